@@ -1,0 +1,93 @@
+package ccg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// EdgeType is the relation an edge stands for.
+type EdgeType uint8
+
+const (
+	CF EdgeType = iota // control flow
+	CD                 // control dependence
+	DD                 // data dependence
+)
+
+func (t EdgeType) String() string {
+	switch t {
+	case CF:
+		return "CF"
+	case CD:
+		return "CD"
+	case DD:
+		return "DD"
+	}
+	return fmt.Sprintf("EdgeType(%d)", t)
+}
+
+// NoScope is the Scope of top-level statements.
+const NoScope = -1
+
+// Node is one vertex: a statement of the file.
+type Node struct {
+	Kind lang.Kind
+	Type string // grammar node type
+	// StartRow and EndRow are 0-based, inclusive.
+	StartRow, EndRow int
+	Defs, Uses       []string
+	// Scope is the id of the Func/Class header (or the statement owning an
+	// Inner block) whose body holds this statement, or NoScope.
+	Scope int32
+	// Dummy marks the query-side target vertex, which has no text.
+	Dummy bool
+}
+
+// Edge is a typed directed edge between two vertex ids. Var names the
+// variable of a DD edge.
+type Edge struct {
+	From, To int32
+	Type     EdgeType
+	Var      string
+}
+
+// Graph is the code context graph of one file. Vertex ids are indexes into
+// Nodes, in source pre-order (a header before its body).
+type Graph struct {
+	Path     string
+	Language string
+	Lines    []string
+	Nodes    []Node
+	// Edges are sorted by (From, To, Type, Var) and free of duplicates.
+	Edges []Edge
+
+	in, out [3][][]int32 // adjacency by edge type, built by index()
+}
+
+// Text returns the source text of vertex v ("" for a dummy).
+func (g *Graph) Text(v int32) string {
+	n := &g.Nodes[v]
+	if n.Dummy || n.StartRow < 0 || n.EndRow >= len(g.Lines) || n.StartRow > n.EndRow {
+		return ""
+	}
+	return strings.Join(g.Lines[n.StartRow:n.EndRow+1], "\n")
+}
+
+// In returns the predecessors of v over edges of type t.
+func (g *Graph) In(v int32, t EdgeType) []int32 { return g.in[t][v] }
+
+// Out returns the successors of v over edges of type t.
+func (g *Graph) Out(v int32, t EdgeType) []int32 { return g.out[t][v] }
+
+// NodeAt returns the id of the first vertex that starts on row (0-based),
+// or -1.
+func (g *Graph) NodeAt(row int) int32 {
+	for i := range g.Nodes {
+		if g.Nodes[i].StartRow == row && !g.Nodes[i].Dummy {
+			return int32(i)
+		}
+	}
+	return -1
+}

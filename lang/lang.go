@@ -1,0 +1,204 @@
+package lang
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is the control-flow role of a statement. Front ends map every
+// language construct onto one of these; the graph builder knows nothing else.
+type Kind uint8
+
+const (
+	// Simple is a statement with plain sequential flow: expression
+	// statements, assignments, imports, declarations, pass, assert, ...
+	Simple Kind = iota
+	// Return leaves the enclosing function (Python return, Java return).
+	Return
+	// Raise leaves the enclosing function or jumps to a handler (raise, throw).
+	Raise
+	// Break leaves the innermost loop or switch, or the labeled statement
+	// named by Label.
+	Break
+	// Continue jumps to the header of the innermost loop, or of the loop
+	// labeled Label.
+	Continue
+	// If is a condition header: Body is the then-branch; Else is nil, an
+	// Else statement, or another If (Python elif, Java else-if chain).
+	If
+	// Else is an else header (if/else, loop/else, try/else): Body is its block.
+	Else
+	// Loop is a pre-tested loop header (for, while, enhanced for). Body is
+	// the loop body; Else is Python's loop else clause.
+	Loop
+	// Do is a post-tested loop (Java do/while): the header is the `do` row,
+	// Body the loop body, Cond the trailing `while (...)` vertex.
+	Do
+	// DoCond is the condition vertex at the end of a Do loop.
+	DoCond
+	// Try is a try header: Body is the protected block, Handlers the
+	// except/catch clauses, Else the try-else, Finally the finally clause.
+	Try
+	// Catch is an except/catch header with its handler block in Body.
+	Catch
+	// Finally is a finally header with its block in Body.
+	Finally
+	// With is a header whose body always runs once: Python with, Java
+	// synchronized, Java labeled statements (Label set) and bare blocks.
+	With
+	// Switch is a multi-way branch (Python match, Java switch): Cases holds
+	// the Case headers in source order.
+	Switch
+	// Case is one case pattern/label group (or default) with its block in Body.
+	Case
+	// Func is a function, method, constructor, lambda with a block body or
+	// initializer header. It is a plain statement of its enclosing scope and
+	// the entry of its own scope, whose statements are in Body.
+	Func
+	// Class is a class/interface/enum/record header; like Func it opens a
+	// scope whose statements are in Body.
+	Class
+	// Error is a syntax error region recovered by the parser.
+	Error
+)
+
+var kindNames = [...]string{
+	Simple: "simple", Return: "return", Raise: "raise", Break: "break",
+	Continue: "continue", If: "if", Else: "else", Loop: "loop", Do: "do",
+	DoCond: "do_cond", Try: "try", Catch: "catch", Finally: "finally",
+	With: "with", Switch: "switch", Case: "case", Func: "func",
+	Class: "class", Error: "error",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Stmt is one statement of a file: the future CCG vertex. Its rows cover
+// only the statement's own header rows, never the rows of a nested body.
+type Stmt struct {
+	Kind Kind
+	// Type is the grammar's node type, for display and debugging.
+	Type string
+	// StartRow and EndRow are 0-based, inclusive.
+	StartRow, EndRow int
+	// Defs and Uses are the access paths written and read in the
+	// statement's own rows, sorted and without duplicates.
+	Defs, Uses []string
+	// Label names the target of a labeled Break/Continue, or the label a
+	// labeled statement (With) or loop carries.
+	Label string
+
+	Body     []*Stmt
+	Else     *Stmt   // If, Loop, Try
+	Handlers []*Stmt // Try: Catch headers
+	Finally  *Stmt   // Try
+	Cond     *Stmt   // Do: the trailing DoCond vertex
+	Cases    []*Stmt // Switch: Case headers
+	// FallThrough marks a Switch whose case blocks fall into the next one
+	// when they end normally (Java classic switch).
+	FallThrough bool
+	// Exhaustive marks a Switch whose cases cover every value (a default
+	// case, or Python's irrefutable pattern): no edge from the header past it.
+	Exhaustive bool
+	// Inner holds statement blocks nested inside this statement's
+	// expression: Java lambda block bodies, anonymous class bodies, switch
+	// expression blocks. Each is a scope of its own whose entry is this
+	// statement.
+	Inner [][]*Stmt
+}
+
+// File is a parsed source file: its top-level statements as a tree.
+type File struct {
+	Path     string
+	Language string
+	// Lines is the source split on '\n' (no terminators).
+	Lines []string
+	Stmts []*Stmt
+	// Errors counts recovered syntax error regions.
+	Errors int
+}
+
+// Text returns the source lines of s joined by '\n'.
+func (f *File) Text(s *Stmt) string {
+	if s.StartRow < 0 || s.EndRow >= len(f.Lines) || s.StartRow > s.EndRow {
+		return ""
+	}
+	return strings.Join(f.Lines[s.StartRow:s.EndRow+1], "\n")
+}
+
+// Walk calls fn for every statement of the tree in source (pre-)order:
+// a header before its body, bodies before else/handlers/finally.
+func Walk(stmts []*Stmt, fn func(*Stmt)) {
+	for _, s := range stmts {
+		walk1(s, fn)
+	}
+}
+
+func walk1(s *Stmt, fn func(*Stmt)) {
+	if s == nil {
+		return
+	}
+	fn(s)
+	for _, in := range s.Inner {
+		Walk(in, fn)
+	}
+	Walk(s.Body, fn)
+	walk1(s.Cond, fn)
+	Walk(s.Cases, fn)
+	Walk(s.Handlers, fn)
+	walk1(s.Else, fn)
+	walk1(s.Finally, fn)
+}
+
+// Parser turns source into a File. Implementations are not safe for
+// concurrent use; create one per goroutine.
+type Parser interface {
+	Parse(ctx context.Context, path string, src []byte) (*File, error)
+}
+
+// Language describes one supported language.
+type Language struct {
+	Name          string
+	Extensions    []string
+	CommentPrefix string
+	Keywords      []string
+	NewParser     func() Parser
+}
+
+var registry []*Language
+
+// Register makes a language available to ForPath and ByName. Front-end
+// packages call it from init.
+func Register(l *Language) { registry = append(registry, l) }
+
+// ForPath returns the language of a file by its extension, or nil.
+func ForPath(path string) *Language {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, l := range registry {
+		for _, e := range l.Extensions {
+			if e == ext {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// ByName returns the language called name, or nil.
+func ByName(name string) *Language {
+	for _, l := range registry {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// Languages lists the registered languages.
+func Languages() []*Language { return registry }
