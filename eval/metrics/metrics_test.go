@@ -1,0 +1,193 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+var pyKeywords = []string{"def", "return", "if", "else", "for", "in", "not", "and", "or", "None", "True", "False", "import", "from", "class", "self_is_not_a_keyword"}
+
+func TestNormalize(t *testing.T) {
+	py := New("#", pyKeywords)
+	java := New("//", []string{"int", "return", "new"})
+	tests := []struct {
+		name         string
+		s            *Scorer
+		target, pred string
+		wantT, wantP string
+	}{
+		{"strip", py, "    x = 1  ", "\tx = 1", "x = 1", "x = 1"},
+		{"prediction cut to target lines", py, "x = 1\n", "x = 1\ny = 2\nz = 3", "x = 1", "x = 1"},
+		{"blank lines dropped before cut", py, "a()\n\nb()", "\n\na()\n   \nb()\nc()", "a()\nb()", "a()\nb()"},
+		{"comment lines dropped", py, "a()", "# explain\n  # more\na()", "a()", "a()"},
+		{"trailing comment kept", py, "a()  # why", "a()", "a()  # why", "a()"},
+		{"java line and block comments", java, "int x = 1;", "/** doc\n * more\n */\n// c\nint x = 1;", "int x = 1;", "int x = 1;"},
+		{"hash is not a java comment", java, "#x", "#x", "#x", "#x"},
+		{"empty prediction", py, "a()", "", "a()", ""},
+		{"empty target keeps nothing", py, "", "a()", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gotT, gotP := tt.s.Normalize(tt.target, tt.pred)
+			if gotT != tt.wantT || gotP != tt.wantP {
+				t.Errorf("Normalize(%q, %q) = %q, %q; want %q, %q", tt.target, tt.pred, gotT, gotP, tt.wantT, tt.wantP)
+			}
+		})
+	}
+}
+
+func TestLevenshtein(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"", "abc", 3},
+		{"kitten", "sitting", 3},
+		{"flaw", "lawn", 2},
+		{"abc", "abc", 0},
+		{"héllo", "hello", 1}, // one rune, two bytes
+		{"日本語", "日本", 1},
+		{"ab", "ba", 2},
+	}
+	for _, tt := range tests {
+		if got := Levenshtein(tt.a, tt.b); got != tt.want {
+			t.Errorf("Levenshtein(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := Levenshtein(tt.b, tt.a); got != tt.want {
+			t.Errorf("Levenshtein(%q, %q) = %d, want %d (symmetry)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+func TestEditSimilarity(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"", "", 1},
+		{"abc", "", 0},
+		{"kitten", "sitting", 1 - 3.0/7},
+		{"x = 1", "x = 2", 0.8},
+		{"héllo", "hello", 0.8}, // on runes: 1 - 1/5
+	}
+	for _, tt := range tests {
+		if got := EditSimilarity(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("EditSimilarity(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestIdentifiers(t *testing.T) {
+	py := New("#", pyKeywords)
+	tests := []struct {
+		code string
+		want []string
+	}{
+		{"return self.foo(x, 42)", []string{"self", "foo", "x"}},
+		{`name = "hello world" + 'it''s'`, []string{"name"}},
+		{`log(f"value {v}", rb'\x00')`, []string{"log"}},
+		{`s = """doc "quoted" inside"""; t`, []string{"s", "t"}},
+		{`x = "esc \" still" + y`, []string{"x", "y"}},
+		{"for _i in range(3_0): pass", []string{"_i", "range", "pass"}},
+		{"if a and not b2: 9abc", []string{"a", "b2"}},
+		{"café = naïve + 1", []string{"café", "naïve"}},
+		{`buf = "unterminated`, []string{"buf"}},
+		{`elif(x)`, []string{"elif", "x"}}, // not in this keyword list
+		{`self_is_not_a_keyword`, nil},
+		{`prefix_f"x"`, []string{"prefix_f"}}, // f glued to a word is not a prefix
+	}
+	for _, tt := range tests {
+		if got := py.Identifiers(tt.code); !slices.Equal(got, tt.want) {
+			t.Errorf("Identifiers(%q) = %q, want %q", tt.code, got, tt.want)
+		}
+	}
+}
+
+func TestSetF1(t *testing.T) {
+	tests := []struct {
+		target, pred []string
+		want         float64
+	}{
+		{nil, nil, 1},
+		{[]string{"a"}, nil, 0},
+		{nil, []string{"a"}, 0},
+		{[]string{"a", "b"}, []string{"a", "b"}, 1},
+		{[]string{"a", "b"}, []string{"b", "a", "a"}, 1}, // sets
+		// P = 1/3 (a of a,c,d), R = 1/2 (a of a,b): F1 = 2*(1/6)/(5/6) = 0.4
+		{[]string{"a", "b"}, []string{"a", "c", "d"}, 0.4},
+		{[]string{"a"}, []string{"b"}, 0},
+	}
+	for _, tt := range tests {
+		if got := SetF1(tt.target, tt.pred); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("SetF1(%q, %q) = %v, want %v", tt.target, tt.pred, got, tt.want)
+		}
+	}
+}
+
+func TestScore(t *testing.T) {
+	py := New("#", pyKeywords)
+	tests := []struct {
+		name, target, pred string
+		want               Score
+	}{
+		{"exact after normalising", "    return foo(a)\n", "return foo(a)\n    y = 2\n", Score{EM: true, ES: 1, IDEM: true, IDF1: 1}},
+		// "x = foo(a)" vs "x = foo(b)": distance 1 of 10 runes; ids [x foo a] vs [x foo b]:
+		// P = R = 2/3, F1 = 2/3.
+		{"one char off", "x = foo(a)", "x = foo(b)", Score{ES: 0.9, IDF1: 2.0 / 3}},
+		// Identifiers equal although the code differs: strings are dropped.
+		// Distance: two quote substitutions, a->b, two insertions = 5 of 12 runes.
+		{"ids equal, strings differ", `print("a")`, `print('bcd')`, Score{ES: 1 - 5.0/12, IDEM: true, IDF1: 1}},
+		// Comment line in the prediction is skipped, then the second line is compared.
+		{"comment skipped", "a = b", "# note\na = c", Score{ES: 0.8, IDF1: 0.5}},
+		{"both empty", "", "", Score{EM: true, ES: 1, IDEM: true, IDF1: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := py.Score(tt.target, tt.pred)
+			if got.EM != tt.want.EM || got.IDEM != tt.want.IDEM ||
+				math.Abs(got.ES-tt.want.ES) > 1e-12 || math.Abs(got.IDF1-tt.want.IDF1) > 1e-12 {
+				t.Errorf("Score(%q, %q) = %+v, want %+v", tt.target, tt.pred, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHit(t *testing.T) {
+	py := New("#", nil)
+	values := []string{
+		"def f():\n    pass",
+		"    # x = compute(a)\n",      // only in a comment: no hit
+		"if y:\n    x = compute(a)\n", // indented in the window: hit after stripping
+	}
+	tests := []struct {
+		target string
+		k      int
+		want   bool
+	}{
+		{"    x = compute(a)", 1, false},
+		{"    x = compute(a)", 2, false},
+		{"    x = compute(a)", 3, true},
+		{"    x = compute(a)", 10, true},
+		{"pass", 1, true},
+		{"", 10, false},
+		{"# only a comment", 10, false},
+		{"if y:\n  x = compute(a)", 3, true}, // multi-line target, stripped lines
+	}
+	for _, tt := range tests {
+		if got := py.Hit(tt.target, values, tt.k); got != tt.want {
+			t.Errorf("Hit(%q, k=%d) = %v, want %v", tt.target, tt.k, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkLevenshtein(b *testing.B) {
+	x := "result = self.client.request(method, url, headers=headers)"
+	y := "response = self.session.send(request, timeout=timeout)"
+	b.ReportAllocs()
+	for b.Loop() {
+		Levenshtein(x, y)
+	}
+}
