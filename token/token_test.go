@@ -1,0 +1,140 @@
+package token
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestCodeSplit(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"empty", "", nil},
+		{"blank", " \t\n", nil},
+		{"assign", "x = 1", []string{"x", "=", "1"}},
+		{"camel", "getValue()", []string{"getValue", "get", "value", "(", ")"}},
+		{"snake", "MAX_SIZE += 2", []string{"MAX_SIZE", "max", "size", "+=", "2"}},
+		{"acronym", "HTTPServer", []string{"HTTPServer", "http", "server"}},
+		{"digits", "utf8Decode", []string{"utf8Decode", "utf8", "decode"}},
+		{"dunder", "def __init__(self):", []string{"def", "__init__", "(", "self", ")", ":"}},
+		{"attribute", "self.x.y", []string{"self", ".", "x", ".", "y"}},
+		{"numbers", "a = 0x1F + 1.5e-3 + .5 + 1_000L", []string{"a", "=", "0x1F", "+", "1.5e-3", "+", ".5", "+", "1_000L"}},
+		{"hex minus", "0xE-1", []string{"0xE", "-", "1"}},
+		{"string words", `print("Hello, wide world!")`, []string{"print", "(", "Hello", "wide", "world", ")"}},
+		{"string escapes", `s = 'it\'s fooBar'`, []string{"s", "=", "it", "s", "fooBar", "foo", "bar"}},
+		{"triple", "x = \"\"\"one\ntwo\"\"\" + y", []string{"x", "=", "one", "two", "+", "y"}},
+		{"unterminated", "s = 'abc\nt = 1", []string{"s", "=", "abc", "t", "=", "1"}},
+		{"operators", "a>>>=b; c->d :: e ... f != g", []string{"a", ">>>=", "b", ";", "c", "->", "d", "::", "e", "...", "f", "!=", "g"}},
+		{"java", "for (int i = 0; i < n; i++) {", []string{"for", "(", "int", "i", "=", "0", ";", "i", "<", "n", ";", "i", "++", ")", "{"}},
+		{"unicode", "größe = naïveValue", []string{"größe", "=", "naïveValue", "naïve", "value"}},
+		{"symbols", "a → b", []string{"a", "→", "b"}},
+		{"invalid utf8", "a\xffb", []string{"a", "\xff", "b"}},
+		{"decorator", "@property", []string{"@", "property"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Code{}.Split(nil, tt.in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Split(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitAppends(t *testing.T) {
+	dst := []string{"keep"}
+	got := Code{}.Split(dst, "a b")
+	if want := []string{"keep", "a", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestByName(t *testing.T) {
+	for _, name := range []string{"", "code", "cl100k"} {
+		tok, err := ByName(name)
+		if err != nil {
+			t.Fatalf("ByName(%q): %v", name, err)
+		}
+		if name != "" && tok.Name() != name {
+			t.Errorf("ByName(%q).Name() = %q", name, tok.Name())
+		}
+	}
+	if _, err := ByName("nope"); err == nil || !strings.Contains(err.Error(), "cl100k") {
+		t.Errorf("ByName(nope) error = %v, want one listing the names", err)
+	}
+}
+
+// TestCL100K checks the embedded vocabulary loads (no network involved:
+// the loader reads assets compiled into the binary) and that the pieces
+// concatenate back to the input.
+func TestCL100K(t *testing.T) {
+	tok, err := ByName("cl100k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"", "def hello_world(x):\n    return x + 1", "größe → naïve", "\t\tfor (int i = 0; i < n; i++) {"} {
+		got := tok.Split(nil, in)
+		if strings.Join(got, "") != in {
+			t.Errorf("Split(%q) = %q: does not concatenate back", in, got)
+		}
+	}
+	got := tok.Split(nil, "return value")
+	if want := []string{"return", " value"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Split = %q, want %q", got, want)
+	}
+	// Concurrent use.
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				tok.Split(nil, "x = foo(bar, baz) + 1")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// sampleSource returns a few hundred KiB of real Python, or skips.
+func sampleSource(tb testing.TB) string {
+	dir := "/root/.pyenv/versions/3.11.7/lib/python3.11"
+	var sb strings.Builder
+	for _, f := range []string{"argparse.py", "ast.py", "difflib.py", "typing.py", "inspect.py"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			tb.Skip("python stdlib not present")
+		}
+		sb.Write(b)
+	}
+	return sb.String()
+}
+
+func benchmarkSplit(b *testing.B, name string) {
+	tok, err := ByName(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(sampleSource(b), "\n")
+	var dst []string
+	b.ResetTimer()
+	n := 0
+	bytes := 0
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			dst = tok.Split(dst[:0], l)
+			n += len(dst)
+			bytes += len(l) + 1
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "tokens/s")
+	b.SetBytes(int64(bytes / b.N))
+}
+
+func BenchmarkCode(b *testing.B)   { benchmarkSplit(b, "code") }
+func BenchmarkCL100K(b *testing.B) { benchmarkSplit(b, "cl100k") }
