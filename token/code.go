@@ -53,6 +53,9 @@ func (Code) Split(dst []string, text string) []string {
 		default:
 			n := 1
 			for _, op := range operators {
+				if i+1 >= len(text) || !isOperatorByte(text[i+1]) {
+					break
+				}
 				if strings.HasPrefix(text[i:], op) {
 					n = len(op)
 					break
@@ -63,6 +66,15 @@ func (Code) Split(dst []string, text string) []string {
 		}
 	}
 	return dst
+}
+
+// isOperatorByte reports whether c can continue a multi-character operator.
+func isOperatorByte(c byte) bool {
+	switch c {
+	case '=', '>', '<', '-', '+', '*', '/', '&', '|', ':', '.':
+		return true
+	}
+	return false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
