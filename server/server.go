@@ -1,0 +1,345 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Errors a front end maps onto its protocol's "bad request" answers.
+var (
+	// ErrOutsideRepo reports a path that does not lie inside the repository.
+	ErrOutsideRepo = errors.New("path is outside the repository")
+	// ErrPosition reports a cursor that does not lie inside the buffer.
+	ErrPosition = errors.New("position out of range")
+)
+
+// Snippet is one piece of retrieved repository code.
+type Snippet struct {
+	Path      string  `json:"path"` // slash-separated, relative to the repository root
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Score     float64 `json:"score"`
+	Text      string  `json:"text"`
+}
+
+// Request is what the service asks of a [Completer]: complete line Line
+// (1-based) of the file at Path from the lines before it, with the rest of
+// Source as the suffix.
+type Request struct {
+	Path   string // slash-separated, relative to the repository root
+	Line   int    // 1-based
+	Source []byte // the editor's buffer, unsaved changes included
+	// Budget bounds retrieval: when it runs out the completer answers with
+	// the best result found so far rather than failing. Zero means no budget.
+	Budget time.Duration
+}
+
+// Result is a completer's answer. The service treats it as immutable and
+// may share it between requests through its cache.
+type Result struct {
+	Snippets   []Snippet // best first
+	Prompt     string
+	Prediction string // the model-free prediction of the line
+}
+
+// Completer retrieves and predicts. It must be safe for concurrent use.
+type Completer interface {
+	Complete(ctx context.Context, req Request) (*Result, error)
+}
+
+// Reloader is implemented by completers that can swap in a new index
+// snapshot after a re-index.
+type Reloader interface {
+	Reload() error
+}
+
+// GenerateRequest is what a model backend receives: the buffer split at the
+// cursor, the retrieved snippets and the assembled prompt.
+type GenerateRequest struct {
+	Path     string // relative to the repository root
+	Prefix   string
+	Suffix   string
+	Snippets []Snippet
+	Prompt   string
+}
+
+// Generator is an optional model backend. It returns the text to insert at
+// the cursor.
+type Generator interface {
+	Generate(ctx context.Context, req GenerateRequest) (string, error)
+}
+
+// Query is a front end's completion request.
+type Query struct {
+	Path   string // absolute, or relative to the repository root
+	Source []byte // the whole buffer
+	Line   int    // 1-based line of the cursor
+	Column int    // byte offset of the cursor in that line; clamped to the line's length
+}
+
+// Completion is the service's answer to a [Query].
+type Completion struct {
+	// Text is what to insert at the cursor; empty when there is nothing to
+	// offer (the prediction does not extend what has been typed).
+	Text string
+	// Indent is the line's leading whitespace before the cursor and Typed
+	// the code typed after it, so that Typed+Text is the completed line.
+	Indent, Typed string
+	// Prediction is the model-free prediction of the whole line.
+	Prediction string
+	// FromModel reports whether Text came from the model backend.
+	FromModel bool
+	Snippets  []Snippet
+	Prompt    string
+	Cached    bool // the retrieval result came from the cache
+}
+
+// Options configure a [Service]. Zero values select the defaults.
+type Options struct {
+	// Root is the repository root; paths outside it are refused.
+	Root string
+	// Budget is the retrieval budget per request (default 100 ms; negative
+	// disables it).
+	Budget time.Duration
+	// CacheSize is the number of retrieval results kept (default 512;
+	// negative disables the cache).
+	CacheSize int
+	// Generator is the optional model backend.
+	Generator Generator
+	// GenerateTimeout bounds one call to Generator (default 2 s); past it the
+	// model-free prediction is used.
+	GenerateTimeout time.Duration
+	// Logger receives diagnostics (default: discarded).
+	Logger *log.Logger
+}
+
+// DefaultBudget is the retrieval budget used when Options.Budget is zero.
+const DefaultBudget = 100 * time.Millisecond
+
+// Service answers completion queries for one repository. It is safe for
+// concurrent use.
+type Service struct {
+	root      string
+	completer Completer
+	opts      Options
+	cache     *lru
+	gen       atomic.Uint64
+	log       *log.Logger
+}
+
+// New returns a service answering from c for the repository at opts.Root.
+func New(c Completer, opts Options) (*Service, error) {
+	if c == nil {
+		return nil, errors.New("server: nil completer")
+	}
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("repository root: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.CacheSize == 0 {
+		opts.CacheSize = 512
+	}
+	if opts.GenerateTimeout <= 0 {
+		opts.GenerateTimeout = 2 * time.Second
+	}
+	lg := opts.Logger
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	return &Service{root: root, completer: c, opts: opts, cache: newLRU(opts.CacheSize), log: lg}, nil
+}
+
+// Root returns the absolute repository root.
+func (s *Service) Root() string { return s.root }
+
+// Logger returns the service's logger.
+func (s *Service) Logger() *log.Logger { return s.log }
+
+// Generation counts index reloads; it starts at zero.
+func (s *Service) Generation() uint64 { return s.gen.Load() }
+
+// Reload asks the completer to swap in the newest index snapshot and
+// invalidates the cache.
+func (s *Service) Reload() error {
+	var err error
+	if r, ok := s.completer.(Reloader); ok {
+		err = r.Reload()
+	}
+	// Bump even on error: a partial reload must not serve stale cache hits.
+	s.gen.Add(1)
+	if err != nil {
+		return fmt.Errorf("reload index: %w", err)
+	}
+	return nil
+}
+
+// Resolve maps an absolute or repository-relative path to its
+// slash-separated path relative to the repository root, refusing paths
+// outside it with [ErrOutsideRepo].
+func (s *Service) Resolve(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("empty path: %w", ErrOutsideRepo)
+	}
+	p := filepath.FromSlash(path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.root, p)
+	}
+	p = filepath.Clean(p)
+	// Follow symlinks when the file exists, so a link cannot lead outside.
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	} else if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(r, filepath.Base(p))
+	}
+	rel, err := filepath.Rel(s.root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w", path, ErrOutsideRepo)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// Complete answers a query: retrieval (cached) and the model-free
+// prediction, then the model backend when one is configured.
+func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
+	rel, err := s.Resolve(q.Path)
+	if err != nil {
+		return nil, err
+	}
+	src := q.Source
+	if src == nil {
+		if src, err = os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel))); err != nil {
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		}
+	}
+	start, end, ok := lineBounds(src, q.Line)
+	if !ok {
+		return nil, fmt.Errorf("line %d of %s: %w", q.Line, rel, ErrPosition)
+	}
+	col := min(max(q.Column, 0), end-start)
+	typedLine := string(src[start : start+col])
+	code := strings.TrimLeft(typedLine, " \t")
+	c := &Completion{Indent: typedLine[:len(typedLine)-len(code)], Typed: code}
+
+	res, cached, err := s.retrieve(ctx, rel, q.Line, src, start, end)
+	if err != nil {
+		return nil, err
+	}
+	c.Cached = cached
+	c.Snippets, c.Prompt, c.Prediction = res.Snippets, res.Prompt, res.Prediction
+	if s.opts.Generator != nil {
+		if text, ok := s.generate(ctx, rel, src, start+col, res); ok {
+			c.Text, c.FromModel = text, true
+			return c, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.Text = Extend(code, res.Prediction)
+	return c, nil
+}
+
+func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte, start, end int) (*Result, bool, error) {
+	key := cacheKey{gen: s.gen.Load(), path: rel, line: line}
+	if s.cache != nil {
+		h := sha256.New()
+		h.Write(src[:start])
+		h.Write([]byte{0})
+		h.Write(src[end:])
+		h.Sum(key.sum[:0])
+		if r, ok := s.cache.get(key); ok {
+			return r, true, nil
+		}
+	}
+	req := Request{Path: rel, Line: line, Source: src}
+	if s.opts.Budget > 0 {
+		req.Budget = s.opts.Budget
+	}
+	res, err := s.completer.Complete(ctx, req)
+	if err != nil {
+		return nil, false, fmt.Errorf("complete %s:%d: %w", rel, line, err)
+	}
+	if res == nil {
+		res = &Result{}
+	}
+	if s.cache != nil && ctx.Err() == nil {
+		s.cache.put(key, res)
+	}
+	return res, false, nil
+}
+
+// generate asks the model backend, reporting false (and logging why) when
+// the model-free prediction should be used instead.
+func (s *Service) generate(ctx context.Context, rel string, src []byte, cursor int, res *Result) (string, bool) {
+	gctx, cancel := context.WithTimeout(ctx, s.opts.GenerateTimeout)
+	defer cancel()
+	text, err := s.opts.Generator.Generate(gctx, GenerateRequest{
+		Path:     rel,
+		Prefix:   string(src[:cursor]),
+		Suffix:   string(src[cursor:]),
+		Snippets: res.Snippets,
+		Prompt:   res.Prompt,
+	})
+	switch {
+	case ctx.Err() != nil:
+		return "", false // abandoned by the caller; nothing to log
+	case err != nil:
+		s.log.Printf("model backend failed, using the model-free prediction: %v", err)
+		return "", false
+	case strings.TrimSpace(text) == "":
+		s.log.Printf("model backend returned nothing for %s, using the model-free prediction", rel)
+		return "", false
+	}
+	return text, true
+}
+
+// Extend returns what to append to typed (the code typed on a line, without
+// its indentation) to reach prediction, or "" when prediction does not
+// extend it.
+func Extend(typed, prediction string) string {
+	p := strings.TrimLeft(prediction, " \t")
+	if !strings.HasPrefix(p, typed) {
+		return ""
+	}
+	return p[len(typed):]
+}
+
+// lineBounds returns the byte range of 1-based line n of src, without its
+// terminator. A line just past a final newline (or in an empty buffer) is
+// valid and empty.
+func lineBounds(src []byte, n int) (start, end int, ok bool) {
+	if n < 1 {
+		return 0, 0, false
+	}
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src[start:], '\n')
+		if j < 0 {
+			return 0, 0, false
+		}
+		start += j + 1
+	}
+	end = len(src)
+	if j := bytes.IndexByte(src[start:], '\n'); j >= 0 {
+		end = start + j
+	}
+	if end > start && src[end-1] == '\r' {
+		end--
+	}
+	return start, end, true
+}

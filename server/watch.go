@@ -1,0 +1,135 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// SkippedDirs are directory names never watched: version control, vendored
+// dependencies, build output and caches.
+var SkippedDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true,
+	".venv": true, "venv": true, "__pycache__": true, "build": true, "dist": true,
+	"target": true, ".idea": true, ".mypy_cache": true, ".pytest_cache": true, ".tox": true,
+}
+
+// WatchOptions configure [Watch].
+type WatchOptions struct {
+	// Root is the directory watched recursively.
+	Root string
+	// SkipDir reports directories (absolute paths) not to watch, in
+	// addition to [SkippedDirs]; use it for the index folder.
+	SkipDir func(path string) bool
+	// Match reports the files whose changes matter (default: all).
+	Match func(path string) bool
+	// Notify receives the absolute path of each changed file.
+	Notify func(path string)
+	// Logger receives watcher errors (default: discarded).
+	Logger *log.Logger
+}
+
+// Watch watches a directory tree with fsnotify until ctx is done, adding
+// watches for directories created later. It returns once the initial
+// watches are set; the returned function waits for the watcher to stop.
+func Watch(ctx context.Context, opts WatchOptions) (wait func(), err error) {
+	if opts.Notify == nil {
+		return nil, errors.New("watch: nil Notify")
+	}
+	if opts.Logger == nil {
+		opts.Logger = log.New(discard{}, "", 0)
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", opts.Root, err)
+	}
+	skip := func(path string) bool {
+		return SkippedDirs[filepath.Base(path)] || (opts.SkipDir != nil && opts.SkipDir(path))
+	}
+	addTree := func(root string) error {
+		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root {
+					return err
+				}
+				return nil // an unreadable subfolder is not fatal
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			if p != root && skip(p) {
+				return filepath.SkipDir
+			}
+			if err := w.Add(p); err != nil {
+				opts.Logger.Printf("watch %s: %v", p, err)
+			}
+			return nil
+		})
+	}
+	if err := addTree(opts.Root); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("watch %s: %w", opts.Root, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer w.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case err, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+				opts.Logger.Printf("watch: %v", err)
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write) {
+					continue
+				}
+				if ev.Has(fsnotify.Create) {
+					if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+						if !skip(ev.Name) {
+							_ = addTree(ev.Name)
+							notifyTree(ev.Name, opts)
+						}
+						continue
+					}
+				}
+				if opts.Match == nil || opts.Match(ev.Name) {
+					opts.Notify(ev.Name)
+				}
+			}
+		}
+	}()
+	return func() { <-done }, nil
+}
+
+// notifyTree reports the files of a directory that appeared whole (moved
+// in, or created with content before its watch was set).
+func notifyTree(root string, opts WatchOptions) {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && (SkippedDirs[d.Name()] || (opts.SkipDir != nil && opts.SkipDir(p))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if opts.Match == nil || opts.Match(p) {
+			opts.Notify(p)
+		}
+		return nil
+	})
+}
