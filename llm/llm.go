@@ -70,10 +70,38 @@ type HTTPError struct {
 	Status  int
 	// Body is the start of the answer's body, enough to see the server's reason.
 	Body string
+	// Message is the server's error message when the body has the usual
+	// {"error": "..."} or {"error": {"message": "..."}} shape.
+	Message string
 }
 
 func (e *HTTPError) Error() string {
-	return fmt.Sprintf("%s: HTTP %d %s: %s", e.Backend, e.Status, http.StatusText(e.Status), e.Body)
+	reason := e.Body
+	if e.Message != "" {
+		reason = e.Message
+	}
+	return fmt.Sprintf("%s: HTTP %d %s: %s", e.Backend, e.Status, http.StatusText(e.Status), reason)
+}
+
+// errorMessage digs the message out of the error bodies the servers send.
+func errorMessage(body []byte) string {
+	var shape struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &shape) != nil || len(shape.Error) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(shape.Error, &s) == nil {
+		return s
+	}
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(shape.Error, &obj) == nil {
+		return obj.Message
+	}
+	return ""
 }
 
 // New returns the backend cfg describes.
@@ -174,7 +202,7 @@ func (c *client) post(ctx context.Context, path string, body, out any) error {
 		return c.wrapTransport(ctx, path, fmt.Errorf("read answer: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &HTTPError{Backend: c.name(), Status: resp.StatusCode, Body: excerpt(data)}
+		return &HTTPError{Backend: c.name(), Status: resp.StatusCode, Body: excerpt(data), Message: errorMessage(data)}
 	}
 	if len(data) > maxAnswerBytes {
 		return fmt.Errorf("%s: answer larger than %d bytes", c.name(), maxAnswerBytes)
