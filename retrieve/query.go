@@ -78,14 +78,25 @@ type Query struct {
 	Key []uint32
 	// Graph is the slice in the form package sed scores.
 	Graph sed.Graph
-	// Nodes are the CCG vertex ids of the slice, for aligning names.
+	// Nodes are the CCG vertex ids of the slice and Defs the names each
+	// defines, for renaming through the alignment.
 	Nodes []int32
+	Defs  [][]string
+	// Indent is the leading white space of the last non-blank line
+	// before the cursor.
+	Indent string
 }
 
 // NewQuery turns the slice s of the query-side graph g (whose target is
 // the appended dummy vertex) into a Query.
 func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *Query {
-	q := &Query{Path: path, Line: line, Nodes: s.Nodes}
+	q := &Query{Path: path, Line: line, Nodes: s.Nodes, Defs: make([][]string, len(s.Nodes))}
+	for i := len(g.Lines) - 1; i >= 0; i-- {
+		if t := strings.TrimLeft(g.Lines[i], " \t"); t != "" {
+			q.Indent = g.Lines[i][:len(g.Lines[i])-len(t)]
+			break
+		}
+	}
 	q.Graph = sed.Graph{Target: s.Target, Hop: s.Hop, Edges: s.Edges, Tokens: make([][]uint32, len(s.Nodes))}
 	unknown := map[string]uint32{}
 	var words []string
@@ -93,6 +104,7 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		if i == s.Target || g.Nodes[v].Dummy {
 			continue
 		}
+		q.Defs[i] = g.Nodes[v].Defs
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {

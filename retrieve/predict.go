@@ -1,0 +1,165 @@
+package retrieve
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/sed"
+)
+
+// Predict returns the model-free completion of q from candidate c (which
+// must come from a fine search, so that it carries an alignment): the
+// first line of c's target statement, re-indented and with names renamed
+// through the alignment. defsAt returns the names defined by the statement
+// of c's file starting on a 0-based row (nil when unknown; renaming is
+// then skipped for that vertex).
+//
+// Renaming: for every aligned pair of non-target vertices (query v,
+// candidate u), visited by increasing hop of v, let Q be the names v
+// defines and C the names u defines. When C\Q and Q\C each hold exactly one
+// name, the candidate's name maps to the query's (x = open(p) against
+// fh = open(p) maps fh to x; def read(self, f) against def read(self, fh)
+// maps fh to f). The first mapping of a name wins. In the predicted line
+// every dotted name (a.b.c) not inside a string literal has its longest
+// mapped leading path replaced, so attribute names are never renamed on
+// their own: with fh mapped to f, fh.read() becomes f.read() but x.fh
+// stays.
+//
+// Indentation: the predicted line keeps the candidate's indentation
+// relative to the last non-blank line before its statement, applied to the
+// last non-blank line before the cursor.
+func (ix *Index) Predict(q *Query, c *Candidate, defsAt func(row int) []string) string {
+	en := &ix.entries[c.Entry]
+	f := &ix.files[en.file]
+	row := int(ix.stmtRows[en.target][0])
+	line := f.lines[row]
+	body := strings.TrimLeft(line, " \t")
+	candIndent := len(line) - len(body)
+	if m := ix.renames(q, c, defsAt); len(m) > 0 {
+		body = Rename(body, m)
+	}
+	prevCand := 0
+	for r := row - 1; r >= 0; r-- {
+		if t := strings.TrimLeft(f.lines[r], " \t"); t != "" {
+			prevCand = len(f.lines[r]) - len(t)
+			break
+		}
+	}
+	indent := max(len(q.Indent)+candIndent-prevCand, 0)
+	unit := " "
+	if strings.HasPrefix(q.Indent, "\t") || (q.Indent == "" && strings.HasPrefix(line, "\t")) {
+		unit = "\t"
+	}
+	return strings.Repeat(unit, indent) + body
+}
+
+// renames builds the candidate-name -> query-name map of Predict.
+func (ix *Index) renames(q *Query, c *Candidate, defsAt func(row int) []string) map[string]string {
+	if c.Alignment == nil || defsAt == nil || len(q.Defs) != len(c.Alignment) {
+		return nil
+	}
+	en := &ix.entries[c.Entry]
+	nodes := ix.nodeArena[en.nodeOff : en.nodeOff+uint32(en.nodeLen)]
+	order := make([]int, len(c.Alignment))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return q.Graph.Hop[order[a]] < q.Graph.Hop[order[b]] })
+	m := map[string]string{}
+	for _, v := range order {
+		u := c.Alignment[v]
+		if v == q.Graph.Target || u == sed.Unaligned || int(u) == int(en.targetLocal) || int(u) >= len(nodes) {
+			continue
+		}
+		cd := defsAt(int(ix.stmtRows[nodes[u]][0]))
+		onlyC, onlyQ := difference(cd, q.Defs[v]), difference(q.Defs[v], cd)
+		if len(onlyC) == 1 && len(onlyQ) == 1 {
+			if _, ok := m[onlyC[0]]; !ok {
+				m[onlyC[0]] = onlyQ[0]
+			}
+		}
+	}
+	return m
+}
+
+func difference(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Rename replaces, in every dotted name of line outside string literals,
+// the longest leading path found in m by its image.
+func Rename(line string, m map[string]string) string {
+	var b strings.Builder
+	i := 0
+	var quote byte
+	for i < len(line) {
+		ch := line[i]
+		switch {
+		case quote != 0:
+			b.WriteByte(ch)
+			if ch == '\\' && i+1 < len(line) {
+				b.WriteByte(line[i+1])
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+			i++
+		case ch == '"' || ch == '\'' || ch == '`':
+			quote = ch
+			b.WriteByte(ch)
+			i++
+		case isIdentStart(ch) && (i == 0 || (!isIdent(line[i-1]) && line[i-1] != '.')):
+			// A dotted name: identifiers joined by '.'.
+			j := i
+			var ends []int // end offsets of each leading path
+			for {
+				for j < len(line) && isIdent(line[j]) {
+					j++
+				}
+				ends = append(ends, j)
+				if j+1 < len(line) && line[j] == '.' && isIdentStart(line[j+1]) {
+					j++
+					continue
+				}
+				break
+			}
+			name := line[i:j]
+			replaced := false
+			for k := len(ends) - 1; k >= 0; k-- {
+				if to, ok := m[line[i:ends[k]]]; ok {
+					b.WriteString(to)
+					b.WriteString(line[ends[k]:j])
+					replaced = true
+					break
+				}
+			}
+			if !replaced {
+				b.WriteString(name)
+			}
+			i = j
+		default:
+			b.WriteByte(ch)
+			i++
+		}
+	}
+	return b.String()
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z') || c >= 0x80
+}
+
+func isIdent(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }

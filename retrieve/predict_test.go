@@ -1,0 +1,96 @@
+package retrieve
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/slice"
+)
+
+func TestRename(t *testing.T) {
+	m := map[string]string{"fh": "f", "self.buf": "self.data", "n": "count"}
+	tests := []struct{ in, want string }{
+		{"data = fh.read()", "data = f.read()"},
+		{"fh", "f"},
+		{"x.fh = fh", "x.fh = f"},                         // attributes stay
+		{"print('fh', fh)", "print('fh', f)"},             // strings stay
+		{`s = "a \"fh\" b" + fh`, `s = "a \"fh\" b" + f`}, // escapes
+		{"self.buf.append(n1 + n)", "self.data.append(n1 + count)"},
+		{"self.bufx = 1", "self.bufx = 1"},
+		{"fh2 = fh_", "fh2 = fh_"},
+	}
+	for _, tt := range tests {
+		if got := Rename(tt.in, m); got != tt.want {
+			t.Errorf("Rename(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Renaming through the alignment turns a retrieved line into one that
+// fits the query's names: the candidate opens its file as fh, the query
+// as f, so the candidate's next line fh.read() is predicted as f.read().
+func TestPredictRenames(t *testing.T) {
+	cand := &File{
+		Path:  "lib/load.py",
+		Lines: []string{"def load(path):", "    fh = open(path)", "    data = fh.read()"},
+	}
+	vocab := map[string]uint32{}
+	tokens := func(line string) []uint32 {
+		var ids []uint32
+		for _, w := range strings.Fields(line) {
+			id, ok := vocab[w]
+			if !ok {
+				id = uint32(len(cand.Vocab))
+				vocab[w] = id
+				cand.Vocab = append(cand.Vocab, w)
+			}
+			ids = append(ids, id)
+		}
+		return sortedSet(ids)
+	}
+	for i, l := range cand.Lines {
+		cand.Stmts = append(cand.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: tokens(l)})
+	}
+	cand.Entries = []Entry{{Target: 2, Nodes: []uint32{1, 2}, Hop: []uint8{1, 0},
+		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}, {From: 0, To: 1, Type: ccg.DD}}}}
+	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+	if err := b.Add(cand); err != nil {
+		t.Fatal(err)
+	}
+	ix := b.Index()
+
+	// The query: lines before the cursor, its last statement, the dummy.
+	g := &ccg.Graph{
+		Path:  "app/main.py",
+		Lines: []string{"def main(path):", "    f = open(path)"},
+		Nodes: []ccg.Node{
+			{StartRow: 0, EndRow: 0, Defs: []string{"main", "path"}},
+			{StartRow: 1, EndRow: 1, Defs: []string{"f"}, Uses: []string{"open", "path"}},
+			{StartRow: -1, EndRow: -1, Dummy: true},
+		},
+	}
+	s := &slice.Slice{Target: 1, Nodes: []int32{1, 2}, Hop: []uint8{1, 0},
+		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}}}
+	q := ix.NewQuery(g, s, g.Path, 3)
+	got, _, err := ix.Search(context.Background(), q, Options{})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("search: %v, %d candidates", err, len(got))
+	}
+	defs := map[int][]string{0: {"load", "path"}, 1: {"fh"}, 2: {"data"}}
+	defsAt := func(row int) []string { return defs[row] }
+	if p := ix.Predict(q, &got[0], defsAt); p != "    data = f.read()" {
+		t.Errorf("prediction %q, want %q", p, "    data = f.read()")
+	}
+	// Without definitions nothing is renamed.
+	if p := ix.Predict(q, &got[0], nil); p != "    data = fh.read()" {
+		t.Errorf("prediction without defs %q", p)
+	}
+	// Indentation follows the query: a tab-indented query.
+	g.Lines[1] = "\tf = open(path)"
+	q = ix.NewQuery(g, s, g.Path, 3)
+	if p := ix.Predict(q, &got[0], defsAt); p != "\tdata = f.read()" {
+		t.Errorf("prediction %q, want tab indentation", p)
+	}
+}
