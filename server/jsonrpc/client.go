@@ -1,0 +1,161 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+)
+
+// Client is the calling side of a connection: it sends requests and
+// matches their answers. Tests and load drivers use it to speak to a
+// server over real framing.
+type Client struct {
+	conn *Conn
+
+	mu      sync.Mutex
+	nextID  int64
+	waiting map[string]chan *wire
+	err     error
+	done    chan struct{}
+}
+
+// NewClient starts a client reading answers from r and writing requests to w.
+func NewClient(r io.Reader, w io.Writer) *Client {
+	c := &Client{conn: NewConn(r, w, Options{}), waiting: map[string]chan *wire{}, done: make(chan struct{})}
+	go c.read()
+	return c
+}
+
+func (c *Client) read() {
+	defer close(c.done)
+	for {
+		body, err := c.conn.readMessage()
+		if err != nil {
+			c.fail(fmt.Errorf("read answer: %w", err))
+			return
+		}
+		var m wire
+		if json.Unmarshal(body, &m) != nil || m.Method != "" {
+			continue // server notifications and requests are ignored
+		}
+		c.mu.Lock()
+		ch := c.waiting[idKey(m.ID)]
+		delete(c.waiting, idKey(m.ID))
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- &m
+		}
+	}
+}
+
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.err = err
+	for k, ch := range c.waiting {
+		close(ch)
+		delete(c.waiting, k)
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) error { return c.conn.Notify(method, params) }
+
+// WriteRaw sends a raw body with correct framing (for malformed messages).
+func (c *Client) WriteRaw(body []byte) error {
+	c.conn.wmu.Lock()
+	defer c.conn.wmu.Unlock()
+	if _, err := fmt.Fprintf(c.conn.w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
+		return err
+	}
+	_, err := c.conn.w.Write(body)
+	return err
+}
+
+// CallRaw sends body, framed but otherwise as given, and waits for the
+// answer whose id is id (its raw JSON text; "null" for the answer to a
+// message the server could not read), decoding its result into result.
+func (c *Client) CallRaw(ctx context.Context, id string, body []byte, result any) error {
+	ch := make(chan *wire, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
+	c.waiting[id] = ch
+	c.mu.Unlock()
+	if err := c.WriteRaw(body); err != nil {
+		return err
+	}
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			return c.err
+		}
+		if m.Error != nil {
+			return m.Error
+		}
+		if result != nil && len(m.Result) > 0 {
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				return fmt.Errorf("decode result: %w", err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.waiting, id)
+		c.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// Call sends a request and waits for its answer. An error answer is
+// returned as *Error. When ctx is done first, Call sends $/cancelRequest
+// and waits for the server's answer.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	c.mu.Unlock()
+	key := strconv.FormatInt(id, 10)
+	ch := make(chan *wire, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return c.err
+	}
+	c.waiting[key] = ch
+	c.mu.Unlock()
+	err := c.conn.write(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int64  `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}{"2.0", id, method, params})
+	if err != nil {
+		return err
+	}
+	var m *wire
+	var ok bool
+	select {
+	case m, ok = <-ch:
+	case <-ctx.Done():
+		_ = c.Notify("$/cancelRequest", map[string]int64{"id": id})
+		m, ok = <-ch
+	}
+	if !ok {
+		return c.err
+	}
+	if m.Error != nil {
+		return m.Error
+	}
+	if result != nil && len(m.Result) > 0 {
+		if err := json.Unmarshal(m.Result, result); err != nil {
+			return fmt.Errorf("decode result of %s: %w", method, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,384 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Error codes of JSON-RPC 2.0 and of the Language Server Protocol.
+const (
+	CodeParseError           = -32700
+	CodeInvalidRequest       = -32600
+	CodeMethodNotFound       = -32601
+	CodeInvalidParams        = -32602
+	CodeInternalError        = -32603
+	CodeServerNotInitialized = -32002
+	CodeRequestFailed        = -32803
+	CodeRequestCancelled     = -32800
+)
+
+// Error is a JSON-RPC error object; handlers return it to choose the code.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
+
+// Errorf returns an *Error with the given code.
+func Errorf(code int64, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrClose, returned by a handler, stops [Conn.Serve] after the message.
+var ErrClose = errors.New("jsonrpc: close connection")
+
+// Request is an incoming request or notification.
+type Request struct {
+	Method string
+	Params json.RawMessage
+	// ID is the raw request id; nil for a notification.
+	ID json.RawMessage
+}
+
+// IsNotify reports whether the message expects no answer.
+func (r *Request) IsNotify() bool { return r.ID == nil }
+
+// Work is the deferred part of a request, run concurrently with others.
+type Work func(ctx context.Context) (any, error)
+
+// Handler handles every incoming message in arrival order on the reading
+// goroutine; it must be quick. For a request it returns the Work that
+// computes the answer (nil answers null). Errors answer the request (or are
+// logged for a notification); ErrClose ends the connection.
+type Handler func(ctx context.Context, req *Request) (Work, error)
+
+// Value returns Work that answers v.
+func Value(v any) Work { return func(context.Context) (any, error) { return v, nil } }
+
+// Options configure a [Conn].
+type Options struct {
+	// MaxMessage is the largest accepted message body (default 16 MiB);
+	// larger ones are skipped and answered with an error.
+	MaxMessage int
+	// Parallel bounds concurrently running Work (default 2*GOMAXPROCS).
+	Parallel int
+	// Logger receives protocol errors and recovered panics (default: discarded).
+	Logger *log.Logger
+}
+
+// Conn is one JSON-RPC connection.
+type Conn struct {
+	r    *bufio.Reader
+	opts Options
+	log  *log.Logger
+
+	wmu sync.Mutex
+	w   io.Writer
+
+	mu      sync.Mutex
+	pending map[string]context.CancelFunc
+}
+
+// NewConn returns a connection reading r and writing w.
+func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
+	if opts.MaxMessage <= 0 {
+		opts.MaxMessage = 16 << 20
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = 2 * runtime.GOMAXPROCS(0)
+	}
+	lg := opts.Logger
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	return &Conn{r: bufio.NewReader(r), w: w, opts: opts, log: lg, pending: map[string]context.CancelFunc{}}
+}
+
+// wire is the union of every message shape.
+type wire struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// errFraming reports a header block that cannot be understood; the reader
+// resynchronises on the next header block.
+type errFraming struct{ msg string }
+
+func (e *errFraming) Error() string { return e.msg }
+
+// errTooLarge reports a body over the limit, already skipped.
+type errTooLarge struct{ n int }
+
+func (e *errTooLarge) Error() string {
+	return fmt.Sprintf("message of %d bytes exceeds the limit", e.n)
+}
+
+// ReadMessage reads one framed message body.
+func (c *Conn) readMessage() ([]byte, error) {
+	length := -1
+	sawHeader := false
+	for {
+		line, err := c.r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && !sawHeader && line == "" {
+				return nil, io.EOF
+			}
+			return nil, io.ErrUnexpectedEOF
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if !sawHeader {
+				continue // stray blank line between messages
+			}
+			break
+		}
+		sawHeader = true
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			length = -2
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				length = -2
+				continue
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, &errFraming{msg: "missing or invalid Content-Length header"}
+	}
+	if length > c.opts.MaxMessage {
+		if _, err := io.CopyN(io.Discard, c.r, int64(length)); err != nil {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return nil, &errTooLarge{n: length}
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(c.r, body); err != nil {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return body, nil
+}
+
+// write sends one framed message.
+func (c *Conn) write(v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
+		return fmt.Errorf("write message: %w", err)
+	}
+	if _, err := c.w.Write(body); err != nil {
+		return fmt.Errorf("write message: %w", err)
+	}
+	return nil
+}
+
+// Notify sends a notification to the peer.
+func (c *Conn) Notify(method string, params any) error {
+	return c.write(struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}{"2.0", method, params})
+}
+
+func (c *Conn) reply(id json.RawMessage, result any, err error) {
+	resp := response{JSONRPC: "2.0", ID: id}
+	if id == nil {
+		resp.ID = json.RawMessage("null")
+	}
+	if err != nil {
+		var e *Error
+		switch {
+		case errors.As(err, &e):
+			resp.Error = e
+		case errors.Is(err, context.Canceled):
+			resp.Error = Errorf(CodeRequestCancelled, "request cancelled")
+		default:
+			resp.Error = Errorf(CodeRequestFailed, "%v", err)
+		}
+	} else if result == nil {
+		resp.Result = json.RawMessage("null")
+	} else {
+		resp.Result = result
+	}
+	if werr := c.write(resp); werr != nil {
+		c.log.Printf("jsonrpc: %v", werr)
+	}
+}
+
+// idKey normalises a request id for the cancellation table.
+func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
+
+// Cancel cancels the request with the given raw id, if it is running.
+func (c *Conn) Cancel(id json.RawMessage) {
+	c.mu.Lock()
+	cancel := c.pending[idKey(id)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Serve reads and handles messages until the stream ends, ctx is done or a
+// handler returns ErrClose, then waits for running requests. A clean end
+// of stream or ErrClose returns nil.
+func (c *Conn) Serve(ctx context.Context, h Handler) error {
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	sem := make(chan struct{}, c.opts.Parallel)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		body, err := c.readMessage()
+		if err != nil {
+			var fe *errFraming
+			var te *errTooLarge
+			switch {
+			case errors.Is(err, io.EOF):
+				return nil
+			case errors.As(err, &fe):
+				c.log.Printf("jsonrpc: %v", err)
+				c.reply(nil, nil, Errorf(CodeParseError, "%v", err))
+				continue
+			case errors.As(err, &te):
+				c.log.Printf("jsonrpc: %v", err)
+				c.reply(nil, nil, Errorf(CodeInvalidRequest, "%v", err))
+				continue
+			default:
+				return fmt.Errorf("read message: %w", err)
+			}
+		}
+		var m wire
+		if err := json.Unmarshal(body, &m); err != nil {
+			c.log.Printf("jsonrpc: malformed message: %v", err)
+			c.reply(nil, nil, Errorf(CodeParseError, "malformed JSON: %v", err))
+			continue
+		}
+		if m.Method == "" {
+			// A response to a request we never send, or garbage.
+			if m.Result == nil && m.Error == nil {
+				c.reply(m.ID, nil, Errorf(CodeInvalidRequest, "message has no method"))
+			}
+			continue
+		}
+		if len(m.ID) > 0 && (m.ID[0] == '{' || m.ID[0] == '[' || string(m.ID) == "null") {
+			c.reply(nil, nil, Errorf(CodeInvalidRequest, "invalid id %s", m.ID))
+			continue
+		}
+		req := &Request{Method: m.Method, Params: m.Params, ID: m.ID}
+		if len(req.ID) == 0 {
+			req.ID = nil
+		}
+		if req.Method == "$/cancelRequest" {
+			var p struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil && p.ID != nil {
+				c.Cancel(p.ID)
+			}
+			continue
+		}
+		rctx, cancel := context.WithCancel(ctx)
+		work, err := c.handle(rctx, h, req)
+		if errors.Is(err, ErrClose) {
+			cancel()
+			return nil
+		}
+		if req.IsNotify() {
+			cancel()
+			if err != nil {
+				c.log.Printf("jsonrpc: %s: %v", req.Method, err)
+			}
+			continue
+		}
+		if err != nil || work == nil {
+			cancel()
+			c.reply(req.ID, nil, err)
+			continue
+		}
+		key := idKey(req.ID)
+		c.mu.Lock()
+		c.pending[key] = cancel
+		c.mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				c.mu.Lock()
+				delete(c.pending, key)
+				c.mu.Unlock()
+				cancel()
+			}()
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-rctx.Done():
+				c.reply(req.ID, nil, rctx.Err())
+				return
+			}
+			res, err := c.run(rctx, req, work)
+			if err == nil && rctx.Err() != nil {
+				err = rctx.Err() // cancelled mid-flight: do not send a stale answer
+			}
+			c.reply(req.ID, res, err)
+		}()
+	}
+}
+
+// handle runs the synchronous phase, turning a panic into an error.
+func (c *Conn) handle(ctx context.Context, h Handler, req *Request) (w Work, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Printf("jsonrpc: panic handling %s: %v\n%s", req.Method, p, debug.Stack())
+			w, err = nil, Errorf(CodeInternalError, "internal error handling %s", req.Method)
+		}
+	}()
+	return h(ctx, req)
+}
+
+// run runs a request's Work, turning a panic into an error.
+func (c *Conn) run(ctx context.Context, req *Request, w Work) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Printf("jsonrpc: panic in %s: %v\n%s", req.Method, p, debug.Stack())
+			res, err = nil, Errorf(CodeInternalError, "internal error in %s", req.Method)
+		}
+	}()
+	return w(ctx)
+}

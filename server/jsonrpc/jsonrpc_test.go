@@ -1,0 +1,170 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pair starts a server with handler h behind io.Pipe and returns a client.
+func pair(t *testing.T, opts Options, h Handler) (*Client, <-chan error) {
+	t.Helper()
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	srv := NewConn(sr, sw, opts)
+	done := make(chan error, 1)
+	go func() {
+		err := srv.Serve(context.Background(), h)
+		sw.Close()
+		done <- err
+	}()
+	t.Cleanup(func() { cw.Close() })
+	return NewClient(cr, cw), done
+}
+
+func testHandler(ctx context.Context, req *Request) (Work, error) {
+	switch req.Method {
+	case "echo":
+		var v any
+		if err := json.Unmarshal(req.Params, &v); err != nil {
+			return nil, Errorf(CodeInvalidParams, "%v", err)
+		}
+		return Value(v), nil
+	case "block":
+		return func(ctx context.Context) (any, error) {
+			<-ctx.Done()
+			return "too late", nil
+		}, nil
+	case "panic":
+		return func(ctx context.Context) (any, error) { panic("boom") }, nil
+	case "panicSync":
+		panic("sync boom")
+	case "exit":
+		return nil, ErrClose
+	case "note":
+		return nil, nil
+	}
+	return nil, Errorf(CodeMethodNotFound, "method not found: %s", req.Method)
+}
+
+func wantCode(t *testing.T, err error, code int64) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Code != code {
+		t.Fatalf("got error %v, want code %d", err, code)
+	}
+}
+
+func TestServeBadMessagesKeepServing(t *testing.T) {
+	c, _ := pair(t, Options{MaxMessage: 1 << 10}, testHandler)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	echo := func() {
+		t.Helper()
+		var got string
+		if err := c.Call(ctx, "echo", "hi", &got); err != nil || got != "hi" {
+			t.Fatalf("echo = %q, %v", got, err)
+		}
+	}
+	echo()
+	tests := []struct {
+		name string
+		id   string
+		body string
+		code int64
+	}{
+		{"malformed json", "null", `{"jsonrpc":"2.0","id":1,"method":`, CodeParseError},
+		{"unknown method", "7", `{"jsonrpc":"2.0","id":7,"method":"nope"}`, CodeMethodNotFound},
+		{"bad params json", "null", `{"jsonrpc":"2.0","id":8,"method":"echo","params":{]}`, CodeParseError},
+		{"echo without params", "13", `{"jsonrpc":"2.0","id":13,"method":"echo"}`, CodeInvalidParams},
+		{"no method", "9", `{"jsonrpc":"2.0","id":9}`, CodeInvalidRequest},
+		{"object id", "null", `{"jsonrpc":"2.0","id":{},"method":"echo"}`, CodeInvalidRequest},
+		{"huge", "null", `{"jsonrpc":"2.0","id":10,"method":"echo","params":"` + strings.Repeat("x", 4<<10) + `"}`, CodeInvalidRequest},
+		{"panic in work", "11", `{"jsonrpc":"2.0","id":11,"method":"panic"}`, CodeInternalError},
+		{"panic in handler", "12", `{"jsonrpc":"2.0","id":"12","method":"panicSync"}`, CodeInternalError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := tt.id
+			if tt.name == "panic in handler" {
+				id = `"12"`
+			}
+			wantCode(t, c.CallRaw(ctx, id, []byte(tt.body), nil), tt.code)
+			echo()
+		})
+	}
+	// Unknown notifications are ignored silently; the next call still works.
+	if err := c.Notify("nope/notification", nil); err != nil {
+		t.Fatal(err)
+	}
+	echo()
+}
+
+func TestServeMissingContentLength(t *testing.T) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	go NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler)
+	defer cw.Close()
+	c := NewClient(cr, cw)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := io.WriteString(cw, "X-Nothing: 1\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := c.Call(ctx, "echo", "still", &got); err != nil || got != "still" {
+		t.Fatalf("echo after bad header = %q, %v", got, err)
+	}
+}
+
+func TestCancelMidFlight(t *testing.T) {
+	c, _ := pair(t, Options{}, testHandler)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	wantCode(t, c.Call(ctx, "block", nil, nil), CodeRequestCancelled)
+	var got string
+	if err := c.Call(context.Background(), "echo", "after", &got); err != nil || got != "after" {
+		t.Fatalf("echo after cancel = %q, %v", got, err)
+	}
+}
+
+func TestParallelBound(t *testing.T) {
+	// With one slot, a blocked request holds it: a second request waits
+	// and is answered once the first is cancelled.
+	c, _ := pair(t, Options{Parallel: 1}, testHandler)
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { first <- c.Call(ctx1, "block", nil, nil) }()
+	time.Sleep(20 * time.Millisecond)
+	second := make(chan error, 1)
+	go func() { second <- c.Call(context.Background(), "echo", "x", nil) }()
+	select {
+	case err := <-second:
+		t.Fatalf("second request ran past the bound: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel1()
+	wantCode(t, <-first, CodeRequestCancelled)
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCloseEndsServe(t *testing.T) {
+	c, done := pair(t, Options{}, testHandler)
+	if err := c.Notify("exit", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Serve did not return after ErrClose")
+	}
+}
