@@ -1,0 +1,139 @@
+package ccg
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// Build returns the code context graph of f: one vertex per statement (ids
+// in lang.Walk pre-order) and its CF, CD and DD edges. It never fails: a
+// statement the builder does not understand is a plain sequential vertex.
+func Build(f *lang.File) *Graph {
+	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
+	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32), python: f.Language == "python"}
+	b.number(f.Stmts, NoScope)
+	b.top(f.Stmts)
+	g.Nodes = b.nodes
+
+	var cd cdBuilder
+	cd.build(g.Nodes, b.from, b.to, b.exits)
+	var dd ddBuilder
+	dd.build(g.Nodes, b.from, b.to)
+
+	edges := make([]Edge, 0, len(b.from)+len(cd.cdFrom)+len(dd.from))
+	for i := range b.from {
+		if b.from[i] != b.to[i] {
+			edges = append(edges, Edge{From: b.from[i], To: b.to[i], Type: CF})
+		}
+	}
+	for i := range cd.cdFrom {
+		edges = append(edges, Edge{From: cd.cdFrom[i], To: cd.cdTo[i], Type: CD})
+	}
+	for i := range dd.from {
+		edges = append(edges, Edge{From: dd.from[i], To: dd.to[i], Type: DD, Var: dd.names[dd.vars[i]]})
+	}
+	slices.SortFunc(edges, compareEdges)
+	g.Edges = slices.Compact(edges)
+	g.index()
+	return g
+}
+
+func compareEdges(a, b Edge) int {
+	if c := cmp.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.To, b.To); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Var, b.Var)
+}
+
+// index rebuilds the adjacency lists from Edges. Each list holds a
+// neighbour once per edge type, even when several DD edges (one per
+// variable) join the same pair.
+func (g *Graph) index() {
+	n := len(g.Nodes)
+	for t := range g.in {
+		g.in[t] = make([][]int32, n)
+		g.out[t] = make([][]int32, n)
+	}
+	var nin, nout [3][]int32
+	for t := range nin {
+		nin[t] = make([]int32, n)
+		nout[t] = make([]int32, n)
+	}
+	unique := func(i int) bool {
+		e := g.Edges[i]
+		if i > 0 {
+			p := g.Edges[i-1]
+			if p.From == e.From && p.To == e.To && p.Type == e.Type {
+				return false
+			}
+		}
+		return int(e.From) < n && int(e.To) < n && e.From >= 0 && e.To >= 0 && int(e.Type) < len(nin)
+	}
+	total := [3]int{}
+	for i, e := range g.Edges {
+		if unique(i) {
+			nin[e.Type][e.To]++
+			nout[e.Type][e.From]++
+			total[e.Type]++
+		}
+	}
+	for t := range nin {
+		inBuf := make([]int32, total[t])
+		outBuf := make([]int32, total[t])
+		off := 0
+		for v := 0; v < n; v++ {
+			g.in[t][v] = inBuf[off : off : off+int(nin[t][v])]
+			off += int(nin[t][v])
+		}
+		off = 0
+		for v := 0; v < n; v++ {
+			g.out[t][v] = outBuf[off : off : off+int(nout[t][v])]
+			off += int(nout[t][v])
+		}
+	}
+	for i, e := range g.Edges {
+		if unique(i) {
+			g.in[e.Type][e.To] = append(g.in[e.Type][e.To], e.From)
+			g.out[e.Type][e.From] = append(g.out[e.Type][e.From], e.To)
+		}
+	}
+}
+
+// AppendTarget adds the query-side target: a Dummy vertex on the row after
+// the last statement with a CF edge from the last statement in source
+// order (largest StartRow, then largest id). It returns the new id. On an
+// empty graph the target has no edge.
+func (g *Graph) AppendTarget() int32 {
+	last, row := int32(-1), 0
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Dummy {
+			continue
+		}
+		if last < 0 || n.StartRow >= g.Nodes[last].StartRow {
+			last = int32(i)
+		}
+		row = max(row, n.EndRow+1)
+	}
+	id := int32(len(g.Nodes))
+	scope := int32(NoScope)
+	if last >= 0 {
+		scope = g.Nodes[last].Scope
+	}
+	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, Type: "target", StartRow: row, EndRow: row, Scope: scope, Dummy: true})
+	if last >= 0 {
+		e := Edge{From: last, To: id, Type: CF}
+		i, _ := slices.BinarySearchFunc(g.Edges, e, compareEdges)
+		g.Edges = slices.Insert(g.Edges, i, e)
+	}
+	g.index()
+	return id
+}

@@ -1,0 +1,311 @@
+package ccg
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// row hands out consecutive rows so hand-built statements sit one per line.
+type tree struct {
+	lines []string
+}
+
+func (t *tree) st(kind lang.Kind, text string, body ...*lang.Stmt) *lang.Stmt {
+	r := len(t.lines)
+	t.lines = append(t.lines, text)
+	return &lang.Stmt{Kind: kind, Type: kind.String(), StartRow: r, EndRow: r, Body: body}
+}
+
+// def and use set Defs/Uses on s.
+func du(s *lang.Stmt, defs, uses string) *lang.Stmt {
+	if defs != "" {
+		s.Defs = strings.Split(defs, ",")
+	}
+	if uses != "" {
+		s.Uses = strings.Split(uses, ",")
+	}
+	return s
+}
+
+func (t *tree) file(language string, stmts ...*lang.Stmt) *lang.File {
+	return &lang.File{Path: "t", Language: language, Lines: t.lines, Stmts: stmts}
+}
+
+// edgeSet renders g's edges of type typ as "a>b" strings keyed by text of
+// the source line so tests read like the code.
+func has(g *Graph, typ EdgeType, from, to string) bool {
+	for _, e := range g.Edges {
+		if e.Type == typ && g.Text(e.From) == from && g.Text(e.To) == to {
+			return true
+		}
+	}
+	return false
+}
+
+func expect(t *testing.T, g *Graph, want []string, deny []string) {
+	t.Helper()
+	check := func(spec string, present bool) {
+		// spec: "from -CF-> to"
+		for _, typ := range []EdgeType{CF, CD, DD} {
+			sep := " -" + typ.String() + "-> "
+			if i := strings.Index(spec, sep); i >= 0 {
+				if got := has(g, typ, spec[:i], spec[i+len(sep):]); got != present {
+					var b strings.Builder
+					Write(&b, g, "text", nil)
+					t.Errorf("edge %q present=%v, want %v\n%s", spec, got, present, b.String())
+				}
+				return
+			}
+		}
+		t.Fatalf("bad spec %q", spec)
+	}
+	for _, s := range want {
+		check(s, true)
+	}
+	for _, s := range deny {
+		check(s, false)
+	}
+}
+
+func TestControlFlow(t *testing.T) {
+	tests := []struct {
+		name       string
+		build      func(t *tree) *lang.File
+		want, deny []string
+	}{{
+		name: "return has no fall-through",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Func, "def f():",
+				t.st(lang.If, "if a:", t.st(lang.Return, "return 1")),
+				t.st(lang.Simple, "x = 2"),
+				t.st(lang.Raise, "raise E"),
+				t.st(lang.Simple, "dead")),
+				t.st(lang.Simple, "after"))
+		},
+		want: []string{"def f(): -CF-> if a:", "if a: -CF-> return 1", "if a: -CF-> x = 2", "x = 2 -CF-> raise E", "def f(): -CF-> after"},
+		deny: []string{"return 1 -CF-> x = 2", "raise E -CF-> dead", "raise E -CF-> after", "return 1 -CF-> after"},
+	}, {
+		name: "break leaves its loop, continue returns to header",
+		build: func(t *tree) *lang.File {
+			return t.file("python",
+				t.st(lang.Loop, "for x in y:",
+					t.st(lang.If, "if a:", t.st(lang.Break, "break")),
+					t.st(lang.If, "if b:", t.st(lang.Continue, "continue")),
+					t.st(lang.Simple, "body")),
+				t.st(lang.Simple, "after"))
+		},
+		want: []string{"break -CF-> after", "continue -CF-> for x in y:", "body -CF-> for x in y:", "for x in y: -CF-> after", "for x in y: -CF-> if a:"},
+		deny: []string{"break -CF-> if b:", "continue -CF-> body", "break -CF-> for x in y:"},
+	}, {
+		name: "labeled break and continue",
+		build: func(t *tree) *lang.File {
+			outer := &lang.Stmt{Kind: lang.With, Label: "outer"}
+			t2 := t.st(lang.With, "outer:")
+			outer.StartRow, outer.EndRow, outer.Type = t2.StartRow, t2.EndRow, "labeled"
+			brk := t.st(lang.Break, "break outer;")
+			brk.Label = "outer"
+			cont := t.st(lang.Continue, "continue outer;")
+			cont.Label = "outer"
+			outer.Body = []*lang.Stmt{t.st(lang.Loop, "for (i...)",
+				t.st(lang.Loop, "for (j...)",
+					t.st(lang.If, "if (a)", brk),
+					t.st(lang.If, "if (b)", cont),
+					t.st(lang.Simple, "body;")))}
+			return t.file("java", outer, t.st(lang.Simple, "after;"))
+		},
+		want: []string{"break outer; -CF-> after;", "continue outer; -CF-> for (i...)", "body; -CF-> for (j...)", "for (j...) -CF-> for (i...)", "for (i...) -CF-> after;"},
+		deny: []string{"break outer; -CF-> for (i...)", "continue outer; -CF-> for (j...)"},
+	}, {
+		name: "loop else",
+		build: func(t *tree) *lang.File {
+			l := t.st(lang.Loop, "while c:", t.st(lang.If, "if a:", t.st(lang.Break, "break")))
+			l.Else = t.st(lang.Else, "else:", t.st(lang.Simple, "no_break()"))
+			return t.file("python", l, t.st(lang.Simple, "after"))
+		},
+		want: []string{"while c: -CF-> else:", "else: -CF-> no_break()", "no_break() -CF-> after", "break -CF-> after", "if a: -CF-> while c:"},
+		deny: []string{"while c: -CF-> after", "break -CF-> else:"},
+	}, {
+		name: "try except else finally",
+		build: func(t *tree) *lang.File {
+			tr := t.st(lang.Try, "try:", t.st(lang.Simple, "a()"), t.st(lang.Simple, "b()"))
+			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
+			tr.Else = t.st(lang.Else, "else:", t.st(lang.Simple, "e()"))
+			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "f()"))
+			return t.file("python", tr, t.st(lang.Simple, "after"))
+		},
+		want: []string{"try: -CF-> a()", "a() -CF-> except E:", "b() -CF-> except E:", "b() -CF-> else:", "e() -CF-> finally:", "h() -CF-> finally:", "finally: -CF-> f()", "f() -CF-> after"},
+		deny: []string{"try: -CF-> except E:", "b() -CF-> finally:", "h() -CF-> else:"},
+	}, {
+		name: "raise in try goes to handler, return through finally",
+		build: func(t *tree) *lang.File {
+			tr := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
+			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Return, "return 1"))}
+			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			return t.file("python", t.st(lang.Func, "def f():", tr, t.st(lang.Simple, "after")))
+		},
+		want: []string{"raise X -CF-> except X:", "return 1 -CF-> finally:", "cleanup() -CF-> after"},
+		deny: []string{"raise X -CF-> after", "return 1 -CF-> after"},
+	}, {
+		name: "java switch fall-through",
+		build: func(t *tree) *lang.File {
+			sw := t.st(lang.Switch, "switch (x)")
+			sw.FallThrough = true
+			sw.Cases = []*lang.Stmt{
+				t.st(lang.Case, "case 1:", t.st(lang.Simple, "one();")),
+				t.st(lang.Case, "case 2:", t.st(lang.Simple, "two();"), t.st(lang.Break, "break;")),
+				t.st(lang.Case, "default:", t.st(lang.Simple, "other();")),
+			}
+			sw.Exhaustive = true
+			return t.file("java", sw, t.st(lang.Simple, "after;"))
+		},
+		want: []string{"switch (x) -CF-> case 1:", "switch (x) -CF-> case 2:", "switch (x) -CF-> default:", "one(); -CF-> two();", "break; -CF-> after;", "other(); -CF-> after;"},
+		deny: []string{"switch (x) -CF-> after;", "one(); -CF-> after;", "break; -CF-> other();", "one(); -CF-> case 2:"},
+	}, {
+		name: "python match does not catch break",
+		build: func(t *tree) *lang.File {
+			sw := t.st(lang.Switch, "match x:")
+			sw.Cases = []*lang.Stmt{t.st(lang.Case, "case 1:", t.st(lang.Break, "break"))}
+			l := t.st(lang.Loop, "while c:", sw, t.st(lang.Simple, "in_loop()"))
+			return t.file("python", l, t.st(lang.Simple, "after"))
+		},
+		want: []string{"break -CF-> after", "match x: -CF-> in_loop()"},
+		deny: []string{"break -CF-> in_loop()"},
+	}, {
+		name: "do while",
+		build: func(t *tree) *lang.File {
+			d := t.st(lang.Do, "do {", t.st(lang.If, "if (a)", t.st(lang.Continue, "continue;")), t.st(lang.Simple, "x++;"))
+			d.Cond = t.st(lang.DoCond, "} while (c);")
+			return t.file("java", d, t.st(lang.Simple, "after;"))
+		},
+		want: []string{"do { -CF-> if (a)", "continue; -CF-> } while (c);", "x++; -CF-> } while (c);", "} while (c); -CF-> if (a)", "} while (c); -CF-> after;"},
+		deny: []string{"do { -CF-> after;"},
+	}, {
+		name: "empty bodies",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Func, "def f():"), t.st(lang.Loop, "while c:"), t.st(lang.If, "if a:"), t.st(lang.Simple, "after"))
+		},
+		want: []string{"def f(): -CF-> while c:", "while c: -CF-> if a:", "if a: -CF-> after"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Build(tc.build(&tree{}))
+			expect(t, g, tc.want, tc.deny)
+		})
+	}
+}
+
+func TestDependence(t *testing.T) {
+	tests := []struct {
+		name       string
+		build      func(t *tree) *lang.File
+		want, deny []string
+	}{{
+		name: "redefinition kills",
+		build: func(t *tree) *lang.File {
+			return t.file("python", du(t.st(lang.Simple, "x = 1"), "x", ""), du(t.st(lang.Simple, "x = 2"), "x", ""), du(t.st(lang.Simple, "print(x)"), "", "print,x"))
+		},
+		want: []string{"x = 2 -DD-> print(x)"},
+		deny: []string{"x = 1 -DD-> print(x)"},
+	}, {
+		name: "both branches reach",
+		build: func(t *tree) *lang.File {
+			i := du(t.st(lang.If, "if c:", du(t.st(lang.Simple, "x = 2"), "x", "")), "", "c")
+			return t.file("python", du(t.st(lang.Simple, "x = 1"), "x", ""), i, du(t.st(lang.Simple, "y = x"), "y", "x"))
+		},
+		want: []string{"x = 1 -DD-> y = x", "x = 2 -DD-> y = x"},
+	}, {
+		name: "loop carried, no self loop",
+		build: func(t *tree) *lang.File {
+			return t.file("python", du(t.st(lang.Simple, "i = 0"), "i", ""),
+				du(t.st(lang.Loop, "while i < n:", du(t.st(lang.Simple, "i += 1"), "i", "i")), "", "i,n"))
+		},
+		want: []string{"i = 0 -DD-> while i < n:", "i += 1 -DD-> while i < n:", "i = 0 -DD-> i += 1"},
+		deny: []string{"i += 1 -DD-> i += 1"},
+	}, {
+		name: "outer defs reach a body, body defs stay inside",
+		build: func(t *tree) *lang.File {
+			return t.file("python", du(t.st(lang.Simple, "x = 1"), "x", ""),
+				du(t.st(lang.Func, "def f():", du(t.st(lang.Simple, "y = x"), "y", "x")), "f", ""),
+				du(t.st(lang.Simple, "print(y)"), "", "print,y"))
+		},
+		want: []string{"x = 1 -DD-> y = x"},
+		deny: []string{"y = x -DD-> print(y)"},
+	}, {
+		name: "statement after early exit depends on the branch",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Func, "def f():",
+				t.st(lang.Simple, "a()"),
+				t.st(lang.If, "if c:", t.st(lang.Return, "return")),
+				t.st(lang.Simple, "b()")))
+		},
+		want: []string{"if c: -CD-> b()", "if c: -CD-> return", "def f(): -CD-> a()", "def f(): -CD-> if c:"},
+		deny: []string{"def f(): -CD-> b()", "a() -CD-> b()"},
+	}, {
+		name: "loop body depends on header",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Loop, "while c:", t.st(lang.Simple, "a()")), t.st(lang.Simple, "b()"))
+		},
+		want: []string{"while c: -CD-> a()"},
+		deny: []string{"while c: -CD-> b()", "while c: -CD-> while c:"},
+	}, {
+		name: "infinite loop",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Func, "def f():",
+				t.st(lang.Simple, "x = 1"),
+				t.st(lang.Loop, "while True:", t.st(lang.Simple, "a()"), t.st(lang.If, "if c:", t.st(lang.Simple, "b()")))))
+		},
+		want: []string{"while True: -CD-> a()", "while True: -CD-> if c:", "if c: -CD-> b()", "def f(): -CD-> x = 1", "def f(): -CD-> while True:"},
+		deny: []string{"x = 1 -CD-> while True:"},
+	}, {
+		name: "infinite loop with break",
+		build: func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Loop, "while True:", t.st(lang.If, "if c:", t.st(lang.Break, "break")), t.st(lang.Simple, "a()")), t.st(lang.Simple, "after"))
+		},
+		want: []string{"break -CF-> after", "if c: -CD-> a()", "if c: -CD-> while True:"},
+		deny: []string{"while True: -CF-> after"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Build(tc.build(&tree{}))
+			expect(t, g, tc.want, tc.deny)
+		})
+	}
+}
+
+func TestAppendTarget(t *testing.T) {
+	tr := &tree{}
+	g := Build(tr.file("python", tr.st(lang.Func, "def f():", tr.st(lang.Simple, "a()")), tr.st(lang.Simple, "b()")))
+	id := g.AppendTarget()
+	if id != 3 || !g.Nodes[id].Dummy || g.Nodes[id].StartRow != 3 {
+		t.Fatalf("target %d %+v", id, g.Nodes[id])
+	}
+	if in := g.In(id, CF); len(in) != 1 || g.Text(in[0]) != "b()" {
+		t.Errorf("target CF in = %v", in)
+	}
+	if out := g.Out(2, CF); len(out) != 1 || out[0] != id {
+		t.Errorf("b() CF out = %v", out)
+	}
+	empty := Build(&lang.File{Path: "e"})
+	if id := empty.AppendTarget(); id != 0 || len(empty.Edges) != 0 || len(empty.In(0, CF)) != 0 {
+		t.Errorf("empty: id %d edges %v", id, empty.Edges)
+	}
+}
+
+func ExampleWrite() {
+	tr := &tree{}
+	f := tr.file("python", du(tr.st(lang.Simple, "x = 1"), "x", ""), du(tr.st(lang.Simple, "print(x)"), "", "print,x"))
+	Write(stdout{}, Build(f), "text", nil)
+	// Output:
+	// # t (python): 2 nodes, 2 edges
+	// 0 simple 1-1 scope=- defs=x | x = 1
+	// 1 simple 2-2 scope=- uses=print,x | print(x)
+	// 0 -CF-> 1
+	// 0 -DD-> 1 x
+}
+
+type stdout struct{}
+
+func (stdout) Write(p []byte) (int, error) { fmt.Print(string(p)); return len(p), nil }

@@ -1,0 +1,424 @@
+package ccg
+
+import (
+	"strings"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// frameKind says which jumps a frame of the jump-target stack catches.
+type frameKind uint8
+
+const (
+	loopFrame   frameKind = iota // catches break and continue
+	switchFrame                  // catches unlabeled break (Java switch)
+	labelFrame                   // catches break with its label
+	tryFrame                     // catches return and raise
+)
+
+// frame is one enclosing construct that a jump may target.
+type frame struct {
+	kind   frameKind
+	labels [2]string // loop: its own label and that of a labeled statement wrapping it
+	cont   int32     // loop: continue target
+	breaks []int32   // statements that break to just after this construct
+
+	catching  bool    // try: the body has handlers (raise reaches them)
+	finally   bool    // try: there is a finally clause
+	toFinally []int32 // try: return/raise statements routed through finally
+}
+
+func (f *frame) named(label string) bool {
+	return label != "" && (f.labels[0] == label || f.labels[1] == label)
+}
+
+// cfgBuilder builds the control flow graph of every scope of a file. It
+// walks the statement tree once, threading the "frontier" (the vertices
+// whose normal completion flows into the next statement) through each
+// block.
+type cfgBuilder struct {
+	f      *lang.File
+	ids    map[*lang.Stmt]int32
+	nodes  []Node
+	python bool
+
+	from, to []int32 // CF edges
+	exits    []int32 // vertices flowing to their scope's virtual exit
+	frames   []frame
+
+	// pendingLoop is the first statement of a labeled With's body and
+	// pendingLabel that label: a loop found there also answers to it.
+	pendingLoop  *lang.Stmt
+	pendingLabel string
+}
+
+func (b *cfgBuilder) edge(from, to int32) {
+	b.from = append(b.from, from)
+	b.to = append(b.to, to)
+}
+
+func (b *cfgBuilder) connect(preds []int32, to int32) {
+	for _, p := range preds {
+		b.edge(p, to)
+	}
+}
+
+// number assigns vertex ids in lang.Walk pre-order and records each
+// statement's scope.
+func (b *cfgBuilder) number(stmts []*lang.Stmt, scope int32) {
+	for _, s := range stmts {
+		b.number1(s, scope)
+	}
+}
+
+func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
+	if s == nil {
+		return
+	}
+	id := int32(len(b.nodes))
+	b.ids[s] = id
+	b.nodes = append(b.nodes, Node{
+		Kind: s.Kind, Type: s.Type,
+		StartRow: s.StartRow, EndRow: s.EndRow,
+		Defs: s.Defs, Uses: s.Uses,
+		Scope: scope,
+	})
+	for _, in := range s.Inner {
+		b.number(in, id)
+	}
+	body := scope
+	if s.Kind == lang.Func || s.Kind == lang.Class {
+		body = id
+	}
+	b.number(s.Body, body)
+	b.number1(s.Cond, scope)
+	b.number(s.Cases, scope)
+	b.number(s.Handlers, scope)
+	b.number1(s.Else, scope)
+	b.number1(s.Finally, scope)
+}
+
+// top builds the CFG of the file's top level and, through it, of every
+// nested scope.
+func (b *cfgBuilder) top(stmts []*lang.Stmt) {
+	end := b.block(stmts, nil)
+	b.exits = append(b.exits, end...)
+}
+
+// enter builds the CFG of a nested scope (a Func/Class body or an Inner
+// block) whose entry is the statement header.
+func (b *cfgBuilder) enter(stmts []*lang.Stmt, header int32) {
+	saved := b.frames
+	b.frames = b.frames[len(b.frames):len(b.frames)]
+	end := b.block(stmts, []int32{header})
+	for _, x := range end {
+		if x != header {
+			b.exits = append(b.exits, x)
+		}
+	}
+	b.frames = saved
+}
+
+func (b *cfgBuilder) block(stmts []*lang.Stmt, preds []int32) []int32 {
+	for _, s := range stmts {
+		preds = b.stmt(s, preds)
+	}
+	return preds
+}
+
+// merge returns a new slice holding a followed by c, so frontiers are never
+// shared between branches.
+func merge(a, c []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(c))
+	return append(append(out, a...), c...)
+}
+
+func one(id int32) []int32 { return []int32{id} }
+
+// stmt wires statement s after preds and returns the frontier after it.
+func (b *cfgBuilder) stmt(s *lang.Stmt, preds []int32) []int32 {
+	if s == nil {
+		return preds
+	}
+	id := b.ids[s]
+	b.connect(preds, id)
+	for _, in := range s.Inner {
+		b.enter(in, id)
+	}
+	switch s.Kind {
+	case lang.Func, lang.Class:
+		b.enter(s.Body, id)
+		return one(id)
+	case lang.Return:
+		b.leave(id, false)
+		return nil
+	case lang.Raise:
+		b.leave(id, true)
+		return nil
+	case lang.Break:
+		b.brk(id, s.Label)
+		return nil
+	case lang.Continue:
+		b.cont(id, s.Label)
+		return nil
+	case lang.If:
+		out := b.block(s.Body, one(id))
+		if s.Else != nil {
+			return merge(out, b.stmt(s.Else, one(id)))
+		}
+		return merge(out, one(id))
+	case lang.Loop:
+		return b.loop(s, id)
+	case lang.Do:
+		return b.do(s, id)
+	case lang.Try:
+		return b.try(s, id)
+	case lang.Switch:
+		return b.swtch(s, id)
+	case lang.With:
+		if s.Label == "" {
+			return b.block(s.Body, one(id))
+		}
+		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{s.Label}})
+		if len(s.Body) > 0 {
+			b.pendingLoop, b.pendingLabel = s.Body[0], s.Label
+		}
+		end := b.block(s.Body, one(id))
+		f := b.pop()
+		return merge(end, f.breaks)
+	default:
+		// Simple, Error, and clause headers met outside their parent: a
+		// header followed by its block, if any.
+		if len(s.Body) > 0 {
+			return b.block(s.Body, one(id))
+		}
+		return one(id)
+	}
+}
+
+func (b *cfgBuilder) pop() frame {
+	f := b.frames[len(b.frames)-1]
+	b.frames = b.frames[:len(b.frames)-1]
+	return f
+}
+
+// loopFrame pushes the frame of loop s, taking over the label of a labeled
+// statement that wraps it.
+func (b *cfgBuilder) pushLoop(s *lang.Stmt, cont int32) {
+	f := frame{kind: loopFrame, cont: cont, labels: [2]string{s.Label}}
+	if b.pendingLoop == s {
+		f.labels[1] = b.pendingLabel
+	}
+	b.pendingLoop = nil
+	b.frames = append(b.frames, f)
+}
+
+func (b *cfgBuilder) loop(s *lang.Stmt, id int32) []int32 {
+	b.pushLoop(s, id)
+	end := b.block(s.Body, one(id))
+	b.connect(end, id) // back edge
+	f := b.pop()
+	var out []int32
+	if b.constTrue(s) {
+		// while True / for (;;): the header never falls out; a loop else is dead.
+		b.stmt(s.Else, nil)
+	} else if s.Else != nil {
+		out = b.stmt(s.Else, one(id))
+	} else {
+		out = one(id)
+	}
+	return merge(out, f.breaks)
+}
+
+func (b *cfgBuilder) do(s *lang.Stmt, id int32) []int32 {
+	cond := id
+	if s.Cond != nil {
+		cond = b.ids[s.Cond]
+	}
+	b.pushLoop(s, cond)
+	end := b.block(s.Body, one(id))
+	f := b.pop()
+	if s.Cond == nil {
+		b.connect(end, id)
+		return merge(one(id), f.breaks)
+	}
+	out := b.stmt(s.Cond, end)
+	first := id
+	if len(s.Body) > 0 {
+		first = b.ids[s.Body[0]]
+	}
+	b.edge(cond, first) // back edge
+	if b.constTrue(s.Cond) {
+		out = nil
+	}
+	return merge(out, f.breaks)
+}
+
+func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
+	fin := s.Finally != nil
+	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers) > 0, finally: fin})
+	end := b.block(s.Body, one(id))
+	bodyFrame := b.pop()
+
+	// Every statement of the body may raise into each handler.
+	raisers := b.sameScope(s.Body, nil)
+	if len(raisers) == 0 {
+		raisers = one(id)
+	}
+	if fin {
+		b.frames = append(b.frames, frame{kind: tryFrame, finally: true})
+	}
+	var handled []int32
+	for _, h := range s.Handlers {
+		handled = merge(handled, b.stmt(h, raisers))
+	}
+	if s.Else != nil {
+		end = b.stmt(s.Else, end)
+	}
+	normal := merge(end, handled)
+	if !fin {
+		return normal
+	}
+	clauseFrame := b.pop()
+	preds := merge(normal, merge(bodyFrame.toFinally, clauseFrame.toFinally))
+	abrupt := len(bodyFrame.toFinally)+len(clauseFrame.toFinally) > 0
+	if len(s.Handlers) == 0 && len(s.Body) > 0 {
+		// Nothing catches: an exception anywhere in the body runs finally.
+		preds = merge(preds, raisers)
+		abrupt = true
+	}
+	out := b.stmt(s.Finally, preds)
+	if abrupt {
+		// After an abrupt entry, finally completes abruptly too.
+		for _, x := range out {
+			b.leave(x, false)
+		}
+	}
+	return out
+}
+
+// sameScope appends to out the ids of stmts and of everything nested in
+// them that belongs to the same scope.
+func (b *cfgBuilder) sameScope(stmts []*lang.Stmt, out []int32) []int32 {
+	for _, s := range stmts {
+		out = b.sameScope1(s, out)
+	}
+	return out
+}
+
+func (b *cfgBuilder) sameScope1(s *lang.Stmt, out []int32) []int32 {
+	if s == nil {
+		return out
+	}
+	out = append(out, b.ids[s])
+	if s.Kind != lang.Func && s.Kind != lang.Class {
+		out = b.sameScope(s.Body, out)
+	}
+	out = b.sameScope1(s.Cond, out)
+	out = b.sameScope(s.Cases, out)
+	out = b.sameScope(s.Handlers, out)
+	out = b.sameScope1(s.Else, out)
+	return b.sameScope1(s.Finally, out)
+}
+
+func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
+	// A Python break inside match leaves the enclosing loop, not the match.
+	catches := !b.python
+	if catches {
+		b.frames = append(b.frames, frame{kind: switchFrame})
+	}
+	var out, fall []int32
+	for i, c := range s.Cases {
+		cid := b.ids[c]
+		b.edge(id, cid)
+		for _, in := range c.Inner {
+			b.enter(in, cid)
+		}
+		var end []int32
+		if len(c.Body) == 0 {
+			end = merge(one(cid), fall)
+		} else {
+			// Fall-through enters the case's first body statement.
+			b.connect(fall, b.ids[c.Body[0]])
+			end = b.block(c.Body, one(cid))
+		}
+		if s.FallThrough && i < len(s.Cases)-1 {
+			fall = end
+		} else {
+			out = merge(out, end)
+			fall = nil
+		}
+	}
+	if !s.Exhaustive || len(s.Cases) == 0 {
+		out = merge(out, one(id))
+	}
+	if catches {
+		f := b.pop()
+		out = merge(out, f.breaks)
+	}
+	return out
+}
+
+// leave routes a return (or, with raise set, a raise) out of the current
+// scope: through the innermost finally that intercepts it, to a handler
+// (whose edges the try adds), or to the scope's virtual exit.
+func (b *cfgBuilder) leave(id int32, raise bool) {
+	for i := len(b.frames) - 1; i >= 0; i-- {
+		f := &b.frames[i]
+		if f.kind != tryFrame {
+			continue
+		}
+		if raise && f.catching {
+			return
+		}
+		if f.finally {
+			f.toFinally = append(f.toFinally, id)
+			return
+		}
+	}
+	b.exits = append(b.exits, id)
+}
+
+func (b *cfgBuilder) brk(id int32, label string) {
+	for i := len(b.frames) - 1; i >= 0; i-- {
+		f := &b.frames[i]
+		if (label == "" && (f.kind == loopFrame || f.kind == switchFrame)) || f.named(label) {
+			f.breaks = append(f.breaks, id)
+			return
+		}
+	}
+	b.exits = append(b.exits, id) // stray break: leaves the scope
+}
+
+func (b *cfgBuilder) cont(id int32, label string) {
+	for i := len(b.frames) - 1; i >= 0; i-- {
+		f := &b.frames[i]
+		if f.kind == loopFrame && (label == "" || f.named(label)) {
+			b.edge(id, f.cont)
+			return
+		}
+	}
+	b.exits = append(b.exits, id) // stray continue: leaves the scope
+}
+
+// constTrue reports whether a loop header or do-while condition has a
+// literal true condition (Python `while True:`/`while 1:`, Java
+// `while (true)` and `for (;;)`): such a loop is left only by a jump.
+func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
+	if s == nil || s.StartRow < 0 || s.StartRow >= len(b.f.Lines) {
+		return false
+	}
+	t := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' {
+			return -1
+		}
+		return r
+	}, b.f.Lines[s.StartRow])
+	t = strings.TrimPrefix(t, "}")
+	for _, p := range [...]string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
