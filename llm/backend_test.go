@@ -298,7 +298,7 @@ func TestBackendsTimeouts(t *testing.T) {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("error = %v, want deadline exceeded", err)
 			}
-			if !strings.Contains(err.Error(), "timeout 50ms") {
+			if !strings.Contains(err.Error(), "timeout of 50ms") {
 				t.Errorf("error %q does not give the timeout", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -316,6 +316,9 @@ func TestBackendsTimeouts(t *testing.T) {
 			_, err := b.Complete(ctx, fixture)
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("error = %v, want deadline exceeded", err)
+			}
+			if !strings.Contains(err.Error(), "caller's deadline") {
+				t.Errorf("error %q does not blame the caller's deadline", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("gave up after %v, want about 50ms", d)
@@ -377,5 +380,42 @@ func TestNoneBackend(t *testing.T) {
 		if b.Name() != "none" {
 			t.Errorf("Name() = %q", b.Name())
 		}
+	}
+}
+
+// TestBackendsStalledBody covers a server that answers the headers at once
+// and then stalls in the middle of the body.
+func TestBackendsStalledBody(t *testing.T) {
+	for _, k := range kinds {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, `{"content":"data = `)
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(5 * time.Second):
+			case <-r.Context().Done():
+			}
+		}))
+		cfg := k.cfg
+		cfg.URL, cfg.Timeout = srv.URL, 80*time.Millisecond
+		b, _ := New(cfg)
+		start := time.Now()
+		_, err := b.Complete(context.Background(), fixture)
+		srv.Close()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: error = %v, want deadline exceeded", k.cfg.Kind, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: gave up after %v", k.cfg.Kind, d)
+		}
+	}
+}
+
+func TestBackendsOversizedAnswer(t *testing.T) {
+	huge := `{"content":"` + strings.Repeat("a", maxAnswerBytes) + `"}`
+	srv, _ := fakeServer(t, http.StatusOK, huge, 0)
+	b, _ := New(Config{Kind: KindLlamaCpp, URL: srv.URL})
+	if _, err := b.Complete(context.Background(), fixture); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("error = %v, want the answer refused as too large", err)
 	}
 }

@@ -123,7 +123,7 @@ func New(cfg Config) (Backend, error) {
 		model:   cfg.Model,
 		baseURL: strings.TrimRight(cfg.URL, "/"),
 		timeout: cfg.Timeout,
-		http:    &http.Client{},
+		http:    &http.Client{Transport: transport},
 	}
 	if cfg.APIKeyEnv != "" {
 		c.apiKey = lookupEnv(cfg.APIKeyEnv)
@@ -141,6 +141,14 @@ func New(cfg Config) (Backend, error) {
 	}
 	return nil, fmt.Errorf("llm: unknown backend kind %q", cfg.Kind)
 }
+
+// transport keeps connections to the model server open between requests,
+// enough of them for an editor server's concurrent completions.
+var transport = func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 16
+	return t
+}()
 
 // none is the backend of kind "none".
 type none struct{}
@@ -171,7 +179,8 @@ const (
 )
 
 // post sends body as JSON to path and decodes the JSON answer into out.
-func (c *client) post(ctx context.Context, path string, body, out any) error {
+func (c *client) post(parent context.Context, path string, body, out any) error {
+	ctx := parent
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
@@ -194,12 +203,12 @@ func (c *client) post(ctx context.Context, path string, body, out any) error {
 	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
-		return c.wrapTransport(ctx, path, err)
+		return c.wrapTransport(parent, ctx, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
 	if err != nil {
-		return c.wrapTransport(ctx, path, fmt.Errorf("read answer: %w", err))
+		return c.wrapTransport(parent, ctx, path, fmt.Errorf("read answer: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &HTTPError{Backend: c.name(), Status: resp.StatusCode, Body: excerpt(data), Message: errorMessage(data)}
@@ -213,17 +222,17 @@ func (c *client) post(ctx context.Context, path string, body, out any) error {
 	return nil
 }
 
-// wrapTransport says whether a failed exchange ran out of time, was
-// cancelled, or failed on the network; the context error stays in the chain.
-func (c *client) wrapTransport(ctx context.Context, path string, err error) error {
+// wrapTransport says whether a failed exchange ran out of time (the
+// caller's deadline or the configured timeout), was cancelled, or failed on
+// the network; the context error stays in the chain.
+func (c *client) wrapTransport(parent, ctx context.Context, path string, err error) error {
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		if c.timeout > 0 {
-			return fmt.Errorf("%s: no answer from %s within the deadline (timeout %v): %w", c.name(), path, c.timeout, context.DeadlineExceeded)
-		}
-		return fmt.Errorf("%s: no answer from %s within the deadline: %w", c.name(), path, context.DeadlineExceeded)
-	case errors.Is(ctx.Err(), context.Canceled):
+	case errors.Is(parent.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%s: no answer from %s before the caller's deadline: %w", c.name(), path, context.DeadlineExceeded)
+	case errors.Is(parent.Err(), context.Canceled):
 		return fmt.Errorf("%s: request to %s cancelled: %w", c.name(), path, context.Canceled)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%s: no answer from %s within the timeout of %v: %w", c.name(), path, c.timeout, context.DeadlineExceeded)
 	}
 	return fmt.Errorf("%s: %s: %w", c.name(), path, err)
 }

@@ -38,21 +38,12 @@ func CutAtStops(text string, stops []string) string {
 	return text[:end]
 }
 
-// CutLine keeps text up to the end of its first line that has content:
-// newlines before any content are kept, since a completion may legitimately
-// begin by ending the cursor's line.
+// CutLine keeps text up to the end of its first line. A completion that
+// begins with a newline is thus empty, as it is when the server honours the
+// newline stop string sent in line mode: the cursor's line needs nothing.
 func CutLine(text string) string {
-	content := false
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			if content {
-				return text[:i]
-			}
-		case ' ', '\t', '\r':
-		default:
-			content = true
-		}
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		return text[:i]
 	}
 	return text
 }

@@ -7,8 +7,8 @@ func TestCutLine(t *testing.T) {
 		{"", ""},
 		{"x = 1", "x = 1"},
 		{"x = 1\ny = 2", "x = 1"},
-		{"\n    return x\n    y", "\n    return x"},
-		{"  \n\t\nfoo()\nbar()", "  \n\t\nfoo()"},
+		{"\n    return x\n    y", ""},
+		{"  \n\t\nfoo()\nbar()", "  "},
 		{"a\r\nb", "a\r"},
 	}
 	for _, tt := range tests {
