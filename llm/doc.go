@@ -38,7 +38,18 @@
 // answer at the first fill-in-the-middle end token and at the request's stop
 // strings, then either at the end of the line (line mode) or where the
 // indentation returns below the cursor's line (block mode): the completion
-// finishes the statement or block the cursor is in, not the file.
+// finishes the statement or block the cursor is in, not the file. Line mode
+// also sends the newline as a stop string, so that the server stops
+// generating where the answer would be cut anyway.
+//
+// # Configuration
+//
+// Config is read from a JSON file (LoadConfig), from flags (AddFlags, which
+// also takes --llm-config and lets flags override the file), or built in
+// code. The API key is never stored: the configuration names the
+// environment variable that holds it.
+//
+//	{"kind": "llamacpp", "url": "http://127.0.0.1:8080", "timeout": "2s", "stop_at_line_end": true}
 //
 // # Failures
 //
