@@ -1,7 +1,5 @@
 package ccg
 
-
-
 // ddBuilder solves reaching definitions over the union CF graph with an
 // iterative bit-vector data-flow pass and emits a DD edge for every
 // definition that reaches a use of the same name.
@@ -188,4 +186,3 @@ func reversePostOrder(n int, succ, pred *csr) []int32 {
 	}
 	return order
 }
-
