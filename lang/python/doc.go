@@ -1,0 +1,80 @@
+// Package python is the Python front end: it turns Python source into the
+// language-neutral statement tree of package lang, using the tree-sitter
+// Python grammar. Importing the package registers the language.
+//
+// # Statements
+//
+// Every simple statement is one Stmt (Simple, or Return, Raise, Break,
+// Continue); simple statements separated by ';' are separate Stmts on the
+// same row. A compound statement is a header Stmt whose rows run from its
+// first token (its first decorator, for a decorated def or class) to the
+// ':' that opens its body, with the body statements nested:
+//
+//   - if/elif/else: If, whose Else is the next elif (another If) or the
+//     else clause (Else, covering the `else:` row);
+//   - for, async for and while: Loop, with the loop's else clause in Else;
+//   - try: Try with Body, one Catch per except or except* clause in
+//     Handlers, the try-else in Else and the finally clause in Finally;
+//   - with and async with: With;
+//   - match: Switch with one Case per case clause (pattern and guard in
+//     the header); Exhaustive is set when a case without guard is
+//     irrefutable (`case _:`, a bare capture, or an as, group or union
+//     pattern containing one);
+//   - def and async def: Func; class: Class; nested at any depth.
+//
+// Comments and blank lines are never statements. Stmt.Type is the grammar
+// node type (the inner function_definition or class_definition of a
+// decorated definition).
+//
+// # Syntax errors
+//
+// tree-sitter recovers from syntax errors by wrapping what it cannot place
+// in ERROR nodes. An ERROR node standing where a statement could stand
+// becomes one Error Stmt covering its rows, with nothing emitted for the
+// statements inside it; its identifiers are recorded as uses (so that a
+// half-written line at a completion cursor still links to the definitions
+// it mentions) and it defines nothing. An ERROR node inside a statement is
+// part of that statement. A stray node the parser leaves after a body
+// joins the body of the clause it follows; a clause that lost its
+// statement (an orphan else or except) becomes a With, a block that runs
+// once. File.Errors counts the outermost ERROR nodes plus the tokens the
+// parser had to insert (MISSING nodes). Nothing in the input makes Parse
+// fail except a cancelled context or the parse time limit.
+//
+// # Defs and uses
+//
+// Defs are the names a statement binds: assignment targets of every form
+// (unpacking, starred, annotated, chained, augmented: `x += 1` defines
+// and uses x), walrus targets wherever they appear (also inside a
+// comprehension, whose walrus binds in the enclosing scope), for targets
+// and with/except `as` names on their headers, names bound by case
+// patterns (captures, as, *rest, **rest, keyword and class pattern
+// captures), import names (`import a.b` binds a; `from m import x as y`
+// binds y; `from m import *` binds nothing), def and class names with
+// parameters and type parameters on the header, and global/nonlocal
+// names. An annotation without a value (`x: int`) still defines x. `del x`
+// both defines and uses x: it kills earlier definitions, and it reads the
+// binding it removes.
+//
+// Attribute and subscript targets: `self.x = v` defines the access path
+// self.x and uses self; `a[i] = v` defines a and uses a and i, a weak
+// update through which earlier definitions of a keep flowing.
+//
+// Uses are the identifiers read in the statement's own rows, never in a
+// nested body. A read of a.b.c uses a.b.c, a.b and a; a call obj.m(x) uses
+// obj, obj.m and x; f().x uses f only (the attribute of a computed value
+// is no variable). Keyword argument names are not uses. Names bound by a
+// lambda's parameters or a comprehension's for clauses are local to the
+// expression: reading them is not a use, while reading an outer name
+// inside them is. Identifiers in f-string interpolations are uses; so are
+// decorator expressions, default values and annotations, on the header of
+// their definition.
+//
+// # Speed
+//
+// Reading a tree-sitter tree node by node through cgo costs a call per
+// access. The front end instead copies the whole tree into a flat Go slice
+// in pre-order with one cgo call per file, then walks that slice visiting
+// each node once; node types are compared as small integers mapped from
+// the grammar's symbol ids.
+package python
