@@ -111,12 +111,12 @@ import (
 // bindings, an allocation) per access; one flattening call per file keeps
 // the front end within a small multiple of the parse itself.
 type node struct {
-	startByte, endByte      uint32
+	startByte, endByte       uint32
 	startRow, endRow, endCol uint32
-	parent, next            int32
-	nchild                  uint32
-	sym, field              uint16
-	flags                   uint8
+	parent, next             int32
+	nchild                   uint32
+	sym, field               uint16
+	flags                    uint8
 }
 
 const (

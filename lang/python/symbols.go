@@ -193,10 +193,10 @@ var fieldNames = map[string]fieldID{
 
 // grammar holds the per-symbol tables, built once from the language.
 type grammar struct {
-	lang    *sitter.Language
-	types   []nt       // by symbol id
-	names   []string   // grammar node type by symbol id
-	fields  []fieldID  // by field id
+	lang   *sitter.Language
+	types  []nt      // by symbol id
+	names  []string  // grammar node type by symbol id
+	fields []fieldID // by field id
 }
 
 const errorSymbol = 0xFFFF // tree-sitter's ts_builtin_sym_error
