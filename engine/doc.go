@@ -1,0 +1,16 @@
+// Package engine is the small domain API over an index: open it once,
+// answer completion requests, swap in a new snapshot after a rebuild.
+//
+// The command line, the editor server and the evaluation all go through
+// Engine.Complete, so a cursor is turned into a query in exactly one way:
+// the file as it is now (the saved file or an unsaved buffer, indexed or
+// not) is cut before the cursor line, parsed, given a dummy target vertex
+// after its last statement and sliced with the index's h and l; retrieval
+// runs coarse to fine; the snippets feed the prompt and the model-free
+// prediction.
+//
+// An Engine holds one immutable retrieve.Index behind an atomic pointer.
+// Complete loads the pointer once, so a request sees one consistent
+// snapshot from start to end while Reload builds the next index beside it
+// and swaps it in; any number of requests may run at once.
+package engine

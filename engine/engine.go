@@ -1,0 +1,373 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/java"   // registers Java
+	_ "github.com/graphcoder/graphcoder/lang/python" // registers Python
+	"github.com/graphcoder/graphcoder/prompt"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/slice"
+	"github.com/graphcoder/graphcoder/token"
+)
+
+// Errors of bad requests; test them with errors.Is.
+var (
+	ErrOutsideRepo = errors.New("path is outside the repository")
+	ErrLine        = errors.New("line out of range")
+	ErrBinary      = errors.New("binary file")
+	ErrLanguage    = errors.New("unsupported language")
+)
+
+// Options configure an Engine. Zero values select the defaults.
+type Options struct {
+	// ContextWindow and MaxNewTokens set the prompt budget (defaults 2048
+	// and 100).
+	ContextWindow, MaxNewTokens int
+}
+
+// Engine answers completion requests from one index. It is safe for
+// concurrent use.
+type Engine struct {
+	d      *db.DB
+	ownsDB bool
+	opts   Options
+	cur    atomic.Pointer[state]
+	reload sync.Mutex
+}
+
+// state is one loaded snapshot.
+type state struct {
+	ix   *retrieve.Index
+	meta db.Meta
+	tok  token.Tokenizer
+	root string
+	load time.Duration
+}
+
+// Open opens the index in dir read-only and loads it.
+func Open(dir string, o Options) (*Engine, error) {
+	d, err := db.Open(dir, db.OpenOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	e, err := New(d, o)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	e.ownsDB = true
+	return e, nil
+}
+
+// New loads the current snapshot of an already open index. The engine does
+// not close d.
+func New(d *db.DB, o Options) (*Engine, error) {
+	e := &Engine{d: d, opts: o}
+	if err := e.Reload(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Close releases the index if Open opened it.
+func (e *Engine) Close() error {
+	if e.ownsDB {
+		return e.d.Close()
+	}
+	return nil
+}
+
+// Reload builds an index from the current snapshot and swaps it in
+// atomically. Requests already running finish on the previous one.
+func (e *Engine) Reload() error {
+	e.reload.Lock()
+	defer e.reload.Unlock()
+	t0 := time.Now()
+	snap, err := e.d.Snapshot()
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	meta := snap.Meta()
+	tok, err := token.ByName(meta.Tokenizer)
+	if err != nil {
+		return fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+	}
+	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
+	err = snap.ForEach(context.Background(), func(r *db.FileRecord) error {
+		return b.Add(fromRecord(r))
+	})
+	if err != nil {
+		return fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+	}
+	e.cur.Store(&state{ix: b.Index(), meta: meta, tok: tok, root: meta.Root, load: time.Since(t0)})
+	return nil
+}
+
+func fromRecord(r *db.FileRecord) *retrieve.File {
+	f := &retrieve.File{Path: r.Path, Language: r.Language, Lines: r.Lines, Vocab: r.Vocab,
+		Stmts: make([]retrieve.Stmt, len(r.Stmts)), Entries: make([]retrieve.Entry, len(r.Entries))}
+	for i, s := range r.Stmts {
+		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens}
+	}
+	for i, en := range r.Entries {
+		f.Entries[i] = retrieve.Entry{Target: en.Target, Nodes: en.Nodes, Hop: en.Hop, Edges: en.Edges}
+	}
+	return f
+}
+
+// Info describes the loaded index.
+type Info struct {
+	Root       string        `json:"root"`
+	Generation uint64        `json:"generation"`
+	Tokenizer  string        `json:"tokenizer"`
+	Hops       int           `json:"hops"`
+	MaxStmts   int           `json:"max_statements"`
+	Files      int           `json:"files"`
+	Entries    int           `json:"entries"`
+	Bytes      int64         `json:"bytes"` // estimated memory of the loaded index
+	Load       time.Duration `json:"load_ns"`
+}
+
+// Info returns a description of the loaded snapshot.
+func (e *Engine) Info() Info {
+	s := e.cur.Load()
+	return Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
+		Hops: s.meta.Hops, MaxStmts: s.meta.MaxStatements, Files: s.ix.Files(), Entries: s.ix.Len(),
+		Bytes: s.ix.Bytes(), Load: s.load}
+}
+
+// Request asks for the completion of one line.
+type Request struct {
+	// Path is the file, absolute or relative to the repository root.
+	Path string
+	// Line is the 1-based line to complete from the lines before it; it
+	// may be one past the last line (a new line at the end).
+	Line int
+	// Source is the buffer to complete in; nil reads the file.
+	Source []byte
+	// Mode, TopK, Gamma and Budget tune retrieval (see retrieve.Options).
+	Mode   retrieve.Mode
+	TopK   int
+	Gamma  float64
+	Budget time.Duration
+	// Hops and MaxStatements override the index's h and l for the query
+	// slice (0 keeps them).
+	Hops, MaxStatements int
+}
+
+// Snippet is one retrieved code window, best first in Result.Snippets.
+type Snippet struct {
+	Path        string  `json:"path"` // relative to the repository root
+	StartLine   int     `json:"start_line"`
+	EndLine     int     `json:"end_line"`
+	TargetLine  int     `json:"target_line"`
+	Score       float64 `json:"score"`        // similarity used to rank, higher is better
+	CoarseScore float64 `json:"coarse_score"` // Jaccard of the keys
+	SED         float64 `json:"sed"`          // subgraph edit distance, -1 when not computed
+	Text        string  `json:"text"`
+}
+
+// Stats times one request.
+type Stats struct {
+	retrieve.Stats
+	Parse time.Duration `json:"parse_ns"` // parse, graph and slice of the query
+	Total time.Duration `json:"total_ns"`
+}
+
+// Result is the answer to a Request.
+type Result struct {
+	Path       string        `json:"path"` // relative to the repository root
+	Line       int           `json:"line"`
+	Language   string        `json:"language"`
+	Snippets   []Snippet     `json:"snippets"`
+	Prompt     prompt.Prompt `json:"prompt"`
+	FIM        prompt.FIM    `json:"fim"`
+	Prediction string        `json:"prediction"`
+	Stats      Stats         `json:"stats"`
+}
+
+// Root returns the repository root of the loaded index.
+func (e *Engine) Root() string { return e.cur.Load().root }
+
+// Rel resolves path (absolute, or relative to the repository root) to a
+// '/'-separated path relative to the root.
+func (e *Engine) Rel(path string) (string, error) { return rel(e.cur.Load().root, path) }
+
+func rel(root, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	r, err := filepath.Rel(root, filepath.Clean(path))
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w %s", path, ErrOutsideRepo, root)
+	}
+	return filepath.ToSlash(r), nil
+}
+
+// Complete answers one request.
+func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
+	t0 := time.Now()
+	st := e.cur.Load()
+	relPath, err := rel(st.root, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	l := lang.ForPath(relPath)
+	if l == nil {
+		return nil, fmt.Errorf("%s: %w (have %s)", relPath, ErrLanguage, languageList())
+	}
+	src := req.Source
+	if src == nil {
+		if src, err = os.ReadFile(filepath.Join(st.root, filepath.FromSlash(relPath))); err != nil {
+			return nil, fmt.Errorf("read %s: %w", relPath, err)
+		}
+	}
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return nil, fmt.Errorf("%s: %w", relPath, ErrBinary)
+	}
+	lines := splitLines(src)
+	if req.Line < 1 || req.Line > len(lines)+1 {
+		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", relPath, ErrLine, req.Line, len(lines))
+	}
+	before := lines[:req.Line-1]
+
+	q, err := e.query(ctx, st, l, relPath, before, req)
+	if err != nil {
+		return nil, err
+	}
+	parse := time.Since(t0)
+	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: req.Mode, TopK: req.TopK, Gamma: req.Gamma, Budget: req.Budget})
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
+	snips := make([]prompt.Snippet, len(cands))
+	for i := range cands {
+		c := &cands[i]
+		s := Snippet{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, TargetLine: c.TargetLine,
+			Score: c.Score, CoarseScore: c.Coarse, SED: c.SED, Text: st.ix.Value(c)}
+		if s.SED != s.SED { // NaN: not computed
+			s.SED = -1
+		}
+		res.Snippets = append(res.Snippets, s)
+		// Rank decides the prompt order, whatever the mode's score scale.
+		snips[i] = prompt.Snippet{Path: s.Path, Text: s.Text, Score: float64(len(cands) - i)}
+	}
+	po := prompt.Options{ContextWindow: e.opts.ContextWindow, MaxNewTokens: e.opts.MaxNewTokens,
+		CommentPrefix: l.CommentPrefix, Tokenizer: st.tok}
+	res.Prompt = prompt.Build(snips, before, relPath, po)
+	var after []string
+	if req.Line <= len(lines) {
+		after = lines[req.Line:]
+	}
+	res.FIM = prompt.BuildFIM(snips, before, after, po)
+	if len(cands) > 0 {
+		res.Prediction = st.ix.Predict(q, &cands[0], e.defsAt(ctx, st, &cands[0]))
+	}
+	res.Stats = Stats{Stats: rst, Parse: parse, Total: time.Since(t0)}
+	return res, nil
+}
+
+// query parses the lines before the cursor, appends the dummy target and
+// slices it.
+func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path string, before []string, req Request) (*retrieve.Query, error) {
+	src := strings.Join(before, "\n")
+	if len(before) > 0 {
+		src += "\n"
+	}
+	p := getParser(l)
+	f, err := p.Parse(ctx, path, []byte(src))
+	putParser(l, p)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	g := ccg.Build(f)
+	target := g.AppendTarget()
+	so := slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements}
+	if req.Hops > 0 {
+		so.Hops = req.Hops
+	}
+	if req.MaxStatements > 0 {
+		so.MaxStatements = req.MaxStatements
+	}
+	if so.Hops <= 0 || so.MaxStatements <= 0 {
+		so = slice.DefaultOptions()
+	}
+	s := slice.Of(g, target, so)
+	return st.ix.NewQuery(g, s, path, req.Line), nil
+}
+
+// defsAt parses the candidate's indexed file to learn the names its
+// statements define, for renaming. Failure only disables renaming.
+func (e *Engine) defsAt(ctx context.Context, st *state, c *retrieve.Candidate) func(int) []string {
+	l := lang.ForPath(c.Path)
+	lines := st.ix.Lines(c.Path)
+	if l == nil || lines == nil || c.Alignment == nil {
+		return nil
+	}
+	p := getParser(l)
+	f, err := p.Parse(ctx, c.Path, []byte(strings.Join(lines, "\n")+"\n"))
+	putParser(l, p)
+	if err != nil {
+		return nil
+	}
+	defs := map[int][]string{}
+	lang.Walk(f.Stmts, func(s *lang.Stmt) {
+		if _, ok := defs[s.StartRow]; !ok {
+			defs[s.StartRow] = s.Defs
+		}
+	})
+	return func(row int) []string { return defs[row] }
+}
+
+// Parsers are not safe for concurrent use and costly to create: keep a
+// pool per language.
+var parsers sync.Map // *lang.Language -> *sync.Pool
+
+func getParser(l *lang.Language) lang.Parser {
+	pool, _ := parsers.LoadOrStore(l, &sync.Pool{New: func() any { return l.NewParser() }})
+	return pool.(*sync.Pool).Get().(lang.Parser)
+}
+
+func putParser(l *lang.Language, p lang.Parser) {
+	if pool, ok := parsers.Load(l); ok {
+		pool.(*sync.Pool).Put(p)
+	}
+}
+
+func languageList() string {
+	var names []string
+	for _, l := range lang.Languages() {
+		names = append(names, l.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// splitLines splits src into lines without terminators; a final newline
+// does not start another line, and "\r\n" counts as one terminator.
+func splitLines(src []byte) []string {
+	s := strings.TrimSuffix(string(src), "\n")
+	if s == "" && len(src) <= 1 {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
