@@ -1,0 +1,118 @@
+package java
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+func init() {
+	lang.Register(&lang.Language{
+		Name:          "java",
+		Extensions:    []string{".java"},
+		CommentPrefix: "//",
+		Keywords:      keywords,
+		NewParser:     func() lang.Parser { return NewParser() },
+	})
+}
+
+// keywords are Java's reserved words, its literals and the contextual
+// keywords that read like identifiers (var, record, yield, ...).
+var keywords = []string{
+	"abstract", "assert", "boolean", "break", "byte", "case", "catch", "char",
+	"class", "const", "continue", "default", "do", "double", "else", "enum",
+	"extends", "final", "finally", "float", "for", "goto", "if", "implements",
+	"import", "instanceof", "int", "interface", "long", "native", "new",
+	"package", "private", "protected", "public", "return", "short", "static",
+	"strictfp", "super", "switch", "synchronized", "this", "throw", "throws",
+	"transient", "try", "void", "volatile", "while",
+	"true", "false", "null",
+	"var", "record", "yield", "sealed", "non-sealed", "permits", "when",
+	"module", "open", "opens", "exports", "requires", "transitive", "uses",
+	"provides", "to", "with",
+}
+
+// Parser turns Java source into a statement tree. It keeps its tree-sitter
+// parser and scratch buffers between files; it is not safe for concurrent
+// use.
+type Parser struct {
+	ts    *sitter.Parser
+	nodes []node
+	b     builder
+}
+
+// NewParser returns a Java parser.
+func NewParser() *Parser {
+	ts := sitter.NewParser()
+	ts.SetLanguage(language)
+	return &Parser{ts: ts}
+}
+
+// Parse parses src, the content of the file at path. Syntax errors do not
+// fail the parse: they become Error statements counted in File.Errors. An
+// error is returned only when ctx is done or tree-sitter gives up.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if tree == nil {
+		return nil, fmt.Errorf("parse %s: %w", path, errNoTree)
+	}
+	defer tree.Close()
+	nodes, err := flatten(ctx, tree.RootNode(), p.nodes)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	p.nodes = nodes
+
+	text := string(src)
+	f := &lang.File{Path: path, Language: "java", Lines: splitLines(text)}
+	b := &p.b
+	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0]}
+	if len(nodes) > 0 {
+		if nodes[0].kind == kError {
+			f.Stmts = b.stmt(0, nil)
+		} else {
+			f.Stmts = b.body(0, false, nil)
+		}
+	}
+	f.Errors = b.errors
+	for i := range nodes {
+		if nodes[i].missing {
+			f.Errors++
+		}
+	}
+	// Drop references into the source so it can be collected with the File.
+	clear(b.defs[:cap(b.defs)])
+	clear(b.uses[:cap(b.uses)])
+	b.src, b.n = "", nil
+	return f, nil
+}
+
+var errNoTree = errors.New("tree-sitter returned no tree")
+
+// splitLines splits text on '\n', dropping a '\r' before it.
+func splitLines(text string) []string {
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
+	for {
+		nl := strings.IndexByte(text, '\n')
+		if nl < 0 {
+			return append(lines, text)
+		}
+		line := text[:nl]
+		if strings.HasSuffix(line, "\r") {
+			line = line[:len(line)-1]
+		}
+		lines = append(lines, line)
+		text = text[nl+1:]
+	}
+}

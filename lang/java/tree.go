@@ -1,0 +1,336 @@
+package java
+
+import (
+	"context"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/java"
+)
+
+// kind classifies grammar symbols for the mapping. Every tree-sitter symbol
+// is resolved to a kind once, at package init, so the walk never compares
+// type strings.
+type kind uint8
+
+const (
+	kOther kind = iota
+	kError
+	kComment
+	kIdent
+	kThis
+	kSuper
+	kSkip // a subtree with no statements and no uses: types, literals, annotations
+
+	// Tokens.
+	kDot
+	kColon
+	kSemi
+	kAssign   // =
+	kCompound // += -= ...
+	kIncDec   // ++ --
+	kArrow    // ->
+	kElse
+	kWhile
+	kDefault
+	kLParen
+	kRParen
+	kLBrace
+
+	// Containers whose children are statements.
+	kBlock
+	kClassBody
+	kEnumBody
+	kEnumBodyDecls
+	kModuleBody
+
+	// Simple statements.
+	kExprStmt
+	kLocalVar
+	kField
+	kEnumConst
+	kSimpleStmt // assert, explicit constructor call, module directives, ...
+	kPackage
+	kImport
+	kReturn
+	kThrow
+	kBreak
+	kContinue
+	kYield
+
+	// Compound statements.
+	kIf
+	kWhileStmt
+	kFor
+	kForEach
+	kDo
+	kSwitch
+	kSwitchBlock
+	kSwitchGroup
+	kSwitchRule
+	kSwitchLabel
+	kTry
+	kCatch
+	kFinally
+	kResourceSpec
+	kResource
+	kSync
+	kLabeled
+	kClass
+	kModule
+	kMethod
+	kCtor
+	kCompactCtor
+	kStaticInit
+
+	// Expressions and parts with special def/use rules.
+	kDeclarator
+	kAssignExpr
+	kUpdateExpr
+	kFieldAccess
+	kArrayAccess
+	kCall
+	kMethodRef
+	kLambda
+	kNew
+	kInstanceof
+	kTypePattern
+	kRecordPattern
+	kRecordComponent
+	kParams // formal_parameters, inferred_parameters
+	kParam  // formal_parameter, spread_parameter, receiver_parameter
+	kCatchParam
+	kParenExpr
+	kScopedIdent
+	kExplicitCtor
+	kAsterisk
+	kArgs
+	kPattern
+	kGuard
+)
+
+var kindByName = map[string]kind{
+	"ERROR":         kError,
+	"line_comment":  kComment,
+	"block_comment": kComment,
+	"identifier":    kIdent,
+	"this":          kThis,
+	"super":         kSuper,
+
+	".": kDot, ":": kColon, ";": kSemi, "=": kAssign, "++": kIncDec, "--": kIncDec,
+	"->": kArrow, "else": kElse, "while": kWhile, "default": kDefault,
+	"(": kLParen, ")": kRParen, "{": kLBrace,
+	"+=": kCompound, "-=": kCompound, "*=": kCompound, "/=": kCompound,
+	"&=": kCompound, "|=": kCompound, "^=": kCompound, "%=": kCompound,
+	"<<=": kCompound, ">>=": kCompound, ">>>=": kCompound,
+
+	"block":                  kBlock,
+	"constructor_body":       kBlock,
+	"class_body":             kClassBody,
+	"interface_body":         kClassBody,
+	"annotation_type_body":   kClassBody,
+	"enum_body":              kEnumBody,
+	"enum_body_declarations": kEnumBodyDecls,
+	"module_body":            kModuleBody,
+
+	"expression_statement":                kExprStmt,
+	"local_variable_declaration":          kLocalVar,
+	"field_declaration":                   kField,
+	"constant_declaration":                kField,
+	"enum_constant":                       kEnumConst,
+	"assert_statement":                    kSimpleStmt,
+	"explicit_constructor_invocation":     kExplicitCtor,
+	"annotation_type_element_declaration": kEnumConst,
+	"requires_module_directive":           kSimpleStmt,
+	"exports_module_directive":            kSimpleStmt,
+	"opens_module_directive":              kSimpleStmt,
+	"uses_module_directive":               kSimpleStmt,
+	"provides_module_directive":           kSimpleStmt,
+	"package_declaration":                 kPackage,
+	"import_declaration":                  kImport,
+	"return_statement":                    kReturn,
+	"throw_statement":                     kThrow,
+	"break_statement":                     kBreak,
+	"continue_statement":                  kContinue,
+	"yield_statement":                     kYield,
+
+	"if_statement":                    kIf,
+	"while_statement":                 kWhileStmt,
+	"for_statement":                   kFor,
+	"enhanced_for_statement":          kForEach,
+	"do_statement":                    kDo,
+	"switch_expression":               kSwitch,
+	"switch_block":                    kSwitchBlock,
+	"switch_block_statement_group":    kSwitchGroup,
+	"switch_rule":                     kSwitchRule,
+	"switch_label":                    kSwitchLabel,
+	"try_statement":                   kTry,
+	"try_with_resources_statement":    kTry,
+	"catch_clause":                    kCatch,
+	"finally_clause":                  kFinally,
+	"resource_specification":          kResourceSpec,
+	"resource":                        kResource,
+	"synchronized_statement":          kSync,
+	"labeled_statement":               kLabeled,
+	"class_declaration":               kClass,
+	"interface_declaration":           kClass,
+	"enum_declaration":                kClass,
+	"record_declaration":              kClass,
+	"annotation_type_declaration":     kClass,
+	"module_declaration":              kModule,
+	"method_declaration":              kMethod,
+	"constructor_declaration":         kCtor,
+	"compact_constructor_declaration": kCompactCtor,
+	"static_initializer":              kStaticInit,
+
+	"variable_declarator":        kDeclarator,
+	"assignment_expression":      kAssignExpr,
+	"update_expression":          kUpdateExpr,
+	"field_access":               kFieldAccess,
+	"array_access":               kArrayAccess,
+	"method_invocation":          kCall,
+	"method_reference":           kMethodRef,
+	"lambda_expression":          kLambda,
+	"object_creation_expression": kNew,
+	"instanceof_expression":      kInstanceof,
+	"type_pattern":               kTypePattern,
+	"record_pattern":             kRecordPattern,
+	"record_pattern_component":   kRecordComponent,
+	"formal_parameters":          kParams,
+	"inferred_parameters":        kParams,
+	"formal_parameter":           kParam,
+	"spread_parameter":           kParam,
+	"receiver_parameter":         kParam,
+	"catch_formal_parameter":     kCatchParam,
+	"parenthesized_expression":   kParenExpr,
+	"scoped_identifier":          kScopedIdent,
+	"asterisk":                   kAsterisk,
+	"argument_list":              kArgs,
+	"pattern":                    kPattern,
+	"guard":                      kGuard,
+
+	// Subtrees that hold neither statements nor reads of variables. Their
+	// children are never visited, which also keeps the walk cheap.
+	"modifiers": kSkip, "marker_annotation": kSkip, "annotation": kSkip,
+	"type_identifier": kSkip, "scoped_type_identifier": kSkip, "generic_type": kSkip,
+	"array_type": kSkip, "integral_type": kSkip, "floating_point_type": kSkip,
+	"boolean_type": kSkip, "void_type": kSkip, "annotated_type": kSkip,
+	"type_arguments": kSkip, "type_parameters": kSkip, "dimensions": kSkip,
+	"superclass": kSkip, "super_interfaces": kSkip, "extends_interfaces": kSkip,
+	"permits": kSkip, "throws": kSkip, "catch_type": kSkip, "wildcard": kSkip,
+	"string_literal": kSkip, "character_literal": kSkip, "class_literal": kSkip,
+	"decimal_integer_literal": kSkip, "hex_integer_literal": kSkip,
+	"octal_integer_literal": kSkip, "binary_integer_literal": kSkip,
+	"decimal_floating_point_literal": kSkip, "hex_floating_point_literal": kSkip,
+	"true": kSkip, "false": kSkip, "null_literal": kSkip,
+}
+
+// symbols maps a grammar symbol to its kind and name.
+type symbolInfo struct {
+	kind  kind
+	named bool
+	name  string
+}
+
+const errorSymbol = 0xFFFF
+
+var (
+	language *sitter.Language
+	symbols  []symbolInfo
+)
+
+func init() {
+	language = java.GetLanguage()
+	n := language.SymbolCount()
+	symbols = make([]symbolInfo, n)
+	for i := uint32(0); i < n; i++ {
+		name := language.SymbolName(sitter.Symbol(i))
+		named := language.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
+		symbols[i] = symbolInfo{kind: kindByName[name], named: named, name: name}
+	}
+}
+
+func symbolOf(sym uint16) symbolInfo {
+	if sym == errorSymbol {
+		return symbolInfo{kind: kError, named: true, name: "ERROR"}
+	}
+	if int(sym) < len(symbols) {
+		return symbols[sym]
+	}
+	return symbolInfo{}
+}
+
+// node is a syntax node copied out of tree-sitter into a flat array, so the
+// mapping runs on plain Go memory instead of crossing into C for every
+// question it asks of a node.
+type node struct {
+	kind     kind
+	missing  bool // zero-width node inserted by error recovery
+	sym      uint16
+	startRow int32
+	endRow   int32 // last row holding a byte of the node
+	start    uint32
+	end      uint32
+	child    int32 // first child, or -1
+	next     int32 // next sibling, or -1
+}
+
+// flatten copies the syntax tree under root into nodes in pre-order. The
+// children of kSkip nodes are left out (except when they hide a syntax
+// error), comments are dropped. It checks ctx every few thousand nodes.
+func flatten(ctx context.Context, root *sitter.Node, nodes []node) ([]node, error) {
+	nodes = nodes[:0]
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+
+	// last[d] is the most recent node at depth d, to link siblings.
+	last := make([]int32, 0, 64)
+	depth := 0
+	for {
+		n := c.CurrentNode()
+		sym := uint16(n.Symbol())
+		info := symbolOf(sym)
+		idx := int32(len(nodes))
+		sp, ep := n.StartPoint(), n.EndPoint()
+		start, end := n.StartByte(), n.EndByte()
+		endRow := int32(ep.Row)
+		if ep.Column == 0 && ep.Row > sp.Row {
+			endRow-- // the node ends with a newline: its last byte is on the row before
+		}
+		keep := info.kind != kComment
+		if keep {
+			nodes = append(nodes, node{
+				kind: info.kind, sym: sym, missing: start == end && n.IsMissing(),
+				startRow: int32(sp.Row), endRow: endRow, start: start, end: end,
+				child: -1, next: -1,
+			})
+			if depth < len(last) {
+				if p := last[depth]; p >= 0 {
+					nodes[p].next = idx
+				}
+				last[depth] = idx
+			} else {
+				last = append(last, idx)
+			}
+			if depth > 0 && nodes[last[depth-1]].child < 0 {
+				nodes[last[depth-1]].child = idx
+			}
+		}
+		descend := keep && (info.kind != kSkip || n.HasError())
+		if descend && c.GoToFirstChild() {
+			depth++
+			if depth < len(last) {
+				last[depth] = -1
+			}
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return nodes, nil
+			}
+			depth--
+		}
+		if len(nodes)&0xFFF == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}
