@@ -1,0 +1,414 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/graphcoder/graphcoder/server"
+	"github.com/graphcoder/graphcoder/server/jsonrpc"
+)
+
+// ErrNoShutdown is returned by [Server.Serve] when the client sent exit
+// without shutdown first; LSP asks for exit status 1 then.
+var ErrNoShutdown = errors.New("exit without shutdown")
+
+// Options configure a [Server].
+type Options struct {
+	// OnSave is called with the absolute path of each file saved in the
+	// editor inside the repository, typically [server.Live.Notify].
+	OnSave func(path string)
+	// Parallel bounds concurrently answered requests (0: the jsonrpc default).
+	Parallel int
+	// MaxMessage is the largest accepted message in bytes (0: the jsonrpc default).
+	MaxMessage int
+	// Version is reported in serverInfo.
+	Version string
+	// Logger receives diagnostics; it must not write to the protocol stream.
+	Logger *log.Logger
+}
+
+// Server is a language server answering completions from a
+// [server.Service]. One Server serves one connection.
+type Server struct {
+	svc  *server.Service
+	opts Options
+	log  *log.Logger
+
+	mu          sync.Mutex
+	docs        map[string]*document // by URI
+	enc         Encoding
+	initialized bool
+	shutdown    bool
+}
+
+type document struct {
+	text    string
+	version int
+}
+
+// New returns a server for svc.
+func New(svc *server.Service, opts Options) *Server {
+	lg := opts.Logger
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	return &Server{svc: svc, opts: opts, log: lg, docs: map[string]*document{}, enc: UTF16}
+}
+
+// Serve speaks LSP on r and w until exit or the end of the stream. It
+// returns nil after shutdown and exit, [ErrNoShutdown] after exit alone.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	conn := jsonrpc.NewConn(r, w, jsonrpc.Options{Parallel: s.opts.Parallel, MaxMessage: s.opts.MaxMessage, Logger: s.log})
+	if err := conn.Serve(ctx, s.handle); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.shutdown {
+		return ErrNoShutdown
+	}
+	return nil
+}
+
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "missing params")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+	}
+	return nil
+}
+
+// handle runs on the reading goroutine, in message order.
+func (s *Server) handle(ctx context.Context, req *jsonrpc.Request) (jsonrpc.Work, error) {
+	s.mu.Lock()
+	initialized, shutdown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	switch {
+	case req.Method == "exit":
+		return nil, jsonrpc.ErrClose
+	case shutdown && !req.IsNotify():
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "server is shut down")
+	case !initialized && req.Method != "initialize":
+		if req.IsNotify() {
+			return nil, nil
+		}
+		return nil, jsonrpc.Errorf(jsonrpc.CodeServerNotInitialized, "server not initialized")
+	}
+	switch req.Method {
+	case "initialize":
+		return s.initialize(req.Params)
+	case "initialized":
+		return nil, nil
+	case "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return nil, nil
+	case "textDocument/didOpen":
+		return nil, s.didOpen(req.Params)
+	case "textDocument/didChange":
+		return nil, s.didChange(req.Params)
+	case "textDocument/didSave":
+		return nil, s.didSave(req.Params)
+	case "textDocument/didClose":
+		return nil, s.didClose(req.Params)
+	case "textDocument/completion":
+		return s.complete(req.Params, false)
+	case "textDocument/inlineCompletion":
+		return s.complete(req.Params, true)
+	}
+	if req.IsNotify() {
+		return nil, nil // unknown notifications are ignored, as LSP asks
+	}
+	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
+}
+
+func (s *Server) initialize(params json.RawMessage) (jsonrpc.Work, error) {
+	var p struct {
+		Capabilities struct {
+			General struct {
+				PositionEncodings []Encoding `json:"positionEncodings"`
+			} `json:"general"`
+		} `json:"capabilities"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.initialized {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "initialize sent twice")
+	}
+	// UTF-8 saves every conversion; take it when the client offers it.
+	s.enc = UTF16
+	for _, e := range p.Capabilities.General.PositionEncodings {
+		if e == UTF8 {
+			s.enc = UTF8
+		}
+	}
+	s.initialized = true
+	type syncOptions struct {
+		OpenClose bool `json:"openClose"`
+		Change    int  `json:"change"`
+		Save      struct {
+			IncludeText bool `json:"includeText"`
+		} `json:"save"`
+	}
+	result := map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding": s.enc,
+			// Incremental (2); full-text changes are accepted too.
+			"textDocumentSync": syncOptions{OpenClose: true, Change: 2},
+			"completionProvider": map[string]any{
+				"triggerCharacters": []string{".", "("},
+				"resolveProvider":   false,
+			},
+			"inlineCompletionProvider": true,
+		},
+		"serverInfo": map[string]string{"name": "graphcoder", "version": s.opts.Version},
+	}
+	return jsonrpc.Value(result), nil
+}
+
+type textDocumentID struct {
+	URI string `json:"uri"`
+}
+
+func (s *Server) didOpen(params json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int    `json:"version"`
+			Text    string `json:"text"`
+		} `json:"textDocument"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.docs[p.TextDocument.URI] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version}
+	return nil
+}
+
+func (s *Server) didChange(params json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int    `json:"version"`
+		} `json:"textDocument"`
+		ContentChanges []ContentChange `json:"contentChanges"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return fmt.Errorf("change to a document that is not open: %s", p.TextDocument.URI)
+	}
+	text, err := Apply(d.text, p.ContentChanges, s.enc)
+	if err != nil {
+		return fmt.Errorf("%s version %d: %w", p.TextDocument.URI, p.TextDocument.Version, err)
+	}
+	d.text, d.version = text, p.TextDocument.Version
+	return nil
+}
+
+func (s *Server) didSave(params json.RawMessage) error {
+	var p struct {
+		TextDocument textDocumentID `json:"textDocument"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	if s.opts.OnSave == nil {
+		return nil
+	}
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	if _, err := s.svc.Resolve(path); err != nil {
+		return nil // saves outside the repository do not concern the index
+	}
+	s.opts.OnSave(path)
+	return nil
+}
+
+func (s *Server) didClose(params json.RawMessage) error {
+	var p struct {
+		TextDocument textDocumentID `json:"textDocument"`
+	}
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.docs, p.TextDocument.URI)
+	return nil
+}
+
+// uriPath returns the local path of a file URI.
+func uriPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return "", jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "not a file URI: %q", uri)
+	}
+	return filepath.FromSlash(u.Path), nil
+}
+
+// CompletionItem is the subset of LSP's completion item the server fills.
+type CompletionItem struct {
+	Label            string    `json:"label"`
+	Kind             int       `json:"kind"`
+	Detail           string    `json:"detail,omitempty"`
+	Documentation    string    `json:"documentation,omitempty"`
+	FilterText       string    `json:"filterText"`
+	InsertTextFormat int       `json:"insertTextFormat"`
+	TextEdit         *TextEdit `json:"textEdit,omitempty"`
+}
+
+// TextEdit replaces Range by NewText.
+type TextEdit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// CompletionList answers textDocument/completion.
+type CompletionList struct {
+	IsIncomplete bool             `json:"isIncomplete"`
+	Items        []CompletionItem `json:"items"`
+}
+
+// InlineCompletionItem is one ghost-text proposal (LSP 3.18).
+type InlineCompletionItem struct {
+	InsertText string `json:"insertText"`
+	FilterText string `json:"filterText,omitempty"`
+	Range      *Range `json:"range,omitempty"`
+}
+
+// InlineCompletionList answers textDocument/inlineCompletion.
+type InlineCompletionList struct {
+	Items []InlineCompletionItem `json:"items"`
+}
+
+// complete captures the buffer now, in message order, and returns the
+// work that answers from it.
+func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, error) {
+	var p struct {
+		TextDocument textDocumentID `json:"textDocument"`
+		Position     Position       `json:"position"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	enc := s.enc
+	var text string
+	d := s.docs[p.TextDocument.URI]
+	if d != nil {
+		text = d.text
+	}
+	s.mu.Unlock()
+	return func(ctx context.Context) (any, error) {
+		if d == nil {
+			// Not open in the editor: complete from the file on disk.
+			if _, err := s.svc.Resolve(path); err != nil {
+				return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "document not open and not readable: %v", err)
+			}
+			text = string(b)
+		}
+		off, err := Offset(text, p.Position, enc)
+		if err != nil {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
+		}
+		start, _ := lineStart(text, p.Position.Line)
+		c, err := s.svc.Complete(ctx, server.Query{
+			Path:   path,
+			Source: []byte(normalizeNewlines(text)),
+			Line:   p.Position.Line + 1,
+			Column: off - start,
+		})
+		switch {
+		case errors.Is(err, server.ErrOutsideRepo), errors.Is(err, server.ErrPosition):
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
+		case err != nil:
+			return nil, err
+		}
+		return s.answer(c, p.Position, enc, inline), nil
+	}, nil
+}
+
+// normalizeNewlines maps lone "\r" line ends to "\n" so that the service,
+// which counts "\n", sees the same lines as LSP. "\r\n" is kept.
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n\x00")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.ReplaceAll(s, "\n\x00", "\r\n")
+}
+
+func (s *Server) answer(c *server.Completion, cursor Position, enc Encoding, inline bool) any {
+	if c.Text == "" {
+		if inline {
+			return InlineCompletionList{Items: []InlineCompletionItem{}}
+		}
+		return CompletionList{IsIncomplete: true, Items: []CompletionItem{}}
+	}
+	line := c.Typed + c.Text
+	rng := Range{
+		Start: Position{Line: cursor.Line, Character: Units(c.Indent, enc)},
+		End:   cursor,
+	}
+	if inline {
+		return InlineCompletionList{Items: []InlineCompletionItem{{InsertText: line, FilterText: line, Range: &rng}}}
+	}
+	item := CompletionItem{
+		Label:            firstLine(line),
+		Kind:             1, // Text
+		Detail:           "graphcoder",
+		FilterText:       line,
+		InsertTextFormat: 1, // plain text
+		TextEdit:         &TextEdit{Range: rng, NewText: line},
+	}
+	if c.FromModel {
+		item.Detail = "graphcoder (model)"
+	}
+	if len(c.Snippets) > 0 {
+		b := c.Snippets[0]
+		item.Detail += fmt.Sprintf(" from %s:%d-%d", b.Path, b.StartLine, b.EndLine)
+		item.Documentation = b.Text
+	}
+	// Typing on the line keeps the retrieval cached; ask again each key.
+	return CompletionList{IsIncomplete: true, Items: []CompletionItem{item}}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
