@@ -72,7 +72,9 @@ func start(t *testing.T) *harness {
 	return h
 }
 
-func (h *harness) uri(rel string) string { return "file://" + filepath.ToSlash(filepath.Join(h.root, rel)) }
+func (h *harness) uri(rel string) string {
+	return "file://" + filepath.ToSlash(filepath.Join(h.root, rel))
+}
 
 func (h *harness) call(method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
