@@ -36,6 +36,9 @@ type Options struct {
 	// ContextWindow and MaxNewTokens set the prompt budget (defaults 2048
 	// and 100).
 	ContextWindow, MaxNewTokens int
+	// Root overrides the repository root recorded in the index (for a
+	// repository that moved since it was indexed).
+	Root string
 }
 
 // Engine answers completion requests from one index. It is safe for
@@ -113,7 +116,14 @@ func (e *Engine) Reload() error {
 	if err != nil {
 		return fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
-	e.cur.Store(&state{ix: b.Index(), meta: meta, tok: tok, root: meta.Root, load: time.Since(t0)})
+	root := meta.Root
+	if e.opts.Root != "" {
+		root = e.opts.Root
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	e.cur.Store(&state{ix: b.Index(), meta: meta, tok: tok, root: root, load: time.Since(t0)})
 	return nil
 }
 

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/retrieve"
+)
+
+// Exit statuses of complete.
+const (
+	exitBadInput = 2 // the file or line cannot be completed
+	exitNoIndex  = 3 // no usable index
+)
+
+// indexDirName is the index folder a build creates in the repository.
+const indexDirName = ".graphcoder"
+
+func init() { rootCmd.AddCommand(newCompleteCmd()) }
+
+func newCompleteCmd() *cobra.Command {
+	var (
+		indexDir, mode, format string
+		topK                   int
+		window, maxNew         int
+	)
+	cmd := &cobra.Command{
+		Use:   "complete [--index DIR] [--mode M] [--top-k N] [--format text|json|prompt] FILE:LINE",
+		Short: "Retrieve context for line LINE of FILE and predict it",
+		Long: `Complete line LINE (1-based) of FILE from the lines before it, with the rest of
+the file as the suffix. The index is found by walking up from FILE to a folder
+holding .graphcoder, unless --index names it.
+
+Formats:
+  text    the snippets (path:lines and scores), the prompt and the prediction
+  prompt  the prompt only, to pipe into a model
+  json    one object:
+          {"target": {"path": P, "line": N},
+           "snippets": [{"path", "start_line", "end_line", "score", "coarse_score", "text"}],
+           "prompt": S, "prediction": S, "stats": {...}}
+          Paths are relative to the repository root, lines 1-based and
+          inclusive, snippets best first; "score" is the ranking similarity
+          (higher is better: the Jaccard of the keys in mode coarse, 1/(1+SED)
+          otherwise) and "coarse_score" the Jaccard of the keys.
+
+Exit status: 2 when the file or line cannot be completed (outside the
+repository, past the end, binary, unsupported language), 3 when no usable
+index is found.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, line, err := parseFileLine(args[0])
+			if err != nil {
+				return &exitError{exitBadInput, err}
+			}
+			m, err := retrieve.ParseMode(mode)
+			if err != nil {
+				return &exitError{exitBadInput, err}
+			}
+			switch format {
+			case "text", "json", "prompt":
+			default:
+				return &exitError{exitBadInput, fmt.Errorf("unknown format %q (want text, json or prompt)", format)}
+			}
+			abs, err := filepath.Abs(file)
+			if err != nil {
+				return &exitError{exitBadInput, err}
+			}
+			if fi, err := os.Stat(abs); err != nil {
+				return &exitError{exitBadInput, fmt.Errorf("%s: %w", file, errors.Unwrap(err))}
+			} else if fi.IsDir() {
+				return &exitError{exitBadInput, fmt.Errorf("%s is a directory", file)}
+			}
+			opts := engine.Options{ContextWindow: window, MaxNewTokens: maxNew}
+			if indexDir == "" {
+				repo, ok := findRepo(filepath.Dir(abs))
+				if !ok {
+					return &exitError{exitNoIndex, fmt.Errorf("no %s index found above %s: run `graphcoder build REPO` or pass --index", indexDirName, file)}
+				}
+				indexDir = filepath.Join(repo, indexDirName)
+				opts.Root = repo
+			}
+			e, err := engine.Open(indexDir, opts)
+			if err != nil {
+				return &exitError{exitNoIndex, err}
+			}
+			defer e.Close()
+			res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK})
+			if err != nil {
+				code := 1
+				for _, bad := range []error{engine.ErrOutsideRepo, engine.ErrLine, engine.ErrBinary, engine.ErrLanguage, os.ErrNotExist} {
+					if errors.Is(err, bad) {
+						code = exitBadInput
+					}
+				}
+				return &exitError{code, err}
+			}
+			return writeResult(cmd.OutOrStdout(), format, res)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&indexDir, "index", "", "index directory (default: the nearest "+indexDirName+" above FILE)")
+	f.StringVar(&mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine or coarse2fine")
+	f.IntVar(&topK, "top-k", 10, "number of snippets")
+	f.StringVar(&format, "format", "text", "output: text, json or prompt")
+	f.IntVar(&window, "context-window", 2048, "model context window in tokens, for the prompt budget")
+	f.IntVar(&maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
+	return cmd
+}
+
+// parseFileLine splits FILE:LINE at its last colon.
+func parseFileLine(arg string) (string, int, error) {
+	i := strings.LastIndexByte(arg, ':')
+	if i <= 0 {
+		return "", 0, fmt.Errorf("want FILE:LINE, got %q", arg)
+	}
+	n, err := strconv.Atoi(arg[i+1:])
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("want FILE:LINE with a line number from 1, got %q", arg)
+	}
+	return arg[:i], n, nil
+}
+
+// findRepo walks up from dir to the first folder holding the index folder.
+func findRepo(dir string) (string, bool) {
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, indexDirName)); err == nil && fi.IsDir() {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// completeJSON is the documented, stable JSON output.
+type completeJSON struct {
+	Target struct {
+		Path string `json:"path"`
+		Line int    `json:"line"`
+	} `json:"target"`
+	Snippets   []snippetJSON `json:"snippets"`
+	Prompt     string        `json:"prompt"`
+	Prediction string        `json:"prediction"`
+	Stats      engine.Stats  `json:"stats"`
+}
+
+type snippetJSON struct {
+	Path        string  `json:"path"`
+	StartLine   int     `json:"start_line"`
+	EndLine     int     `json:"end_line"`
+	Score       float64 `json:"score"`
+	CoarseScore float64 `json:"coarse_score"`
+	Text        string  `json:"text"`
+}
+
+func writeResult(w io.Writer, format string, res *engine.Result) error {
+	switch format {
+	case "prompt":
+		_, err := io.WriteString(w, res.Prompt.Text)
+		return err
+	case "json":
+		var out completeJSON
+		out.Target.Path, out.Target.Line = res.Path, res.Line
+		out.Snippets = []snippetJSON{}
+		for _, s := range res.Snippets {
+			out.Snippets = append(out.Snippets, snippetJSON{s.Path, s.StartLine, s.EndLine, finite(s.Score), finite(s.CoarseScore), s.Text})
+		}
+		out.Prompt, out.Prediction, out.Stats = res.Prompt.Text, res.Prediction, res.Stats
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "target: %s:%d\n\nsnippets (%d):\n", res.Path, res.Line, len(res.Snippets))
+	for i, s := range res.Snippets {
+		fmt.Fprintf(&b, "  %2d. %s:%d-%d  score %.4f  coarse %.4f", i+1, s.Path, s.StartLine, s.EndLine, s.Score, s.CoarseScore)
+		if s.SED >= 0 {
+			fmt.Fprintf(&b, "  sed %.4f", s.SED)
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "\nprompt (%d tokens):\n%s\nprediction:\n%s\n", res.Prompt.Tokens, res.Prompt.Text, res.Prediction)
+	st := res.Stats
+	fmt.Fprintf(&b, "\nstats: %d entries, %d scanned, %d scored, parse %v, coarse %v, fine %v, total %v\n",
+		st.Entries, st.Scanned, st.Candidates, st.Parse, st.Coarse, st.Fine, st.Total)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
