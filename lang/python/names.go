@@ -100,15 +100,7 @@ func (b *builder) target(i int32) {
 			b.addDef(b.internBytes(b.path))
 		}
 	case ntSubscript:
-		for c := b.first(i); c >= 0; c = b.next(c) {
-			if b.field(c) == fValue {
-				if b.pathUses(c) {
-					b.addDef(b.internBytes(b.path))
-				}
-				continue
-			}
-			b.use(c)
-		}
+		b.subscriptTarget(i)
 	case ntPatternList, ntTuplePattern, ntListPattern, ntTuple, ntList,
 		ntParenthesized, ntExpressionList, ntListSplatPattern, ntListSplat,
 		ntAsPatternTarget:
@@ -118,6 +110,22 @@ func (b *builder) target(i int32) {
 	case ntComment:
 	default:
 		b.use(i)
+	}
+}
+
+// subscriptTarget handles a[i] = v and a.b[i][j] = v: the root access path
+// (a, a.b) is defined and used, the indexes are used.
+func (b *builder) subscriptTarget(i int32) {
+	for c := b.first(i); c >= 0; c = b.next(c) {
+		if b.field(c) != fValue {
+			b.use(c)
+			continue
+		}
+		if b.typ(c) == ntSubscript {
+			b.subscriptTarget(c)
+		} else if b.pathUses(c) {
+			b.addDef(b.internBytes(b.path))
+		}
 	}
 }
 

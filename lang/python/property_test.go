@@ -1,0 +1,128 @@
+package python
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// stdlibDir is the Python standard library used as real-world input.
+const stdlibDir = "/root/.pyenv/versions/3.11.7/lib/python3.11"
+
+// stdlibFiles lists the .py files of the standard library (without
+// site-packages), or skips the test when it is absent. In -short mode it
+// returns an evenly spaced sample of about n files.
+func stdlibFiles(t testing.TB, n int) []string {
+	t.Helper()
+	if _, err := os.Stat(stdlibDir); err != nil {
+		t.Skipf("python standard library not found: %v", err)
+	}
+	var files []string
+	err := filepath.WalkDir(stdlibDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == "site-packages" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".py") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() && len(files) > n {
+		sample := make([]string, 0, n)
+		for i := 0; i < n; i++ {
+			sample = append(sample, files[i*len(files)/n])
+		}
+		files = sample
+	}
+	return files
+}
+
+// statementTypes are the grammar nodes that start a statement or clause:
+// each must begin on a row covered by some Stmt.
+func isStatementType(t string) bool {
+	switch t {
+	case "function_definition", "class_definition", "decorated_definition",
+		"elif_clause", "else_clause", "except_clause", "except_group_clause",
+		"finally_clause", "case_clause":
+		return true
+	}
+	return strings.HasSuffix(t, "_statement")
+}
+
+// statementRows returns the first rows of the statement nodes of the
+// tree-sitter tree of src outside ERROR nodes, found with the plain
+// tree-sitter API (independently of the front end's own tree walk).
+func statementRows(t testing.TB, src []byte) []int {
+	t.Helper()
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(py.lang)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	var rows []int
+	c := sitter.NewTreeCursor(tree.RootNode())
+	defer c.Close()
+	for {
+		n := c.CurrentNode()
+		typ := n.Type()
+		if isStatementType(typ) {
+			rows = append(rows, int(n.StartPoint().Row))
+		}
+		if typ != "ERROR" && c.GoToFirstChild() {
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return rows
+			}
+		}
+	}
+}
+
+func TestStdlibProperties(t *testing.T) {
+	files := stdlibFiles(t, 300)
+	p := NewParser()
+	var stmts, lines int
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		f, err := p.Parse(context.Background(), path, src)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		checkInvariants(t, f)
+		covered := make([]bool, len(f.Lines))
+		lang.Walk(f.Stmts, func(s *lang.Stmt) {
+			stmts++
+			for r := s.StartRow; r <= s.EndRow && r < len(covered); r++ {
+				covered[r] = true
+			}
+		})
+		for _, r := range statementRows(t, src) {
+			if r < len(covered) && !covered[r] {
+				t.Errorf("%s:%d: statement line not covered by any Stmt: %q", path, r+1, f.Lines[r])
+			}
+		}
+		lines += len(f.Lines)
+	}
+	t.Logf("%d files, %d lines, %d statements", len(files), lines, stmts)
+}
