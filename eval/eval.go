@@ -1,0 +1,372 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphcoder/graphcoder/eval/metrics"
+	"github.com/graphcoder/graphcoder/eval/tasks"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/prompt"
+	"github.com/graphcoder/graphcoder/token"
+)
+
+// Method names.
+const (
+	None             = "none"
+	Vanilla          = "vanilla"
+	Shifted          = "shifted"
+	RepoCoder        = "repocoder"
+	GraphCoderCoarse = "graphcoder-coarse"
+	GraphCoderFine   = "graphcoder-fine"
+	GraphCoder       = "graphcoder"
+)
+
+// Methods lists every method in the order reports show them.
+func Methods() []string {
+	return []string{None, Vanilla, Shifted, RepoCoder, GraphCoderCoarse, GraphCoderFine, GraphCoder}
+}
+
+// Options configure a run.
+type Options struct {
+	// Repo is the repository's root folder.
+	Repo string
+	// Lang is the language of the files to complete ("python", "java").
+	Lang string
+	// Level is the task level (default line).
+	Level tasks.Level
+	// Tasks is the number of tasks to sample (default 100).
+	Tasks int
+	// Seed makes sampling reproducible.
+	Seed uint64
+	// TaskFile, when set, reads RepoEval JSONL tasks instead of sampling;
+	// their paths are relative to Repo.
+	TaskFile string
+	// Methods to run, by name (default all).
+	Methods []string
+	// IndexDir is where the graphcoder index is built (default
+	// Repo/.graphcoder).
+	IndexDir string
+	// Tokenizer names the tokenizer every method uses (default "code").
+	Tokenizer string
+	// TopK is the number of snippets retrieved per task (default 10).
+	TopK int
+	// Window is the window size of the sequence baselines (default 20).
+	Window int
+	// Iterations is the number of RepoCoder rounds (default 3).
+	Iterations int
+	// LLM generates the completions; nil predicts without a model.
+	LLM llm.Backend
+	// Prompt sets the prompt budget, the same for every method.
+	Prompt prompt.Options
+	// Workers is the number of tasks run at once (default 1, which keeps
+	// retrieval timings free of contention).
+	Workers int
+	// Progress, when set, is called after each task.
+	Progress func(done, total int)
+	// Observe, when set, is called with what each method retrieved and
+	// predicted for each task (audits and tests).
+	Observe func(Observation)
+	// OpenGraph opens the graphcoder retriever (default OpenGraphIndex,
+	// which builds or updates the index in IndexDir).
+	OpenGraph func(ctx context.Context, repo, indexDir, tokenizer string) (GraphIndex, error)
+}
+
+// Observation is what one method saw and said for one task.
+type Observation struct {
+	Method     string
+	Task       *tasks.Task
+	Snippets   []Snippet
+	Prediction string
+}
+
+// Snippet is one retrieved piece of code.
+type Snippet struct {
+	Path       string  `json:"path"`
+	Start      int     `json:"start"` // 0-based first row
+	End        int     `json:"end"`   // 0-based row after the last
+	Score      float64 `json:"score"`
+	Text       string  `json:"-"`
+	Prediction string  `json:"-"` // the snippet's model-free prediction, if any
+}
+
+// GraphIndex is the code context graph retriever the graphcoder methods
+// query.
+type GraphIndex interface {
+	// Retrieve answers one query. It must apply the leak rule for
+	// q.Path and q.Line.
+	Retrieve(ctx context.Context, q GraphQuery) (GraphResult, error)
+	// Entries and Bytes describe the database.
+	Entries() int
+	Bytes() int64
+	Close() error
+}
+
+// GraphQuery is one graphcoder query.
+type GraphQuery struct {
+	Path   string // slash path relative to the repository root
+	Line   int    // 0-based hole row
+	Source []byte // the file's lines before the hole
+	Mode   string // coarse, fine or coarse2fine
+	TopK   int
+}
+
+// GraphResult is the answer to a GraphQuery.
+type GraphResult struct {
+	Snippets   []Snippet // best first
+	Prediction string    // model-free prediction
+	// Retrieval is the time of the retrieval proper; zero means the
+	// harness's wall time of Retrieve is used.
+	Retrieval time.Duration
+}
+
+// Record is the outcome of one method on one task.
+type Record struct {
+	TaskID      string   `json:"task_id"`
+	Method      string   `json:"method"`
+	Path        string   `json:"path"`
+	Line        int      `json:"line_no"`
+	GroundTruth string   `json:"ground_truth"`
+	Prediction  string   `json:"prediction"`
+	EM          bool     `json:"em"`
+	ES          float64  `json:"es"`
+	IDEM        bool     `json:"id_em"`
+	IDF1        float64  `json:"id_f1"`
+	Hit1        bool     `json:"hit@1"`
+	Hit5        bool     `json:"hit@5"`
+	Hit10       bool     `json:"hit@10"`
+	RetrievalMS float64  `json:"retrieval_ms"`
+	Snippets    []string `json:"snippets"` // path:first-last, 1-based
+}
+
+// MethodResult aggregates one method over all tasks. Rates are percent.
+type MethodResult struct {
+	Name               string
+	EM, ES, IDEM, IDF1 float64
+	Hit1, Hit5, Hit10  float64
+	RetrievalP50MS     float64
+	RetrievalP95MS     float64
+	Entries            int
+	Bytes              int64
+}
+
+// Report is the result of a run.
+type Report struct {
+	Language string
+	Level    tasks.Level
+	Seed     uint64
+	Tasks    []tasks.Task
+	Methods  []MethodResult // in the order asked for
+	Records  []Record       // by task, then method
+	// SkippedFiles counts files that could not be read or parsed.
+	SkippedFiles int
+}
+
+// Run evaluates the methods on the repository.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	opts, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	l := lang.ByName(opts.Lang)
+	if l == nil {
+		return nil, fmt.Errorf("no front end for language %q", opts.Lang)
+	}
+	tok, err := token.ByName(opts.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	files, skipped, err := loadRepo(ctx, opts.Repo, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no %s files in %s", opts.Lang, opts.Repo)
+	}
+	taskList, err := loadTasks(files, opts, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(taskList) == 0 {
+		return nil, fmt.Errorf("no eligible %s-level tasks in %s", opts.Level, opts.Repo)
+	}
+
+	h := &harness{opts: opts, lang: l, tok: tok, scorer: metrics.New(l.CommentPrefix, l.Keywords)}
+	h.prompt = opts.Prompt
+	h.prompt.CommentPrefix = l.CommentPrefix
+	h.prompt.Tokenizer = tok
+	ms, closeAll, err := h.methods(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+
+	records := make([]Record, len(taskList)*len(ms))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.Workers)
+	done := make(chan struct{}, len(taskList))
+	progressDone := make(chan struct{})
+	go func() {
+		defer close(progressDone)
+		for n := 1; n <= len(taskList); n++ {
+			if _, ok := <-done; !ok {
+				return
+			}
+			if opts.Progress != nil {
+				opts.Progress(n, len(taskList))
+			}
+		}
+	}()
+	for i := range taskList {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			t := &taskList[i]
+			for j, m := range ms {
+				rec, err := h.runOne(gctx, m, t)
+				if err != nil {
+					return fmt.Errorf("task %s, method %s: %w", t.ID, m.name, err)
+				}
+				records[i*len(ms)+j] = rec
+			}
+			done <- struct{}{}
+			return nil
+		})
+	}
+	err = g.Wait()
+	close(done)
+	<-progressDone
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	rep := &Report{Language: l.Name, Level: opts.Level, Seed: opts.Seed, Tasks: taskList, Records: records, SkippedFiles: skipped}
+	for j, m := range ms {
+		rep.Methods = append(rep.Methods, aggregate(m, records, j, len(ms)))
+	}
+	return rep, nil
+}
+
+func withDefaults(o Options) (Options, error) {
+	if o.Repo == "" {
+		return o, errors.New("no repository given")
+	}
+	if o.Level == "" {
+		o.Level = tasks.Line
+	}
+	if _, err := tasks.ParseLevel(string(o.Level)); err != nil {
+		return o, err
+	}
+	if o.Tasks <= 0 {
+		o.Tasks = 100
+	}
+	if len(o.Methods) == 0 {
+		o.Methods = Methods()
+	}
+	for _, m := range o.Methods {
+		if !slices.Contains(Methods(), m) {
+			return o, fmt.Errorf("unknown method %q (have %s)", m, strings.Join(Methods(), ", "))
+		}
+	}
+	if o.IndexDir == "" {
+		o.IndexDir = filepath.Join(o.Repo, ".graphcoder")
+	}
+	if o.TopK <= 0 {
+		o.TopK = 10
+	}
+	if o.Window <= 0 {
+		o.Window = 20
+	}
+	if o.Iterations <= 0 {
+		o.Iterations = 3
+	}
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if o.OpenGraph == nil {
+		o.OpenGraph = OpenGraphIndex
+	}
+	return o, nil
+}
+
+// loadTasks reads the task file or samples tasks from the parsed files.
+func loadTasks(files []repoFile, opts Options, l *lang.Language) ([]tasks.Task, error) {
+	if opts.TaskFile != "" {
+		return readTaskFile(opts.TaskFile)
+	}
+	abs, err := filepath.Abs(opts.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("repository path: %w", err)
+	}
+	parsed := make([]*lang.File, len(files))
+	for i, f := range files {
+		parsed[i] = f.file
+	}
+	return tasks.Sample(parsed, tasks.Options{
+		Level: opts.Level, N: opts.Tasks, Seed: opts.Seed,
+		Repo: filepath.Base(abs), CommentPrefix: l.CommentPrefix,
+	})
+}
+
+// contextLines returns the lines of a task's prompt.
+func contextLines(t *tasks.Task) []string {
+	p := strings.TrimSuffix(t.Prompt, "\n")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "\n")
+}
+
+// percentile returns the nearest-rank p-quantile of sorted values.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted))*p+0.999999999) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+func aggregate(m *method, records []Record, j, stride int) MethodResult {
+	r := MethodResult{Name: m.name, Entries: m.entries, Bytes: m.bytes}
+	var times []float64
+	n := 0
+	pct := func(b bool) float64 {
+		if b {
+			return 100
+		}
+		return 0
+	}
+	for i := j; i < len(records); i += stride {
+		rec := &records[i]
+		n++
+		r.EM += pct(rec.EM)
+		r.ES += 100 * rec.ES
+		r.IDEM += pct(rec.IDEM)
+		r.IDF1 += 100 * rec.IDF1
+		r.Hit1 += pct(rec.Hit1)
+		r.Hit5 += pct(rec.Hit5)
+		r.Hit10 += pct(rec.Hit10)
+		times = append(times, rec.RetrievalMS)
+	}
+	if n > 0 {
+		for _, v := range []*float64{&r.EM, &r.ES, &r.IDEM, &r.IDF1, &r.Hit1, &r.Hit5, &r.Hit10} {
+			*v /= float64(n)
+		}
+	}
+	slices.Sort(times)
+	r.RetrievalP50MS = percentile(times, 0.5)
+	r.RetrievalP95MS = percentile(times, 0.95)
+	return r
+}

@@ -1,0 +1,335 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/eval/tasks"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/llm"
+)
+
+// toyParser is a line-based front end for a Python-like toy language
+// (".toy"): every non-blank, non-comment line is a statement; "def" lines
+// are function headers defining their name. It lets the harness be tested
+// independently of the real front ends.
+type toyParser struct{}
+
+var assignRE = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=[^=]`)
+var defRE = regexp.MustCompile(`^\s*def\s+([A-Za-z_]\w*)\s*\(`)
+
+func (toyParser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	if bytes.Contains(src, []byte{0}) {
+		return nil, errors.New("binary file")
+	}
+	f := &lang.File{Path: path, Language: "toy", Lines: strings.Split(string(src), "\n")}
+	for row, line := range f.Lines {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		s := &lang.Stmt{Kind: lang.Simple, StartRow: row, EndRow: row}
+		if m := defRE.FindStringSubmatch(line); m != nil {
+			s.Kind, s.Defs = lang.Func, []string{m[1]}
+		} else if m := assignRE.FindStringSubmatch(line); m != nil {
+			s.Defs = []string{m[1]}
+		}
+		f.Stmts = append(f.Stmts, s)
+	}
+	return f, nil
+}
+
+func init() {
+	lang.Register(&lang.Language{
+		Name: "toy", Extensions: []string{".toy"}, CommentPrefix: "#",
+		Keywords:  []string{"def", "return", "for", "in", "import", "from"},
+		NewParser: func() lang.Parser { return toyParser{} },
+	})
+}
+
+var windowMethods = []string{None, Vanilla, Shifted, RepoCoder}
+
+func TestRunToyRepo(t *testing.T) {
+	opts := Options{Repo: "testdata/toyrepo", Lang: "toy", Tasks: 20, Seed: 3, Methods: windowMethods, Window: 4}
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != 20 || len(rep.Methods) != len(windowMethods) || len(rep.Records) != 20*len(windowMethods) {
+		t.Fatalf("%d tasks, %d methods, %d records", len(rep.Tasks), len(rep.Methods), len(rep.Records))
+	}
+	byName := map[string]MethodResult{}
+	for _, m := range rep.Methods {
+		byName[m.Name] = m
+	}
+	if m := byName[None]; m.EM != 0 || m.Hit10 != 0 || m.Entries != 0 {
+		t.Errorf("none without a model: %+v", m)
+	}
+	// The toy files repeat their patterns: retrieval must find some.
+	if m := byName[Vanilla]; m.Hit10 == 0 || m.ES == 0 || m.Entries == 0 || m.Bytes == 0 {
+		t.Errorf("vanilla found nothing: %+v", m)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range windowMethods {
+		if !strings.Contains(buf.String(), name) {
+			t.Errorf("table misses %s:\n%s", name, buf.String())
+		}
+	}
+
+	// Same seed, same numbers (timings aside), with several workers too.
+	opts.Workers = 2
+	again, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(withoutTimes(rep.Summary()), withoutTimes(again.Summary())) {
+		t.Errorf("same seed, different numbers:\n%+v\n%+v", rep.Summary(), again.Summary())
+	}
+	if !reflect.DeepEqual(rep.Tasks, again.Tasks) {
+		t.Error("same seed, different tasks")
+	}
+}
+
+func withoutTimes(s Summary) Summary {
+	for k, m := range s.Methods {
+		m.RetrievalP50MS, m.RetrievalP95MS = 0, 0
+		s.Methods[k] = m
+	}
+	return s
+}
+
+// leakRepo writes files whose lines repeat across files, each line ending
+// in a token unique in the whole repository.
+func leakRepo(t *testing.T) string {
+	dir := t.TempDir()
+	for f := 0; f < 3; f++ {
+		var b strings.Builder
+		for r := 0; r < 40; r++ {
+			switch r % 4 {
+			case 0:
+				fmt.Fprintf(&b, "def step_%d(x, y):  # u%d_%d\n", r%8, f, r)
+			case 1:
+				fmt.Fprintf(&b, "    a = x + y * %d + u%d_%d\n", r%3, f, r)
+			case 2:
+				fmt.Fprintf(&b, "    b = step_%d(a, x) - u%d_%d\n", (r+f)%8, f, r)
+			default:
+				fmt.Fprintf(&b, "    return a + b + u%d_%d\n", f, r)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.toy", f)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var uniqueRE = regexp.MustCompile(`u\d+_\d+`)
+
+// checkNoLeak fails the test when a method saw the target line: its unique
+// token in a snippet or in the prediction, or a same-file snippet reaching
+// the hole.
+func checkNoLeak(errorf func(string, ...any), mu *sync.Mutex, seen map[string]int) func(Observation) {
+	return func(o Observation) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[o.Method]++
+		secret := uniqueRE.FindString(o.Task.GroundTruth)
+		if secret == "" {
+			errorf("task %s has no unique token: %q", o.Task.ID, o.Task.GroundTruth)
+			return
+		}
+		re := regexp.MustCompile(`\b` + secret + `\b`)
+		for _, s := range o.Snippets {
+			if re.MatchString(s.Text) {
+				errorf("%s, task %s (%s:%d): snippet %s:%d-%d holds the target line", o.Method, o.Task.ID, o.Task.Path, o.Task.Line, s.Path, s.Start, s.End)
+			}
+			if s.Path == o.Task.Path && s.End > o.Task.Line {
+				errorf("%s, task %s: same-file snippet %d-%d reaches the hole at %d", o.Method, o.Task.ID, s.Start, s.End, o.Task.Line)
+			}
+		}
+		if re.MatchString(o.Prediction) {
+			errorf("%s, task %s: prediction %q holds the target line", o.Method, o.Task.ID, o.Prediction)
+		}
+	}
+}
+
+func TestLeakRule(t *testing.T) {
+	dir := leakRepo(t)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	for _, level := range []tasks.Level{tasks.Line, tasks.API} {
+		_, err := Run(context.Background(), Options{
+			Repo: dir, Lang: "toy", Level: level, Tasks: 60, Seed: 1, Methods: windowMethods, Window: 5,
+			Observe: checkNoLeak(t.Errorf, &mu, seen),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range windowMethods {
+		if seen[m] == 0 {
+			t.Errorf("method %s never observed", m)
+		}
+	}
+}
+
+// leakyGraph is a GraphIndex that breaks the leak rule on purpose, to show
+// the leak check catches it.
+type leakyGraph struct{ root string }
+
+func (g leakyGraph) Retrieve(ctx context.Context, q GraphQuery) (GraphResult, error) {
+	src, err := os.ReadFile(filepath.Join(g.root, q.Path))
+	if err != nil {
+		return GraphResult{}, err
+	}
+	lines := strings.Split(string(src), "\n")
+	return GraphResult{
+		Snippets:   []Snippet{{Path: q.Path, Start: q.Line, End: q.Line + 1, Text: lines[q.Line]}},
+		Prediction: lines[q.Line],
+	}, nil
+}
+func (leakyGraph) Entries() int { return 1 }
+func (leakyGraph) Bytes() int64 { return 1 }
+func (leakyGraph) Close() error { return nil }
+
+func TestLeakCheckCatchesLeaks(t *testing.T) {
+	dir := leakRepo(t)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	leaks := 0
+	rep, err := Run(context.Background(), Options{
+		Repo: dir, Lang: "toy", Tasks: 5, Seed: 1, Methods: []string{GraphCoder},
+		OpenGraph: func(context.Context, string, string, string) (GraphIndex, error) { return leakyGraph{dir}, nil },
+		Observe:   checkNoLeak(func(string, ...any) { leaks++ }, &mu, seen),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leaks == 0 {
+		t.Error("a method that returns the target line passed the leak check")
+	}
+	if m := rep.Methods[0]; m.EM != 100 || m.Hit1 != 100 {
+		t.Errorf("the leaky method should score perfectly: %+v", m)
+	}
+}
+
+func TestLLMGenerator(t *testing.T) {
+	var mu sync.Mutex
+	var prompts []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Model  string `json:"model"`
+			Prompt string `json:"prompt"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "tiny" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		prompts = append(prompts, req.Prompt)
+		mu.Unlock()
+		fmt.Fprint(w, `{"model":"tiny","choices":[{"index":0,"text":"    value = side * side\nmore()","finish_reason":"stop"}]}`)
+	}))
+	defer srv.Close()
+	backend, err := llm.New(llm.Config{Kind: llm.KindOpenAI, URL: srv.URL, Model: "tiny", StopAtLineEnd: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{
+		Repo: "testdata/toyrepo", Lang: "toy", Tasks: 4, Seed: 5, Methods: []string{None, Vanilla, RepoCoder},
+		Window: 4, LLM: backend,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// none and vanilla ask once per task, repocoder three times.
+	if want := 4 * (1 + 1 + 3); len(prompts) != want {
+		t.Errorf("%d requests, want %d", len(prompts), want)
+	}
+	for _, r := range rep.Records {
+		if r.Prediction != "    value = side * side" {
+			t.Errorf("prediction %q: want the model's first line", r.Prediction)
+		}
+	}
+	withSnippets := 0
+	for _, p := range prompts {
+		if strings.Contains(p, "relevant code fragments") {
+			withSnippets++
+		}
+	}
+	if withSnippets == 0 || withSnippets == len(prompts) {
+		t.Errorf("%d of %d prompts carry retrieved code; want the retrieval methods' only", withSnippets, len(prompts))
+	}
+}
+
+func TestWriteDir(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Repo: "testdata/toyrepo", Lang: "toy", Tasks: 5, Seed: 1, Methods: windowMethods, Window: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := rep.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "tasks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := tasks.Read(f)
+	if err != nil || !reflect.DeepEqual(back, rep.Tasks) {
+		t.Errorf("tasks.jsonl does not read back: %v", err)
+	}
+	preds, _ := os.ReadFile(filepath.Join(dir, "predictions.jsonl"))
+	if n := bytes.Count(preds, []byte("\n")); n != len(rep.Records) {
+		t.Errorf("predictions.jsonl has %d lines, want %d", n, len(rep.Records))
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "metrics.svg"))
+	if !bytes.Contains(svg, []byte("<svg")) {
+		t.Error("metrics.svg is not SVG")
+	}
+	var s Summary
+	raw, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err := json.Unmarshal(raw, &s); err != nil || s.Tasks != 5 || len(s.Methods) != len(windowMethods) {
+		t.Errorf("summary.json: %v %+v", err, s)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, o := range []Options{
+		{Lang: "toy"},
+		{Repo: "testdata/toyrepo", Lang: "cobol"},
+		{Repo: "testdata/toyrepo", Lang: "toy", Methods: []string{"magic"}},
+		{Repo: "testdata/toyrepo", Lang: "toy", Level: "file"},
+		{Repo: "testdata/missing", Lang: "toy"},
+	} {
+		if _, err := Run(ctx, o); err == nil {
+			t.Errorf("Run(%+v): no error", o)
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Run(cancelled, Options{Repo: "testdata/toyrepo", Lang: "toy", Methods: windowMethods}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: %v", err)
+	}
+}

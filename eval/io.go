@@ -1,0 +1,122 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/graphcoder/graphcoder/eval/tasks"
+)
+
+// MethodSummary is one method's line of the JSON summary.
+type MethodSummary struct {
+	EM             float64 `json:"em"`
+	ES             float64 `json:"es"`
+	IDEM           float64 `json:"id_em"`
+	IDF1           float64 `json:"id_f1"`
+	Hit1           float64 `json:"hit@1"`
+	Hit5           float64 `json:"hit@5"`
+	Hit10          float64 `json:"hit@10"`
+	RetrievalP50MS float64 `json:"retrieval_ms_p50"`
+	RetrievalP95MS float64 `json:"retrieval_ms_p95"`
+	Entries        int     `json:"db_entries"`
+	Bytes          int64   `json:"db_bytes"`
+}
+
+// Summary is the JSON form of a report; rates are percent with two
+// decimals, as the paper prints them.
+type Summary struct {
+	Language string                   `json:"language"`
+	Level    string                   `json:"level"`
+	Tasks    int                      `json:"tasks"`
+	Seed     uint64                   `json:"seed"`
+	Methods  map[string]MethodSummary `json:"methods"`
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// Summary returns the report's JSON summary.
+func (r *Report) Summary() Summary {
+	s := Summary{Language: r.Language, Level: string(r.Level), Tasks: len(r.Tasks), Seed: r.Seed, Methods: map[string]MethodSummary{}}
+	for _, m := range r.Methods {
+		s.Methods[m.Name] = MethodSummary{
+			EM: round2(m.EM), ES: round2(m.ES), IDEM: round2(m.IDEM), IDF1: round2(m.IDF1),
+			Hit1: round2(m.Hit1), Hit5: round2(m.Hit5), Hit10: round2(m.Hit10),
+			RetrievalP50MS: round2(m.RetrievalP50MS), RetrievalP95MS: round2(m.RetrievalP95MS),
+			Entries: m.Entries, Bytes: m.Bytes,
+		}
+	}
+	return s
+}
+
+// WriteTable prints the report as a table like the paper's Tables 2 and 4.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "%s, %s level, %d tasks, seed %d\n\n", r.Language, r.Level, len(r.Tasks), r.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "method\tEM\tES\tID-EM\tID-F1\thit@1\thit@5\thit@10\tret p50 ms\tret p95 ms\tentries\tMB\t")
+	for _, m := range r.Methods {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%d\t%.1f\t\n",
+			m.Name, m.EM, m.ES, m.IDEM, m.IDF1, m.Hit1, m.Hit5, m.Hit10,
+			m.RetrievalP50MS, m.RetrievalP95MS, m.Entries, float64(m.Bytes)/1e6)
+	}
+	return tw.Flush()
+}
+
+// WriteDir writes tasks.jsonl (RepoEval format), predictions.jsonl (one
+// Record a line), summary.json and metrics.svg into dir.
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output folder: %w", err)
+	}
+	write := func(name string, fn func(io.Writer) error) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+		if err := fn(f); err != nil {
+			f.Close()
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+		return nil
+	}
+	if err := write("tasks.jsonl", func(w io.Writer) error { return tasks.Write(w, r.Tasks) }); err != nil {
+		return err
+	}
+	if err := write("predictions.jsonl", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for i := range r.Records {
+			if err := enc.Encode(&r.Records[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := write("summary.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r.Summary())
+	}); err != nil {
+		return err
+	}
+	return write("metrics.svg", r.WriteChart)
+}
+
+// readTaskFile reads RepoEval JSONL tasks from a file.
+func readTaskFile(path string) ([]tasks.Task, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open task file: %w", err)
+	}
+	defer f.Close()
+	return tasks.Read(f)
+}
