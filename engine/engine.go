@@ -85,6 +85,15 @@ func New(d *db.DB, o Options) (*Engine, error) {
 	return e, nil
 }
 
+// fromIndex wraps an index built without a database (tests).
+func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) *Engine {
+	e := &Engine{opts: o}
+	p := ix.Params()
+	e.cur.Store(&state{ix: ix, tok: tok, root: root,
+		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
+	return e
+}
+
 // Close releases the index if Open opened it.
 func (e *Engine) Close() error {
 	if e.ownsDB {
@@ -319,7 +328,9 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 		so = slice.DefaultOptions()
 	}
 	s := slice.Of(g, target, so)
-	return st.ix.NewQuery(g, s, path, req.Line), nil
+	q := st.ix.NewQuery(g, s, path, req.Line)
+	q.Language = l.Name
+	return q, nil
 }
 
 // defsAt parses the candidate's indexed file to learn the names its

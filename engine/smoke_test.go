@@ -6,7 +6,7 @@ import (
 )
 
 func TestSmokeDemo(t *testing.T) {
-	e := openRepo(t, "../testdata/demo")
+	e := engineFromSource(t, "../testdata/demo")
 	t.Logf("%+v", e.Info())
 	for _, line := range []int{10, 20, 30} {
 		res, err := e.Complete(context.Background(), Request{Path: "ledger/accounts.py", Line: line})

@@ -73,6 +73,8 @@ type Query struct {
 	// cursor; they drive the leak rule. Path "" disables it.
 	Path string
 	Line int
+	// Language, when set, restricts candidates to files of that language.
+	Language string
 	// Key is the token set of the slice (global ids; tokens the index
 	// has never seen get ids past its vocabulary).
 	Key []uint32
@@ -306,6 +308,10 @@ func (ix *Index) leaks(q *Query, e uint32) bool {
 	return valueEnd >= row || en.lastRow >= row
 }
 
+func (ix *Index) sameLanguage(q *Query, e uint32) bool {
+	return q.Language == "" || ix.files[ix.entries[e].file].language == q.Language
+}
+
 type scored struct {
 	e     uint32
 	score float64
@@ -340,6 +346,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 		if len(h) == k && !better(s, h[0]) {
 			continue
 		}
+		if !ix.sameLanguage(q, e) {
+			continue
+		}
 		if ix.leaks(q, e) {
 			st.Leaked++
 			continue
@@ -370,6 +379,9 @@ func better(a, b scored) bool {
 func (ix *Index) all(q *Query, sc *scratch, st *Stats) []Candidate {
 	out := make([]Candidate, 0, len(ix.entries))
 	for e := range ix.entries {
+		if !ix.sameLanguage(q, uint32(e)) {
+			continue
+		}
 		if ix.leaks(q, uint32(e)) {
 			st.Leaked++
 			continue
