@@ -65,6 +65,25 @@ func (c *cdBuilder) build(nodes []Node, from, to, exits []int32) {
 	for i := 1; i < len(xstart); i++ {
 		xstart[i] += xstart[i-1]
 	}
+	// Entry edges: header -> first statement(s) of its body.
+	nstart := make([]int32, n+2)
+	for i := range from {
+		if nodes[to[i]].Scope == from[i] {
+			nstart[key(to[i])+1]++
+		}
+	}
+	for i := 1; i < len(nstart); i++ {
+		nstart[i] += nstart[i-1]
+	}
+	entries := make([]int32, nstart[n+1])
+	copy(cur, nstart)
+	for i := range from {
+		if nodes[to[i]].Scope == from[i] {
+			k := key(to[i])
+			entries[cur[k]] = to[i]
+			cur[k]++
+		}
+	}
 	xs := make([]int32, len(exits))
 	copy(cur, xstart)
 	for _, x := range exits {
@@ -78,16 +97,22 @@ func (c *cdBuilder) build(nodes []Node, from, to, exits []int32) {
 		if len(members) == 0 {
 			continue
 		}
-		c.scope(int32(k)-1, members, from, to, edges[estart[k]:estart[k+1]], xs[xstart[k]:xstart[k+1]])
+		c.scope(int32(k)-1, members, from, to, edges[estart[k]:estart[k+1]], xs[xstart[k]:xstart[k+1]], entries[nstart[k]:nstart[k+1]])
 	}
 }
 
 // scope computes the CD edges of one scope. header is the scope's header id
 // (NoScope at the top level), members its vertices in id order, eidx the
-// indexes of its CF edges, exits the members flowing to its exit.
-func (c *cdBuilder) scope(header int32, members, from, to, eidx, exits []int32) {
+// indexes of its CF edges, exits the members flowing to its exit and
+// entries the members the header flows into.
+//
+// As in Ferrante et al., the scope's CFG is augmented with a virtual entry
+// (standing for the header) with edges to the body's first statements and
+// to the exit; what depends on the entry depends on the header. At the top
+// level such edges are dropped.
+func (c *cdBuilder) scope(header int32, members, from, to, eidx, exits, entries []int32) {
 	k := int32(len(members))
-	exit := k
+	exit, entry := k, k+1
 	c.global = append(c.global[:0], members...)
 	for i, v := range members {
 		c.local[v] = int32(i)
@@ -101,7 +126,15 @@ func (c *cdBuilder) scope(header int32, members, from, to, eidx, exits []int32) 
 		c.from = append(c.from, c.local[x])
 		c.to = append(c.to, exit)
 	}
-	nv := int(k) + 1
+	if header != NoScope {
+		for _, x := range entries {
+			c.from = append(c.from, entry)
+			c.to = append(c.to, c.local[x])
+		}
+		c.from = append(c.from, entry)
+		c.to = append(c.to, exit)
+	}
+	nv := int(k) + 2
 	c.pred.fill(nv, c.from, c.to, true)
 
 	// Vertices that cannot reach the exit (a loop left by no jump) have no
@@ -135,7 +168,11 @@ func (c *cdBuilder) scope(header int32, members, from, to, eidx, exits []int32) 
 		}
 		for r := bb; r != stop && r >= 0 && r != exit; r = ipdom[r] {
 			if r != a {
-				c.cdFrom = append(c.cdFrom, c.global[a])
+				src := header
+				if a != entry {
+					src = c.global[a]
+				}
+				c.cdFrom = append(c.cdFrom, src)
 				c.cdTo = append(c.cdTo, c.global[r])
 				hasParent[r] = true
 			}
