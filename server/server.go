@@ -21,7 +21,16 @@ var (
 	ErrOutsideRepo = errors.New("path is outside the repository")
 	// ErrPosition reports a cursor that does not lie inside the buffer.
 	ErrPosition = errors.New("position out of range")
+	// ErrInvalid marks any other request that can never succeed as asked
+	// (an unsupported language, a binary file); completers wrap it.
+	ErrInvalid = errors.New("invalid request")
 )
+
+// IsBadRequest reports whether err is the caller's fault rather than the
+// server's: front ends answer it with 4xx or InvalidParams.
+func IsBadRequest(err error) bool {
+	return errors.Is(err, ErrOutsideRepo) || errors.Is(err, ErrPosition) || errors.Is(err, ErrInvalid)
+}
 
 // Snippet is one piece of retrieved repository code.
 type Snippet struct {
@@ -47,9 +56,20 @@ type Request struct {
 // Result is a completer's answer. The service treats it as immutable and
 // may share it between requests through its cache.
 type Result struct {
+	Language   string
 	Snippets   []Snippet // best first
 	Prompt     string
 	Prediction string // the model-free prediction of the line
+	// Window optionally trims the buffer for a model backend: the lines
+	// before and after the cursor's line that fit the prompt budget. Nil
+	// sends the whole buffer.
+	Window *Window
+}
+
+// Window is the in-file context kept for a model: whole lines before and
+// after the cursor's line, without the terminator next to that line.
+type Window struct {
+	Before, After string
 }
 
 // Completer retrieves and predicts. It must be safe for concurrent use.
@@ -67,6 +87,7 @@ type Reloader interface {
 // cursor, the retrieved snippets and the assembled prompt.
 type GenerateRequest struct {
 	Path     string // relative to the repository root
+	Language string
 	Prefix   string
 	Suffix   string
 	Snippets []Snippet
@@ -243,7 +264,7 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	c.Cached = cached
 	c.Snippets, c.Prompt, c.Prediction = res.Snippets, res.Prompt, res.Prediction
 	if s.opts.Generator != nil {
-		if text, ok := s.generate(ctx, rel, src, start+col, res); ok {
+		if text, ok := s.generate(ctx, rel, src, start, start+col, end, res); ok {
 			c.Text, c.FromModel = text, true
 			return c, nil
 		}
@@ -286,13 +307,26 @@ func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte
 
 // generate asks the model backend, reporting false (and logging why) when
 // the model-free prediction should be used instead.
-func (s *Service) generate(ctx context.Context, rel string, src []byte, cursor int, res *Result) (string, bool) {
+func (s *Service) generate(ctx context.Context, rel string, src []byte, start, cursor, end int, res *Result) (string, bool) {
 	gctx, cancel := context.WithTimeout(ctx, s.opts.GenerateTimeout)
 	defer cancel()
+	prefix, suffix := string(src[:cursor]), string(src[cursor:])
+	if w := res.Window; w != nil {
+		prefix, suffix = string(src[start:cursor]), string(src[cursor:end])
+		if w.Before != "" {
+			prefix = w.Before + "\n" + prefix
+		}
+		if w.After != "" {
+			suffix += "\n" + w.After
+		} else if end < len(src) {
+			suffix += "\n"
+		}
+	}
 	text, err := s.opts.Generator.Generate(gctx, GenerateRequest{
 		Path:     rel,
-		Prefix:   string(src[:cursor]),
-		Suffix:   string(src[cursor:]),
+		Language: res.Language,
+		Prefix:   prefix,
+		Suffix:   suffix,
 		Snippets: res.Snippets,
 		Prompt:   res.Prompt,
 	})

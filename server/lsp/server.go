@@ -351,7 +351,7 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 			Column: off - start,
 		})
 		switch {
-		case errors.Is(err, server.ErrOutsideRepo), errors.Is(err, server.ErrPosition):
+		case server.IsBadRequest(err):
 			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
 		case err != nil:
 			return nil, err
