@@ -226,39 +226,50 @@ func (b *builder) collectFlat(i int32) {
 // uses m and a; f().m() uses what f() uses.
 func (b *builder) call(i int32) {
 	// parts are the children before the arguments, without dots and type
-	// arguments: [m], [obj m] or [obj super m].
+	// arguments: [m], [obj m] or [obj super m]. The object is read before
+	// the arguments so nested blocks stay in source order.
 	var parts [4]int32
 	np := 0
+	var args int32 = -1
 	for c := b.n[i].child; c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kArgs:
-			b.collectChildren(c)
+			args = c
 		case kDot, kSkip:
 		default:
-			if np == len(parts) {
-				b.collect(c)
-				continue
+			if np < len(parts) {
+				parts[np] = c
+				np++
+			} else {
+				args = c // malformed: read it like an argument
 			}
-			parts[np] = c
-			np++
 		}
 	}
-	if np == 0 {
+	b.callee(parts[:np])
+	if args >= 0 {
+		b.collectChildren(args)
+	}
+}
+
+// callee reads the method named by parts.
+func (b *builder) callee(parts []int32) {
+	if len(parts) == 0 {
 		return
 	}
-	name := parts[np-1]
+	name := parts[len(parts)-1]
 	if b.n[name].kind != kIdent {
-		for _, c := range parts[:np] {
+		for _, c := range parts {
 			b.collect(c)
 		}
 		return
 	}
-	if np == 1 {
+	if len(parts) == 1 {
 		b.use(b.text(name))
 		return
 	}
-	p, ok := b.path(parts[0])
-	for _, c := range parts[1 : np-1] {
+	obj := parts[:len(parts)-1]
+	p, ok := b.path(obj[0])
+	for _, c := range obj[1:] {
 		if k := b.n[c].kind; ok && (k == kIdent || k == kThis || k == kSuper) {
 			p += "." + b.text(c)
 		} else {
@@ -266,14 +277,14 @@ func (b *builder) call(i int32) {
 		}
 	}
 	if !ok {
-		for _, c := range parts[:np-1] {
+		for _, c := range obj {
 			b.collect(c)
 		}
 		return
 	}
 	b.usePath(p)
 	if !b.shadowed(root(p)) {
-		if t := b.src[b.n[parts[0]].start:b.n[name].end]; cleanPath(t) {
+		if t := b.src[b.n[obj[0]].start:b.n[name].end]; cleanPath(t) {
 			b.uses = append(b.uses, t)
 		} else {
 			b.uses = append(b.uses, p+"."+b.text(name))
