@@ -415,10 +415,23 @@ func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 		return r
 	}, b.f.Lines[s.StartRow])
 	t = strings.TrimPrefix(t, "}")
+	// Skip a Java label ("outer:") in front of the loop keyword.
+	if i := strings.IndexByte(t, ':'); i > 0 && isIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for(")) {
+		t = t[i+1:]
+	}
 	for _, p := range [...]string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
 	}
 	return false
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r != '_' && r != '$' && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z') && !(i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
