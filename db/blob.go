@@ -1,0 +1,444 @@
+package db
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/slice"
+)
+
+// FileRecord is everything the index holds about one file.
+type FileRecord struct {
+	Path     string
+	Language string
+	// Lines are the file's source lines (no terminators).
+	Lines []string
+	// Vocab holds the file's distinct tokens; token ids index it.
+	Vocab []string
+	// Stmts are the CCG vertices, by vertex id.
+	Stmts []StmtRecord
+	// Entries are the database entries, one per statement.
+	Entries []Entry
+}
+
+// StmtRecord is one statement (CCG vertex) of a file.
+type StmtRecord struct {
+	Kind lang.Kind
+	// StartRow and EndRow are 0-based and inclusive.
+	StartRow, EndRow int
+	// Tokens are the statement's distinct token ids, sorted.
+	Tokens []uint32
+}
+
+// Entry is one database entry: the slice of statement Target taken as if
+// Target were the statement to predict.
+type Entry struct {
+	// Target is the statement the entry stands for.
+	Target uint32
+	// Nodes are the slice's statements in source order; the target is
+	// among them, at hop 0.
+	Nodes []uint32
+	// Hop[i] is the BFS distance from the target to Nodes[i] in the slice.
+	Hop []uint8
+	// Edges connect indexes into Nodes.
+	Edges []slice.Edge
+}
+
+// TargetIndex returns the index of the target within e.Nodes, or -1.
+func (e *Entry) TargetIndex() int {
+	for i, n := range e.Nodes {
+		if n == e.Target {
+			return i
+		}
+	}
+	return -1
+}
+
+// KeyTokens appends to dst the key token set of e: the union of the
+// tokens of its slice statements other than the target, sorted and
+// without duplicates.
+func (r *FileRecord) KeyTokens(e *Entry, dst []uint32) []uint32 {
+	start := len(dst)
+	for _, n := range e.Nodes {
+		if n != e.Target && int(n) < len(r.Stmts) {
+			dst = append(dst, r.Stmts[n].Tokens...)
+		}
+	}
+	return sortUnique(dst, start)
+}
+
+// sortUnique sorts dst[start:] and removes its duplicates (insertion sort
+// for the short lists of a slice, which are mostly pre-sorted runs).
+func sortUnique(dst []uint32, start int) []uint32 {
+	s := dst[start:]
+	for i := 1; i < len(s); i++ {
+		v := s[i]
+		j := i
+		for j > 0 && s[j-1] > v {
+			s[j] = s[j-1]
+			j--
+		}
+		s[j] = v
+	}
+	w := 0
+	for i, v := range s {
+		if i == 0 || v != s[w-1] {
+			s[w] = v
+			w++
+		}
+	}
+	return dst[:start+w]
+}
+
+// Window returns the value lines of statement stmt: from 10 lines before
+// its start through 10 lines after it (spec section 3), clipped to the
+// file, with the 0-based row of the first line.
+func (r *FileRecord) Window(stmt int) (lines []string, firstRow int) {
+	if stmt < 0 || stmt >= len(r.Stmts) {
+		return nil, 0
+	}
+	s := r.Stmts[stmt].StartRow
+	lo, hi := max(s-10, 0), min(s+10, len(r.Lines)-1)
+	if lo > hi {
+		return nil, lo
+	}
+	return r.Lines[lo : hi+1], lo
+}
+
+// Text returns the source text of statement stmt.
+func (r *FileRecord) Text(stmt int) string {
+	if stmt < 0 || stmt >= len(r.Stmts) {
+		return ""
+	}
+	st := &r.Stmts[stmt]
+	if st.StartRow < 0 || st.EndRow >= len(r.Lines) || st.StartRow > st.EndRow {
+		return ""
+	}
+	return strings.Join(r.Lines[st.StartRow:st.EndRow+1], "\n")
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// errCorrupt is wrapped by every decoding error.
+var errCorrupt = errors.New("corrupt index record")
+
+// encodeBlob appends the blob of r to dst (see the layout in doc.go).
+func encodeBlob(dst []byte, r *FileRecord) []byte {
+	start := len(dst)
+	dst = appendString(dst, r.Language)
+	srcLen := len(r.Lines) - 1
+	for _, l := range r.Lines {
+		srcLen += len(l)
+	}
+	if len(r.Lines) == 0 {
+		srcLen = 0
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(r.Lines)))
+	dst = binary.AppendUvarint(dst, uint64(srcLen))
+	for i, l := range r.Lines {
+		if i > 0 {
+			dst = append(dst, '\n')
+		}
+		dst = append(dst, l...)
+	}
+
+	vocabBytes := 0
+	for _, v := range r.Vocab {
+		vocabBytes += len(v)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(r.Vocab)))
+	dst = binary.AppendUvarint(dst, uint64(vocabBytes))
+	for _, v := range r.Vocab {
+		dst = binary.AppendUvarint(dst, uint64(len(v)))
+	}
+	for _, v := range r.Vocab {
+		dst = append(dst, v...)
+	}
+
+	nTok := 0
+	for i := range r.Stmts {
+		nTok += len(r.Stmts[i].Tokens)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(r.Stmts)))
+	dst = binary.AppendUvarint(dst, uint64(nTok))
+	prevStart := 0
+	for i := range r.Stmts {
+		s := &r.Stmts[i]
+		dst = append(dst, byte(s.Kind))
+		dst = binary.AppendVarint(dst, int64(s.StartRow-prevStart))
+		dst = binary.AppendUvarint(dst, uint64(s.EndRow-s.StartRow))
+		prevStart = s.StartRow
+		dst = binary.AppendUvarint(dst, uint64(len(s.Tokens)))
+		prev := uint32(0)
+		for _, t := range s.Tokens {
+			dst = binary.AppendUvarint(dst, uint64(t-prev))
+			prev = t
+		}
+	}
+
+	nNodes, nEdges := 0, 0
+	for i := range r.Entries {
+		nNodes += len(r.Entries[i].Nodes)
+		nEdges += len(r.Entries[i].Edges)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(r.Entries)))
+	dst = binary.AppendUvarint(dst, uint64(nNodes))
+	dst = binary.AppendUvarint(dst, uint64(nEdges))
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		dst = binary.AppendUvarint(dst, uint64(e.Target))
+		dst = binary.AppendUvarint(dst, uint64(len(e.Nodes)))
+		prev := int64(e.Target)
+		for _, n := range e.Nodes {
+			dst = binary.AppendVarint(dst, int64(n)-prev)
+			prev = int64(n)
+		}
+		for j := range e.Nodes {
+			h := uint8(0)
+			if j < len(e.Hop) {
+				h = e.Hop[j]
+			}
+			dst = append(dst, h)
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(e.Edges)))
+		for _, ed := range e.Edges {
+			dst = binary.AppendUvarint(dst, uint64(ed.From))
+			dst = binary.AppendUvarint(dst, uint64(ed.To)<<2|uint64(ed.Type&3))
+		}
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], crcTable))
+}
+
+// decodeBlob decodes a blob after checking its checksum. It never keeps a
+// reference to b.
+func decodeBlob(b []byte) (*FileRecord, error) {
+	if len(b) < 4 {
+		return nil, fmt.Errorf("%w: %d bytes", errCorrupt, len(b))
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	return decodeBody(body)
+}
+
+// reader decodes varints from a byte slice, remembering the first error.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: bad %s", errCorrupt, what)
+	}
+	r.b = nil
+}
+
+func (r *reader) uvarint(what string) uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint(what string) int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a count of items that each take at least one byte of the
+// rest of the blob, which bounds any allocation by the blob's size.
+func (r *reader) count(what string) int {
+	v := r.uvarint(what)
+	if v > uint64(len(r.b)) {
+		r.fail(what)
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) bytes(n int, what string) []byte {
+	if n < 0 || n > len(r.b) {
+		r.fail(what)
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) byte1(what string) byte {
+	if len(r.b) == 0 {
+		r.fail(what)
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// maxRow bounds row numbers so that arithmetic on them cannot overflow.
+const maxRow = 1 << 40
+
+func decodeBody(body []byte) (*FileRecord, error) {
+	r := &reader{b: body}
+	rec := &FileRecord{}
+	rec.Language = string(r.bytes(r.count("language"), "language"))
+	nLines := r.uvarint("line count")
+	src := string(r.bytes(r.count("source"), "source"))
+	if r.err == nil && nLines > 0 {
+		if nLines != uint64(strings.Count(src, "\n"))+1 {
+			r.fail("line count")
+			return nil, r.err
+		}
+		rec.Lines = make([]string, nLines)
+		rest := src
+		for i := range rec.Lines {
+			j := strings.IndexByte(rest, '\n')
+			if j < 0 {
+				rec.Lines[i] = rest
+				break
+			}
+			rec.Lines[i], rest = rest[:j], rest[j+1:]
+		}
+	} else if nLines == 0 && len(src) > 0 {
+		r.fail("line count")
+	}
+
+	nVocab := r.count("vocabulary size")
+	vocabBytes := r.uvarint("vocabulary bytes")
+	lens := make([]int, nVocab)
+	total := uint64(0)
+	for i := range lens {
+		lens[i] = int(r.uvarint("token length"))
+		total += uint64(lens[i])
+	}
+	if r.err == nil && (total != vocabBytes || total > uint64(len(r.b))) {
+		r.fail("vocabulary")
+	}
+	all := string(r.bytes(int(total), "vocabulary"))
+	if r.err == nil {
+		rec.Vocab = make([]string, nVocab)
+		off := 0
+		for i, l := range lens {
+			rec.Vocab[i] = all[off : off+l]
+			off += l
+		}
+	}
+
+	nStmts := r.count("statement count")
+	nTok := r.count("token count")
+	rec.Stmts = make([]StmtRecord, nStmts)
+	tokens := make([]uint32, nTok)
+	start := 0
+	for i := range rec.Stmts {
+		s := &rec.Stmts[i]
+		s.Kind = lang.Kind(r.byte1("kind"))
+		start += int(r.varint("start row"))
+		span := r.uvarint("row span")
+		if start < 0 || start > maxRow || span > maxRow {
+			r.fail("rows")
+		}
+		s.StartRow, s.EndRow = start, start+int(span)
+		n := r.count("statement tokens")
+		if n > len(tokens) {
+			r.fail("statement tokens")
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		s.Tokens, tokens = tokens[:n:n], tokens[n:]
+		prev := uint64(0)
+		for j := range s.Tokens {
+			prev += r.uvarint("token id")
+			if prev >= uint64(nVocab) {
+				r.fail("token id")
+				return nil, r.err
+			}
+			s.Tokens[j] = uint32(prev)
+		}
+	}
+
+	nEntries := r.count("entry count")
+	nNodes := r.count("node count")
+	nEdges := r.count("edge count")
+	if r.err != nil {
+		return nil, r.err
+	}
+	rec.Entries = make([]Entry, nEntries)
+	nodes := make([]uint32, nNodes)
+	hops := make([]uint8, nNodes)
+	edges := make([]slice.Edge, nEdges)
+	for i := range rec.Entries {
+		e := &rec.Entries[i]
+		t := r.uvarint("target")
+		if t >= uint64(nStmts) {
+			r.fail("target")
+		}
+		e.Target = uint32(t)
+		n := r.count("slice size")
+		if n > len(nodes) || n > 1<<16 {
+			r.fail("slice size")
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		e.Nodes, nodes = nodes[:n:n], nodes[n:]
+		prev := int64(t)
+		for j := range e.Nodes {
+			prev += r.varint("slice node")
+			if prev < 0 || prev >= int64(nStmts) {
+				r.fail("slice node")
+				return nil, r.err
+			}
+			e.Nodes[j] = uint32(prev)
+		}
+		e.Hop, hops = hops[:n:n], hops[n:]
+		copy(e.Hop, r.bytes(n, "hops"))
+		m := r.count("slice edges")
+		if m > len(edges) {
+			r.fail("slice edges")
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		e.Edges, edges = edges[:m:m], edges[m:]
+		for j := range e.Edges {
+			from := r.uvarint("edge")
+			toType := r.uvarint("edge")
+			to := toType >> 2
+			typ := ccg.EdgeType(toType & 3)
+			if from >= uint64(n) || to >= uint64(n) || typ > ccg.DD {
+				r.fail("edge")
+				return nil, r.err
+			}
+			e.Edges[j] = slice.Edge{From: uint16(from), To: uint16(to), Type: typ}
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.b) != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes", errCorrupt, len(r.b))
+	}
+	return rec, nil
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}

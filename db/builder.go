@@ -1,0 +1,534 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/slice"
+	"github.com/graphcoder/graphcoder/token"
+)
+
+// BuildOptions configure a Builder.
+type BuildOptions struct {
+	// Tokenizer names the tokenizer (token.ByName); "" is the default.
+	Tokenizer string
+	// Hops and MaxStatements are h and l of the slicing algorithm; zero
+	// means the defaults (5 and 20).
+	Hops, MaxStatements int
+	// Root is the repository root, recorded in the generation metadata.
+	Root string
+}
+
+// Summary reports what a build did.
+type Summary struct {
+	// Generation is the published generation (the previous one when
+	// nothing changed and Published is false).
+	Generation uint64 `json:"generation"`
+	Published  bool   `json:"published"`
+	Files      int    `json:"files"`
+	Reused     int    `json:"reused"`
+	Parsed     int    `json:"parsed"`
+	Removed    int    `json:"removed"`
+	// SyntaxErrors counts parsed files with recovered syntax errors.
+	SyntaxErrors   int `json:"syntax_errors"`
+	Lines          int `json:"lines"`
+	Statements     int `json:"statements"`
+	Entries        int `json:"entries"`
+	NewBlobs       int `json:"new_blobs"`
+	CollectedBlobs int `json:"collected_blobs"`
+}
+
+// Builder adds files to a new generation and publishes it. Add is safe for
+// concurrent use; Finish or Abort must be called exactly once.
+type Builder struct {
+	db    *DB
+	opts  BuildOptions
+	tok   token.Tokenizer
+	slice slice.Options
+
+	// analyze turns a source file into its graph and slices; tests
+	// replace it.
+	analyze analyzeFunc
+
+	prevGen   uint64
+	havePrev  bool
+	prevFiles []FileInfo
+	// known maps the key of every blob present at start (or written by
+	// this build) to its manifest info, when known.
+	mu      sync.Mutex
+	known   map[string]*FileInfo
+	files   map[string]FileInfo
+	wb      *badger.WriteBatch
+	done    bool
+	summary Summary
+
+	parsers sync.Map // language name -> *sync.Pool of lang.Parser
+}
+
+// testHookBeforePublish, when set, runs after the blobs and the manifest
+// are written and before the generation is switched; an error aborts.
+var testHookBeforePublish func() error
+
+// NewBuilder starts a build on d.
+func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
+	if d.readOnly {
+		return nil, fmt.Errorf("build index %s: opened read-only", d.dir)
+	}
+	if opts.Hops <= 0 {
+		opts.Hops = slice.DefaultOptions().Hops
+	}
+	if opts.MaxStatements <= 0 {
+		opts.MaxStatements = slice.DefaultOptions().MaxStatements
+	}
+	if opts.MaxStatements > 1<<16 {
+		return nil, fmt.Errorf("build index: max statements %d is too large", opts.MaxStatements)
+	}
+	tok, err := token.ByName(opts.Tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("build index: %w", err)
+	}
+	opts.Tokenizer = tok.Name()
+	d.mu.Lock()
+	if d.building {
+		d.mu.Unlock()
+		return nil, fmt.Errorf("build index %s: another build is in progress", d.dir)
+	}
+	d.building = true
+	d.mu.Unlock()
+
+	b := &Builder{
+		db: d, opts: opts, tok: tok,
+		slice:   slice.Options{Hops: opts.Hops, MaxStatements: opts.MaxStatements},
+		known:   make(map[string]*FileInfo),
+		files:   make(map[string]FileInfo),
+		analyze: analyzeSource,
+	}
+	err = d.bdb.View(func(txn *badger.Txn) error {
+		gen, ok, err := currentGen(txn)
+		if err != nil {
+			return err
+		}
+		if ok {
+			meta, files, err := readGen(txn, gen)
+			if err != nil {
+				return err
+			}
+			b.prevGen, b.havePrev, b.prevFiles = gen, true, files
+			for i := range files {
+				b.known[string(meta.blobKey(&files[i]))] = &files[i]
+			}
+		}
+		// Blobs left by an interrupted build are reusable too.
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := string(it.Item().Key())
+			if _, ok := b.known[k]; !ok {
+				b.known[k] = nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.release()
+		return nil, fmt.Errorf("build index %s: %w", d.dir, err)
+	}
+	b.wb = d.bdb.NewWriteBatch()
+	return b, nil
+}
+
+func (b *Builder) release() {
+	b.db.mu.Lock()
+	b.db.building = false
+	b.db.mu.Unlock()
+}
+
+// Add indexes the file at path (relative to the root, '/'-separated) with
+// the given content. A file whose content, language and parameters match
+// a stored blob is not parsed again. Files with syntax errors are indexed
+// (the front ends recover). The language comes from the path's extension.
+func (b *Builder) Add(ctx context.Context, path string, content []byte) error {
+	l := lang.ForPath(path)
+	if l == nil {
+		return fmt.Errorf("add %s: %w", path, ErrNoLanguage)
+	}
+	return b.add(ctx, l.Name, path, content, func() (*analysis, error) {
+		return b.analyze(ctx, b, l, path, content)
+	})
+}
+
+// ErrNoLanguage is returned by Add for a file no front end handles.
+var ErrNoLanguage = errors.New("no registered language for this file")
+
+func (b *Builder) add(ctx context.Context, language, path string, content []byte, analyze func() (*analysis, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	info := FileInfo{Path: path, Hash: sha256.Sum256(content), Language: language}
+	key := blobKey(info.Hash, blobTag(language, b.opts.Tokenizer, b.opts.Hops, b.opts.MaxStatements))
+
+	b.mu.Lock()
+	if b.done {
+		b.mu.Unlock()
+		return errors.New("add: build already finished")
+	}
+	prev, ok := b.known[string(key)]
+	b.mu.Unlock()
+	if ok {
+		if prev == nil {
+			// A blob with no manifest info: read its counts.
+			p, err := b.blobInfo(key)
+			if err != nil {
+				return fmt.Errorf("add %s: %w", path, err)
+			}
+			prev = p
+		}
+		info.Lines, info.Statements, info.BlobBytes = prev.Lines, prev.Statements, prev.BlobBytes
+		b.mu.Lock()
+		b.files[path] = info
+		b.summary.Reused++
+		b.mu.Unlock()
+		return nil
+	}
+
+	a, err := analyze()
+	if err != nil {
+		return fmt.Errorf("add %s: %w", path, err)
+	}
+	rec := b.record(a)
+	blob := encodeBlob(make([]byte, 0, 4096), rec)
+	info.Lines, info.Statements, info.BlobBytes = len(rec.Lines), len(rec.Stmts), len(blob)
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return errors.New("add: build already finished")
+	}
+	if _, ok := b.known[string(key)]; !ok {
+		if err := b.wb.Set(key, blob); err != nil {
+			return fmt.Errorf("add %s: write: %w", path, err)
+		}
+		b.summary.NewBlobs++
+	}
+	stored := info
+	b.known[string(key)] = &stored
+	b.files[path] = info
+	b.summary.Parsed++
+	if a.syntaxErrors > 0 {
+		b.summary.SyntaxErrors++
+	}
+	return nil
+}
+
+// blobInfo decodes a stored blob to learn its counts.
+func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
+	var info *FileInfo
+	err := b.db.bdb.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(key)
+		if err != nil {
+			return err
+		}
+		return it.Value(func(v []byte) error {
+			rec, err := decodeBlob(v)
+			if err != nil {
+				return err
+			}
+			info = &FileInfo{Lines: len(rec.Lines), Statements: len(rec.Stmts), BlobBytes: len(v)}
+			return nil
+		})
+	})
+	return info, err
+}
+
+// record turns an analysis into the stored form: statement token sets over
+// a file-local vocabulary and one entry per statement.
+func (b *Builder) record(a *analysis) *FileRecord {
+	g := a.graph
+	rec := &FileRecord{Language: g.Language, Lines: g.Lines}
+	ids := make(map[string]uint32)
+	rec.Stmts = make([]StmtRecord, len(g.Nodes))
+	var toks []string
+	var buf []uint32
+	all := make([]uint32, 0, 8*len(g.Nodes))
+	for v := range g.Nodes {
+		n := &g.Nodes[v]
+		toks = b.tok.Split(toks[:0], g.Text(int32(v)))
+		buf = buf[:0]
+		for _, t := range toks {
+			id, ok := ids[t]
+			if !ok {
+				id = uint32(len(rec.Vocab))
+				ids[t] = id
+				rec.Vocab = append(rec.Vocab, strings.Clone(t))
+			}
+			buf = append(buf, id)
+		}
+		slices.Sort(buf)
+		buf = slices.Compact(buf)
+		start := len(all)
+		all = append(all, buf...)
+		rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
+	}
+	rec.Entries = make([]Entry, len(a.slices))
+	for i := range a.slices {
+		s := &a.slices[i]
+		e := &rec.Entries[i]
+		e.Nodes = make([]uint32, len(s.Nodes))
+		for j, v := range s.Nodes {
+			e.Nodes[j] = uint32(v)
+		}
+		if s.Target >= 0 && s.Target < len(s.Nodes) {
+			e.Target = uint32(s.Nodes[s.Target])
+		}
+		e.Hop = s.Hop
+		e.Edges = s.Edges
+	}
+	return rec
+}
+
+// Finish writes the manifest of the new generation, publishes it and
+// collects what no longer belongs to it. When every file is unchanged and
+// none was removed, nothing is written and the current generation stays.
+func (b *Builder) Finish(ctx context.Context) (Summary, error) {
+	b.mu.Lock()
+	if b.done {
+		b.mu.Unlock()
+		return Summary{}, errors.New("finish: build already finished")
+	}
+	b.done = true
+	b.mu.Unlock()
+	defer b.release()
+
+	if err := b.wb.Flush(); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	}
+	files := make([]FileInfo, 0, len(b.files))
+	for _, f := range b.files {
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	s := b.summary
+	s.Files = len(files)
+	for i := range files {
+		s.Lines += files[i].Lines
+		s.Statements += files[i].Statements
+	}
+	s.Entries = s.Statements
+	newPaths := make(map[string]bool, len(files))
+	for i := range files {
+		newPaths[files[i].Path] = true
+	}
+	for i := range b.prevFiles {
+		if !newPaths[b.prevFiles[i].Path] {
+			s.Removed++
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Summary{}, err
+	}
+
+	meta := GenMeta{
+		Tokenizer: b.opts.Tokenizer, Hops: b.opts.Hops, MaxStatements: b.opts.MaxStatements,
+		Root: b.opts.Root, Created: time.Now().UTC().Truncate(time.Second),
+		Files: len(files), Lines: s.Lines, Statements: s.Statements, Entries: s.Entries,
+	}
+	if b.havePrev && b.sameAsPrevious(files, &meta) {
+		s.Generation = b.prevGen
+		return s, nil
+	}
+
+	gen, err := b.nextGen()
+	if err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	}
+	meta.Generation = gen
+	if err := b.writeManifest(&meta, files); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	}
+	if testHookBeforePublish != nil {
+		if err := testHookBeforePublish(); err != nil {
+			return Summary{}, err
+		}
+	}
+	if err := b.db.bdb.Sync(); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	}
+	// The switch: one transaction, one key.
+	err = b.db.bdb.Update(func(txn *badger.Txn) error {
+		return txn.Set(keyCurrent, binary.BigEndian.AppendUint64(nil, gen))
+	})
+	if err != nil {
+		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
+	}
+	if err := b.db.bdb.Sync(); err != nil {
+		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
+	}
+	s.Generation, s.Published = gen, true
+	n, err := b.db.collect(gen, &meta, files)
+	s.CollectedBlobs = n
+	if err != nil {
+		return s, fmt.Errorf("collect index %s: %w", b.db.dir, err)
+	}
+	return s, nil
+}
+
+// sameAsPrevious reports whether files and meta describe exactly the
+// current generation.
+func (b *Builder) sameAsPrevious(files []FileInfo, meta *GenMeta) bool {
+	if len(files) != len(b.prevFiles) {
+		return false
+	}
+	var prev *GenMeta
+	_ = b.db.bdb.View(func(txn *badger.Txn) error {
+		m, _, err := readGen(txn, b.prevGen)
+		prev = m
+		return err
+	})
+	if prev == nil || prev.Tokenizer != meta.Tokenizer || prev.Hops != meta.Hops ||
+		prev.MaxStatements != meta.MaxStatements || prev.Root != meta.Root {
+		return false
+	}
+	for i := range files {
+		if files[i] != b.prevFiles[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nextGen returns one more than any generation present, published or not.
+func (b *Builder) nextGen() (uint64, error) {
+	next := b.prevGen + 1
+	err := b.db.bdb.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixGen})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if g, ok := parseGen(it.Item().Key()); ok && g >= next {
+				next = g + 1
+			}
+		}
+		return nil
+	})
+	return next, err
+}
+
+// maxChunk bounds the size of one manifest chunk.
+const maxChunk = 1 << 20
+
+func (b *Builder) writeManifest(meta *GenMeta, files []FileInfo) error {
+	wb := b.db.bdb.NewWriteBatch()
+	defer wb.Cancel()
+	var chunk []byte
+	n := 0
+	flush := func() error {
+		if err := wb.Set(chunkKey(meta.Generation, n), chunk); err != nil {
+			return err
+		}
+		n++
+		chunk = nil
+		return nil
+	}
+	for i := range files {
+		chunk = appendManifest(chunk, &files[i])
+		if len(chunk) >= maxChunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(chunk) > 0 {
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	meta.Chunks = n
+	js, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	if err := wb.Set(genMetaKey(meta.Generation), js); err != nil {
+		return err
+	}
+	return wb.Flush()
+}
+
+// collect deletes every generation but gen and every blob gen does not
+// reference, then reclaims value-log space. It returns the number of
+// blobs deleted.
+func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo) (int, error) {
+	keep := make(map[string]bool, len(files))
+	for i := range files {
+		keep[string(meta.blobKey(&files[i]))] = true
+	}
+	var dead [][]byte
+	blobs := 0
+	err := d.bdb.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixGen})
+		for it.Rewind(); it.Valid(); it.Next() {
+			if g, ok := parseGen(it.Item().Key()); !ok || g != gen {
+				dead = append(dead, it.Item().KeyCopy(nil))
+			}
+		}
+		it.Close()
+		it = txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if !keep[string(it.Item().Key())] {
+				dead = append(dead, it.Item().KeyCopy(nil))
+				blobs++
+			}
+		}
+		return nil
+	})
+	if err != nil || len(dead) == 0 {
+		return 0, err
+	}
+	wb := d.bdb.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range dead {
+		if err := wb.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return 0, err
+	}
+	for d.bdb.RunValueLogGC(0.5) == nil {
+	}
+	return blobs, nil
+}
+
+// Abort abandons the build: the published generation stays as it was.
+// Blobs already written are collected by the next successful build.
+func (b *Builder) Abort() {
+	b.mu.Lock()
+	if b.done {
+		b.mu.Unlock()
+		return
+	}
+	b.done = true
+	b.mu.Unlock()
+	b.wb.Cancel()
+	b.release()
+}
+
+// parserPool returns the pool of parsers for l.
+func (b *Builder) parserPool(l *lang.Language) *sync.Pool {
+	if p, ok := b.parsers.Load(l.Name); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := b.parsers.LoadOrStore(l.Name, &sync.Pool{New: func() any { return l.NewParser() }})
+	return p.(*sync.Pool)
+}

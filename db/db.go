@@ -1,0 +1,314 @@
+package db
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// SchemaVersion is the version of the layout documented in the package
+// comment. An index of any other version is refused.
+const SchemaVersion = 1
+
+var (
+	// ErrNoIndex is returned when a directory holds no published index.
+	ErrNoIndex = errors.New("no index")
+	// ErrLocked is returned when another process holds the index open
+	// for writing (a build is probably running).
+	ErrLocked = errors.New("index is in use by another process")
+)
+
+// SchemaError reports an index of another schema version.
+type SchemaError struct {
+	Dir       string
+	Have      int
+	Want      int
+	haveValue string
+}
+
+func (e *SchemaError) Error() string {
+	have := strconv.Itoa(e.Have)
+	if e.haveValue != "" {
+		have = strconv.Quote(e.haveValue)
+	}
+	return fmt.Sprintf("index %s has schema %s, this graphcoder reads %d: remove it or run `graphcoder build --rebuild REPO`",
+		e.Dir, have, e.Want)
+}
+
+// OpenOptions configure Open.
+type OpenOptions struct {
+	// ReadOnly opens an existing index for reading only; several
+	// read-only processes may share it, but not with a writer.
+	ReadOnly bool
+}
+
+// DB is an open index. It is safe for concurrent use; at most one Builder
+// may be active at a time.
+type DB struct {
+	dir      string
+	bdb      *badger.DB
+	readOnly bool
+
+	mu       sync.Mutex
+	building bool
+}
+
+var (
+	keySchema  = []byte("meta/schema")
+	keyCurrent = []byte("meta/current")
+	prefixGen  = []byte("g/")
+	prefixBlob = []byte("f/")
+)
+
+// IsIndex reports whether dir looks like an index directory (holds the
+// files the store creates), so callers can tell it from an arbitrary
+// folder before removing it.
+func IsIndex(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "MANIFEST"))
+	return err == nil
+}
+
+// Open opens the index in dir, creating it unless opts.ReadOnly.
+func Open(dir string, opts OpenOptions) (*DB, error) {
+	if opts.ReadOnly && !IsIndex(dir) {
+		return nil, fmt.Errorf("%w in %s: run `graphcoder build REPO` first", ErrNoIndex, dir)
+	}
+	bo := badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(opts.ReadOnly).
+		WithCompression(options.ZSTD).
+		WithZSTDCompressionLevel(1).
+		WithValueThreshold(1 << 20).
+		WithMemTableSize(32 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(4).
+		WithNumLevelZeroTablesStall(8).
+		WithBlockCacheSize(32 << 20).
+		WithIndexCacheSize(16 << 20).
+		WithValueLogFileSize(64 << 20).
+		WithNumVersionsToKeep(1).
+		WithNumCompactors(2).
+		WithDetectConflicts(false)
+	bdb, err := badger.Open(bo)
+	if err != nil && opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
+		// A writer was killed: its write-ahead log has an unfinished
+		// tail. Opening read-write once replays it (the published
+		// generation is complete either way), then read-only works.
+		if rw, rwErr := badger.Open(bo.WithReadOnly(false)); rwErr == nil {
+			if rwErr = rw.Close(); rwErr == nil {
+				bdb, err = badger.Open(bo)
+			}
+		}
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open index %s: %w (is a build running?)", dir, ErrLocked)
+		}
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	d := &DB{dir: dir, bdb: bdb, readOnly: opts.ReadOnly}
+	if err := d.checkSchema(); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// checkSchema verifies meta/schema, writing it into a fresh index.
+func (d *DB) checkSchema() error {
+	var have []byte
+	var hasCurrent bool
+	err := d.bdb.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(keySchema)
+		if err == nil {
+			have, err = it.ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		_, err = txn.Get(keyCurrent)
+		hasCurrent = err == nil
+		if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read index %s: %w", d.dir, err)
+	}
+	if have == nil {
+		if d.readOnly || hasCurrent {
+			return &SchemaError{Dir: d.dir, Want: SchemaVersion, haveValue: "none"}
+		}
+		return d.bdb.Update(func(txn *badger.Txn) error {
+			return txn.Set(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		})
+	}
+	v, err := strconv.Atoi(string(have))
+	if err != nil {
+		return &SchemaError{Dir: d.dir, Want: SchemaVersion, haveValue: string(have)}
+	}
+	if v != SchemaVersion {
+		return &SchemaError{Dir: d.dir, Have: v, Want: SchemaVersion}
+	}
+	return nil
+}
+
+// Dir returns the index directory.
+func (d *DB) Dir() string { return d.dir }
+
+// Close closes the index. Open snapshots must be closed first.
+func (d *DB) Close() error {
+	if err := d.bdb.Close(); err != nil {
+		return fmt.Errorf("close index %s: %w", d.dir, err)
+	}
+	return nil
+}
+
+// GenMeta describes one generation of the index.
+type GenMeta struct {
+	Generation    uint64    `json:"generation"`
+	Tokenizer     string    `json:"tokenizer"`
+	Hops          int       `json:"hops"`
+	MaxStatements int       `json:"max_statements"`
+	Root          string    `json:"root"`
+	Created       time.Time `json:"created"`
+	Files         int       `json:"files"`
+	Lines         int       `json:"lines"`
+	Statements    int       `json:"statements"`
+	Entries       int       `json:"entries"`
+	Chunks        int       `json:"chunks"`
+}
+
+// FileInfo is a file of a generation's manifest.
+type FileInfo struct {
+	Path       string
+	Hash       [32]byte // sha256 of the content
+	Language   string
+	Lines      int
+	Statements int // also the number of entries
+	BlobBytes  int
+}
+
+func genPrefix(gen uint64) []byte { return fmt.Appendf(nil, "g/%016x/", gen) }
+
+func genMetaKey(gen uint64) []byte { return append(genPrefix(gen), "meta"...) }
+
+func chunkKey(gen uint64, n int) []byte { return fmt.Appendf(genPrefix(gen), "m/%08x", n) }
+
+// blobTag names the parameters that shape a blob.
+func blobTag(language, tokenizer string, hops, maxStmts int) string {
+	return fmt.Sprintf("/%s/%s/%d/%d", language, tokenizer, hops, maxStmts)
+}
+
+func blobKey(hash [32]byte, tag string) []byte {
+	k := make([]byte, 0, len(prefixBlob)+32+len(tag))
+	k = append(k, prefixBlob...)
+	k = append(k, hash[:]...)
+	return append(k, tag...)
+}
+
+func (m *GenMeta) blobKey(f *FileInfo) []byte {
+	return blobKey(f.Hash, blobTag(f.Language, m.Tokenizer, m.Hops, m.MaxStatements))
+}
+
+// parseGen extracts the generation of a g/ key.
+func parseGen(key []byte) (uint64, bool) {
+	if !bytes.HasPrefix(key, prefixGen) || len(key) < len(prefixGen)+16 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(key[len(prefixGen):len(prefixGen)+16]), 16, 64)
+	return v, err == nil
+}
+
+// currentGen returns the published generation, or ok false.
+func currentGen(txn *badger.Txn) (gen uint64, ok bool, err error) {
+	it, err := txn.Get(keyCurrent)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	err = it.Value(func(v []byte) error {
+		if len(v) != 8 {
+			return fmt.Errorf("bad meta/current value of %d bytes", len(v))
+		}
+		gen = binary.BigEndian.Uint64(v)
+		return nil
+	})
+	return gen, err == nil, err
+}
+
+// readGen reads a generation's metadata and manifest.
+func readGen(txn *badger.Txn, gen uint64) (*GenMeta, []FileInfo, error) {
+	it, err := txn.Get(genMetaKey(gen))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read generation %d: %w", gen, err)
+	}
+	meta := &GenMeta{}
+	if err := it.Value(func(v []byte) error { return json.Unmarshal(v, meta) }); err != nil {
+		return nil, nil, fmt.Errorf("read generation %d: %w", gen, err)
+	}
+	files := make([]FileInfo, 0, meta.Files)
+	for n := 0; n < meta.Chunks; n++ {
+		it, err := txn.Get(chunkKey(gen, n))
+		if err != nil {
+			return nil, nil, fmt.Errorf("read manifest chunk %d of generation %d: %w", n, gen, err)
+		}
+		err = it.Value(func(v []byte) error {
+			var err error
+			files, err = decodeManifest(files, v)
+			return err
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("read manifest chunk %d of generation %d: %w", n, gen, err)
+		}
+	}
+	if len(files) != meta.Files {
+		return nil, nil, fmt.Errorf("generation %d: manifest lists %d files, metadata says %d", gen, len(files), meta.Files)
+	}
+	return meta, files, nil
+}
+
+func appendManifest(dst []byte, f *FileInfo) []byte {
+	dst = appendString(dst, f.Path)
+	dst = append(dst, f.Hash[:]...)
+	dst = appendString(dst, f.Language)
+	dst = binary.AppendUvarint(dst, uint64(f.Lines))
+	dst = binary.AppendUvarint(dst, uint64(f.Statements))
+	return binary.AppendUvarint(dst, uint64(f.BlobBytes))
+}
+
+func decodeManifest(files []FileInfo, v []byte) ([]FileInfo, error) {
+	r := &reader{b: v}
+	for len(r.b) > 0 && r.err == nil {
+		var f FileInfo
+		f.Path = string(r.bytes(r.count("path"), "path"))
+		copy(f.Hash[:], r.bytes(32, "hash"))
+		f.Language = string(r.bytes(r.count("language"), "language"))
+		f.Lines = int(r.uvarint("lines"))
+		f.Statements = int(r.uvarint("statements"))
+		f.BlobBytes = int(r.uvarint("blob size"))
+		if r.err == nil {
+			files = append(files, f)
+		}
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("manifest: %w", r.err)
+	}
+	return files, nil
+}

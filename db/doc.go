@@ -1,0 +1,64 @@
+// Package db stores a repository's GraphCoder database: for every
+// statement of every indexed file, the CCG slice that serves as its
+// retrieval key and the source it is a value window of (spec section 3).
+//
+// The store is Badger (an embedded LSM key/value store) with ZSTD block
+// compression. Its layout is chosen so that the three things an index must
+// do are cheap and safe:
+//
+//   - Loading is fast: everything retrieval needs for one file is a single
+//     compact binary blob, decoded with a handful of allocations. Nothing is
+//     stored per entry that can be derived: an entry's key tokens are the
+//     union of its slice statements' tokens minus the target's, and its value
+//     window is cut from the file's lines at read time.
+//   - Rebuilding is incremental: blobs are addressed by the hash of the
+//     file's content (and the parameters that shaped them), so a file that
+//     did not change is neither parsed nor written again, and two files with
+//     the same content share one blob.
+//   - Publishing is atomic: a build writes its new blobs and a complete
+//     manifest for a new generation, and only then flips one key to point at
+//     it. A reader follows only that key, so it never sees a half-written
+//     index, and a build killed at any moment leaves the previous
+//     generation whole. Unreferenced generations and blobs are collected
+//     after the flip.
+//
+// # Layout (SchemaVersion 1)
+//
+// Keys are byte strings; <gen> is a generation number as 16 lower-case hex
+// digits (so keys sort by generation); integers inside values are unsigned
+// LEB128 varints ("uv") unless said otherwise; "zz" is a zig-zag signed
+// varint; strings are uv length + bytes.
+//
+//	meta/schema        decimal SchemaVersion; Open refuses any other value
+//	meta/current       8-byte big-endian number of the published generation
+//	g/<gen>/meta       JSON GenMeta: generation, tokenizer, h, l, root,
+//	                   created, totals, number of manifest chunks
+//	g/<gen>/m/<n>      manifest chunk n (8 hex digits), at most ~1 MiB:
+//	                   repeated { path, sha256[32], language, uv lines,
+//	                   uv statements, uv blob bytes }, paths sorted
+//	f/<sha256><tag>    file blob; sha256 is the 32 raw bytes of the file
+//	                   content's hash, tag is "/<language>/<tokenizer>/<h>/<l>"
+//
+// A file blob is:
+//
+//	language           string
+//	source             uv line count, then string: the lines joined by '\n'
+//	vocab              uv count, uv total bytes, count x uv length, bytes:
+//	                   the file's distinct tokens; a token id is an index here
+//	statements         uv count, uv total token ids, then per statement
+//	                   (one per CCG vertex, in vertex-id order):
+//	                   kind byte, zz start row delta from the previous
+//	                   statement's start, uv end-start, uv n, n token ids
+//	                   sorted, as deltas from the previous (the first from 0)
+//	entries            uv count, uv total nodes, uv total edges, then per
+//	                   entry (one per statement): uv target statement,
+//	                   uv n, n zz slice statement ids in slice (source) order,
+//	                   each a delta from the previous (the first from the
+//	                   target), n hop bytes, uv m, m edges as uv from,
+//	                   uv to<<2|type (from and to index the slice's nodes)
+//	crc32              4 bytes little endian, Castagnoli, of all the above
+//
+// A blob whose checksum or structure is wrong is refused with an error,
+// never trusted. SchemaVersion changes whenever any of this changes; an
+// index of another version must be rebuilt.
+package db
