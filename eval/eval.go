@@ -52,8 +52,8 @@ type Options struct {
 	TaskFile string
 	// Methods to run, by name (default all).
 	Methods []string
-	// IndexDir is where the graphcoder index is built (default
-	// Repo/.graphcoder).
+	// IndexDir is where the graphcoder index is built or updated; ""
+	// builds it in a temporary folder removed at the end of the run.
 	IndexDir string
 	// Tokenizer names the tokenizer every method uses (default "code").
 	Tokenizer string
@@ -75,9 +75,8 @@ type Options struct {
 	// Observe, when set, is called with what each method retrieved and
 	// predicted for each task (audits and tests).
 	Observe func(Observation)
-	// OpenGraph opens the graphcoder retriever (default OpenGraphIndex,
-	// which builds or updates the index in IndexDir).
-	OpenGraph func(ctx context.Context, repo, indexDir, tokenizer string) (GraphIndex, error)
+	// OpenGraph opens the graphcoder retriever (default OpenGraphIndex).
+	OpenGraph func(ctx context.Context, src GraphSource) (GraphIndex, error)
 }
 
 // Observation is what one method saw and said for one task.
@@ -279,9 +278,6 @@ func withDefaults(o Options) (Options, error) {
 		if !slices.Contains(Methods(), m) {
 			return o, fmt.Errorf("unknown method %q (have %s)", m, strings.Join(Methods(), ", "))
 		}
-	}
-	if o.IndexDir == "" {
-		o.IndexDir = filepath.Join(o.Repo, ".graphcoder")
 	}
 	if o.TopK <= 0 {
 		o.TopK = 10

@@ -61,6 +61,8 @@ func init() {
 
 var windowMethods = []string{None, Vanilla, Shifted, RepoCoder}
 
+var allMethods = Methods()
+
 func TestRunToyRepo(t *testing.T) {
 	opts := Options{Repo: "testdata/toyrepo", Lang: "toy", Tasks: 20, Seed: 3, Methods: windowMethods, Window: 4}
 	rep, err := Run(context.Background(), opts)
@@ -174,14 +176,14 @@ func TestLeakRule(t *testing.T) {
 	seen := map[string]int{}
 	for _, level := range []tasks.Level{tasks.Line, tasks.API} {
 		_, err := Run(context.Background(), Options{
-			Repo: dir, Lang: "toy", Level: level, Tasks: 60, Seed: 1, Methods: windowMethods, Window: 5,
+			Repo: dir, Lang: "toy", Level: level, Tasks: 60, Seed: 1, Methods: allMethods, Window: 5,
 			Observe: checkNoLeak(t.Errorf, &mu, seen),
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, m := range windowMethods {
+	for _, m := range allMethods {
 		if seen[m] == 0 {
 			t.Errorf("method %s never observed", m)
 		}
@@ -214,7 +216,7 @@ func TestLeakCheckCatchesLeaks(t *testing.T) {
 	leaks := 0
 	rep, err := Run(context.Background(), Options{
 		Repo: dir, Lang: "toy", Tasks: 5, Seed: 1, Methods: []string{GraphCoder},
-		OpenGraph: func(context.Context, string, string, string) (GraphIndex, error) { return leakyGraph{dir}, nil },
+		OpenGraph: func(context.Context, GraphSource) (GraphIndex, error) { return leakyGraph{dir}, nil },
 		Observe:   checkNoLeak(func(string, ...any) { leaks++ }, &mu, seen),
 	})
 	if err != nil {

@@ -3,10 +3,141 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/retrieve"
 )
 
-// OpenGraphIndex builds (or brings up to date) the graphcoder index of
-// repo in indexDir and opens it for queries.
-func OpenGraphIndex(ctx context.Context, repo, indexDir, tokenizer string) (GraphIndex, error) {
-	return nil, errors.New("the graphcoder engine is not available in this build")
+// GraphSource is what the graphcoder index is built from: the same files
+// the sequence baselines index.
+type GraphSource struct {
+	Repo string // repository root
+	// IndexDir holds the index; "" builds it in a temporary folder removed
+	// by Close.
+	IndexDir  string
+	Tokenizer string
+	Files     []SourceFile
+}
+
+// SourceFile is one file of the repository.
+type SourceFile struct {
+	Path    string // slash path relative to the root
+	Content []byte
+}
+
+// engineIndex answers graphcoder queries through package engine.
+type engineIndex struct {
+	d       *db.DB
+	e       *engine.Engine
+	tempDir string
+}
+
+// OpenGraphIndex builds (or brings up to date: unchanged files are not
+// parsed again) the graphcoder index of src.Files in src.IndexDir and opens
+// it for queries.
+func OpenGraphIndex(ctx context.Context, src GraphSource) (GraphIndex, error) {
+	root, err := filepath.Abs(src.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("repository path: %w", err)
+	}
+	gi := &engineIndex{}
+	dir := src.IndexDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "graphcoder-eval-"); err != nil {
+			return nil, fmt.Errorf("index folder: %w", err)
+		}
+		gi.tempDir = dir
+	}
+	if err := gi.open(ctx, dir, root, src); err != nil {
+		gi.Close()
+		return nil, err
+	}
+	return gi, nil
+}
+
+func (gi *engineIndex) open(ctx context.Context, dir, root string, src GraphSource) error {
+	d, err := db.Open(dir, db.OpenOptions{})
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	gi.d = d
+	b, err := db.NewBuilder(d, db.BuildOptions{Tokenizer: src.Tokenizer, Root: root})
+	if err != nil {
+		return fmt.Errorf("build index: %w", err)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, f := range src.Files {
+		g.Go(func() error {
+			// A file the builder refuses is left out of the graph index
+			// only; its tasks still run.
+			if err := b.Add(gctx, f.Path, f.Content); err != nil && gctx.Err() != nil {
+				return gctx.Err()
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		b.Abort()
+		return err
+	}
+	if _, err := b.Finish(ctx); err != nil {
+		return fmt.Errorf("build index: %w", err)
+	}
+	e, err := engine.New(d, engine.Options{Root: root})
+	if err != nil {
+		return fmt.Errorf("load index: %w", err)
+	}
+	gi.e = e
+	return nil
+}
+
+// Retrieve runs one engine query on the lines before the hole. Retrieval
+// time is the engine's own: parsing and slicing the query, then the coarse
+// and fine stages.
+func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult, error) {
+	mode, err := retrieve.ParseMode(q.Mode)
+	if err != nil {
+		return GraphResult{}, err
+	}
+	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode, TopK: q.TopK})
+	if err != nil {
+		return GraphResult{}, err
+	}
+	out := GraphResult{
+		Prediction: res.Prediction,
+		Retrieval:  res.Stats.Parse + res.Stats.Coarse + res.Stats.Fine,
+	}
+	for _, s := range res.Snippets {
+		out.Snippets = append(out.Snippets, Snippet{
+			Path: s.Path, Start: s.StartLine - 1, End: s.EndLine, Score: s.Score, Text: s.Text,
+		})
+	}
+	return out, nil
+}
+
+func (gi *engineIndex) Entries() int { return gi.e.Info().Entries }
+
+// Bytes is the engine's estimate of the loaded index's size.
+func (gi *engineIndex) Bytes() int64 { return gi.e.Info().Bytes }
+
+func (gi *engineIndex) Close() error {
+	var errs []error
+	if gi.e != nil {
+		errs = append(errs, gi.e.Close())
+	}
+	if gi.d != nil {
+		errs = append(errs, gi.d.Close())
+	}
+	if gi.tempDir != "" {
+		errs = append(errs, os.RemoveAll(gi.tempDir))
+	}
+	return errors.Join(errs...)
 }

@@ -71,7 +71,11 @@ func (h *harness) methods(ctx context.Context, files []repoFile) ([]*method, fun
 			m.run = h.repoCoder(ix)
 		case GraphCoderCoarse, GraphCoderFine, GraphCoder:
 			if graph == nil {
-				g, err := h.opts.OpenGraph(ctx, h.opts.Repo, h.opts.IndexDir, h.opts.Tokenizer)
+				src := GraphSource{Repo: h.opts.Repo, IndexDir: h.opts.IndexDir, Tokenizer: h.opts.Tokenizer}
+				for _, f := range files {
+					src.Files = append(src.Files, SourceFile{Path: f.rel, Content: f.src})
+				}
+				g, err := h.opts.OpenGraph(ctx, src)
 				if err != nil {
 					return nil, nil, fmt.Errorf("open graphcoder index: %w", err)
 				}

@@ -26,6 +26,7 @@ type repoFile struct {
 	rel   string // slash path relative to the root
 	file  *lang.File
 	lines []string
+	src   []byte
 }
 
 // loadRepo parses every file of language l under root, in path order.
@@ -89,7 +90,7 @@ func loadRepo(ctx context.Context, root string, l *lang.Language) ([]repoFile, i
 		if lines == nil {
 			lines = strings.Split(string(src), "\n")
 		}
-		files = append(files, repoFile{rel: rel, file: f, lines: lines})
+		files = append(files, repoFile{rel: rel, file: f, lines: lines, src: src})
 	}
 	return files, skipped, nil
 }

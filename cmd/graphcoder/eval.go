@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/graphcoder/graphcoder/eval"
+	"github.com/graphcoder/graphcoder/eval/tasks"
+	"github.com/graphcoder/graphcoder/llm"
+)
+
+// evalExitUsage is the exit status of eval for bad flags.
+const evalExitUsage = 2
+
+func init() { rootCmd.AddCommand(newEvalCmd()) }
+
+func newEvalCmd() *cobra.Command {
+	var (
+		opts          eval.Options
+		level, method string
+		asJSON        bool
+		outDir        string
+	)
+	cmd := &cobra.Command{
+		Use:   "eval --repo DIR --lang python|java --level line|api [--tasks N] [--seed S] [--methods a,b] [--json] [--out DIR]",
+		Short: "Benchmark retrieval methods on completion tasks sampled from a repository",
+		Long: `Sample line-level or API-level completion tasks from a repository (a random
+code line with at least 5 tokens; API-level lines also call a function, method
+or class the repository defines), then run every method on the same tasks and
+score them as the GraphCoder paper does.
+
+Methods: ` + strings.Join(eval.Methods(), ", ") + `.
+Without a model each method predicts the hole with its model-free rule; with
+--llm-url (an OpenAI-compatible /v1/completions server) and --llm-model every
+method's snippets go through the same prompt layout and budget.
+
+Columns: EM, ES (edit similarity), ID-EM and ID-F1 (identifier match) of the
+predictions; hit@k: the target line occurs in one of the top k snippets;
+retrieval time per task (median and p95); database entries and size.
+
+--json prints {"language", "level", "tasks", "seed", "methods": {NAME: {"em",
+"es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "retrieval_ms_p50",
+"retrieval_ms_p95", "db_entries", "db_bytes"}}} with rates in percent.
+--out DIR also writes tasks.jsonl (RepoEval format), predictions.jsonl,
+summary.json and metrics.svg. The same seed gives the same numbers.`,
+		Args: cobra.NoArgs,
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Repo, "repo", "", "repository root (required)")
+	f.StringVar(&opts.Lang, "lang", "", "language of the tasks: python or java (required)")
+	f.StringVar(&level, "level", "line", "task level: line or api")
+	f.IntVar(&opts.Tasks, "tasks", 100, "number of tasks to sample")
+	f.Uint64Var(&opts.Seed, "seed", 42, "sampling seed")
+	f.StringVar(&opts.TaskFile, "task-file", "", "read RepoEval JSONL tasks instead of sampling (paths relative to --repo)")
+	f.StringVar(&method, "methods", "", "comma-separated methods (default all)")
+	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	f.StringVar(&outDir, "out", "", "write tasks, predictions, summary and chart to this folder")
+	f.StringVar(&opts.IndexDir, "index", "", "graphcoder index folder to build or update (default: a temporary one)")
+	f.StringVar(&opts.Tokenizer, "tokenizer", "", "tokenizer for every method: code or cl100k (default code)")
+	f.IntVar(&opts.TopK, "top-k", 10, "snippets retrieved per task")
+	f.IntVar(&opts.Window, "window", 20, "window size of the sequence baselines")
+	f.IntVar(&opts.Workers, "workers", 1, "tasks run at once (1 keeps timings free of contention)")
+	f.IntVar(&opts.Prompt.ContextWindow, "context-window", 2048, "prompt budget: model context in tokens")
+	f.IntVar(&opts.Prompt.MaxNewTokens, "max-new-tokens", 100, "prompt budget: tokens kept for the answer")
+	llmFlags := llm.AddFlags(f)
+
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if opts.Repo == "" || opts.Lang == "" {
+			return &exitError{evalExitUsage, errors.New("eval needs --repo and --lang")}
+		}
+		lv, err := tasks.ParseLevel(level)
+		if err != nil {
+			return &exitError{evalExitUsage, err}
+		}
+		opts.Level = lv
+		if method != "" {
+			for _, m := range strings.Split(method, ",") {
+				if m = strings.TrimSpace(m); m != "" {
+					opts.Methods = append(opts.Methods, m)
+				}
+			}
+		}
+		cfg, err := llmFlags.Config()
+		if err != nil {
+			return &exitError{evalExitUsage, err}
+		}
+		if cfg.Kind == "" && (cfg.URL != "" || cfg.Model != "") {
+			cfg.Kind = llm.KindOpenAI
+		}
+		if cfg.Kind != "" && cfg.Kind != llm.KindNone {
+			cfg.StopAtLineEnd = true // tasks are single lines
+			if opts.LLM, err = llm.New(cfg); err != nil {
+				return &exitError{evalExitUsage, err}
+			}
+		}
+		stderr := cmd.ErrOrStderr()
+		progress := newEvalProgress(stderr)
+		opts.Progress = progress.update
+		start := time.Now()
+		rep, err := eval.Run(cmd.Context(), opts)
+		progress.finish()
+		if err != nil {
+			if cmd.Context().Err() != nil {
+				return fmt.Errorf("eval interrupted: %w", err)
+			}
+			return err
+		}
+		if rep.SkippedFiles > 0 {
+			fmt.Fprintf(stderr, "skipped %d unreadable or unparsable files\n", rep.SkippedFiles)
+		}
+		if outDir != "" {
+			if err := rep.WriteDir(outDir); err != nil {
+				return err
+			}
+		}
+		out := cmd.OutOrStdout()
+		if asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep.Summary())
+		}
+		if err := rep.WriteTable(out); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "\n%.1f s\n", time.Since(start).Seconds())
+		return nil
+	}
+	return cmd
+}
+
+// evalProgress shows a progress bar on a terminal and a line every tenth
+// of the tasks otherwise.
+type evalProgress struct {
+	w        io.Writer
+	terminal bool
+	last     int
+	shown    bool
+}
+
+func newEvalProgress(w io.Writer) *evalProgress {
+	p := &evalProgress{w: w, last: -1}
+	if f, ok := w.(*os.File); ok {
+		p.terminal = term.IsTerminal(int(f.Fd()))
+	}
+	return p
+}
+
+func (p *evalProgress) update(done, total int) {
+	if total <= 0 {
+		return
+	}
+	if p.terminal {
+		const width = 40
+		n := done * width / total
+		fmt.Fprintf(p.w, "\r[%s%s] %d/%d tasks", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
+		p.shown = true
+		return
+	}
+	if tenth := done * 10 / total; tenth != p.last {
+		p.last = tenth
+		fmt.Fprintf(p.w, "eval: %d/%d tasks\n", done, total)
+	}
+}
+
+func (p *evalProgress) finish() {
+	if p.shown {
+		fmt.Fprintln(p.w)
+	}
+}
