@@ -26,9 +26,13 @@ func (b *builder) use(i int32) {
 		b.comprehension(i)
 	case ntComment:
 	default:
-		for c := b.first(i); c >= 0; c = b.next(c) {
-			b.use(c)
-		}
+		b.useChildren(i)
+	}
+}
+
+func (b *builder) useChildren(i int32) {
+	for c := b.first(i); c >= 0; c = b.next(c) {
+		b.use(c)
 	}
 }
 
@@ -49,7 +53,8 @@ func (b *builder) pathUses(i int32) bool {
 	case ntAttribute:
 		obj, attr := b.attributeParts(i)
 		if obj < 0 || attr < 0 {
-			break
+			b.useChildren(i) // error recovery lost a part
+			return false
 		}
 		if !b.pathUses(obj) {
 			return false
@@ -91,7 +96,7 @@ func (b *builder) target(i int32) {
 	case ntAttribute:
 		obj, attr := b.attributeParts(i)
 		if obj < 0 || attr < 0 {
-			b.use(i)
+			b.useChildren(i)
 			return
 		}
 		if b.pathUses(obj) {
