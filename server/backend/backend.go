@@ -1,0 +1,187 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/server"
+)
+
+// Engine adapts an *engine.Engine to [server.Completer] and [server.Reloader].
+type Engine struct {
+	Engine *engine.Engine
+	// Mode and TopK tune retrieval; zero values are the engine's defaults.
+	Mode retrieve.Mode
+	TopK int
+}
+
+// Complete implements [server.Completer].
+func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Result, error) {
+	res, err := e.Engine.Complete(ctx, engine.Request{
+		Path: req.Path, Line: req.Line, Source: req.Source,
+		Mode: e.Mode, TopK: e.TopK, Budget: req.Budget,
+	})
+	if err != nil {
+		switch {
+		case errors.Is(err, engine.ErrOutsideRepo):
+			return nil, fmt.Errorf("%w: %w", server.ErrOutsideRepo, err)
+		case errors.Is(err, engine.ErrLine):
+			return nil, fmt.Errorf("%w: %w", server.ErrPosition, err)
+		case errors.Is(err, engine.ErrBinary), errors.Is(err, engine.ErrLanguage):
+			return nil, fmt.Errorf("%w: %w", server.ErrInvalid, err)
+		}
+		return nil, err
+	}
+	out := &server.Result{
+		Language:   res.Language,
+		Prompt:     res.Prompt.Text,
+		Prediction: res.Prediction,
+		Snippets:   make([]server.Snippet, len(res.Snippets)),
+		Window: &server.Window{
+			Before: strings.TrimSuffix(res.FIM.Prefix, "\n"),
+			After:  res.FIM.Suffix,
+		},
+	}
+	for i, s := range res.Snippets {
+		out.Snippets[i] = server.Snippet{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Score: s.Score, Text: s.Text}
+	}
+	return out, nil
+}
+
+// Reload implements [server.Reloader].
+func (e Engine) Reload() error { return e.Engine.Reload() }
+
+// Model adapts an llm.Backend to [server.Generator].
+type Model struct {
+	Backend llm.Backend
+	// RepoName is sent to templates that name the repository.
+	RepoName string
+}
+
+// Generate implements [server.Generator].
+func (m Model) Generate(ctx context.Context, req server.GenerateRequest) (string, error) {
+	// llm wants the best snippet last, nearest the code.
+	snips := make([]llm.Snippet, len(req.Snippets))
+	for i, s := range req.Snippets {
+		snips[len(snips)-1-i] = llm.Snippet{Path: s.Path, Text: s.Text}
+	}
+	resp, err := m.Backend.Complete(ctx, llm.Request{
+		Prefix: req.Prefix, Suffix: req.Suffix, Snippets: snips, Prompt: req.Prompt,
+		Language: req.Language, Path: req.Path, RepoName: m.RepoName,
+	})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", m.Backend.Name(), err)
+	}
+	return resp.Text, nil
+}
+
+// Indexer re-indexes a repository into an open index. Each run walks the
+// repository and offers every source file to a db.Builder, which reuses
+// the stored records of files whose content is unchanged, so only changed
+// files are parsed again and removed files drop out.
+type Indexer struct {
+	DB   *db.DB
+	Root string // absolute repository root
+	// SkipDir reports folders (absolute paths) to leave out besides
+	// server.SkippedDirs and hidden folders; use it for the index folder.
+	SkipDir func(path string) bool
+	// MaxFileSize skips larger files (default 1 MiB).
+	MaxFileSize int64
+}
+
+// Summary reports one build.
+type Summary struct {
+	db.Summary
+	// Skipped counts files the index refused; FirstError says why the
+	// first one was.
+	Skipped    int   `json:"skipped"`
+	FirstError error `json:"-"`
+}
+
+// Build runs one incremental build and returns its summary.
+func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
+	var (
+		skipped  int
+		firstErr error
+	)
+	limit := ix.MaxFileSize
+	if limit <= 0 {
+		limit = 1 << 20
+	}
+	b, err := db.NewBuilder(ix.DB, db.BuildOptions{Root: ix.Root})
+	if err != nil {
+		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+	}
+	err = filepath.WalkDir(ix.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == ix.Root {
+				return err
+			}
+			return nil // unreadable entries are skipped
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if d.IsDir() {
+			if p != ix.Root && (server.SkippedDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || (ix.SkipDir != nil && ix.SkipDir(p))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || lang.ForPath(p) == nil {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > limit {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		rel, err := filepath.Rel(ix.Root, p)
+		if err != nil {
+			return nil
+		}
+		if err := b.Add(ctx, filepath.ToSlash(rel), src); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			skipped++
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Abort()
+		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+	}
+	s, err := b.Finish(ctx)
+	if err != nil {
+		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+	}
+	return Summary{Summary: s, Skipped: skipped, FirstError: firstErr}, nil
+}
+
+// Reindex has the signature of server.LiveOptions.Reindex; it ignores the
+// list of paths because the build finds changes by content.
+func (ix *Indexer) Reindex(ctx context.Context, _ []string) error {
+	_, err := ix.Build(ctx)
+	return err
+}
+
+// Match reports whether a changed path concerns the index: a file some
+// front end handles.
+func Match(path string) bool { return lang.ForPath(path) != nil }
+
