@@ -184,4 +184,3 @@ func (ix *Indexer) Reindex(ctx context.Context, _ []string) error {
 // Match reports whether a changed path concerns the index: a file some
 // front end handles.
 func Match(path string) bool { return lang.ForPath(path) != nil }
-
