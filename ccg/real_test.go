@@ -224,7 +224,8 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 // deadSet returns the statements that are dead code, defined
 // syntactically: a statement is dead when an earlier statement of the same
 // block cannot complete normally, when it is nested in a dead statement,
-// or when it is the else clause of a loop that never ends normally. A
+// or when it is the else clause of a loop that never ends normally or of a
+// try whose body cannot complete normally. A
 // statement cannot complete normally when it is a return, raise, break or
 // continue; an if with an else whose branches both cannot; a block-bodied
 // header (else, with without a label, case) whose block cannot; a try whose
@@ -265,7 +266,8 @@ func deadSet(f *lang.File) map[*lang.Stmt]bool {
 		for _, h := range s.Handlers {
 			one(h)
 		}
-		if s.Kind == lang.Loop && s.Else != nil && infinite(f, s) {
+		if s.Kind == lang.Loop && s.Else != nil && infinite(f, s) ||
+			s.Kind == lang.Try && s.Else != nil && !completesBlock(f, s.Body) {
 			markAll(s.Else)
 		} else {
 			one(s.Else)
