@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBadRequests(t *testing.T) {
+	e := engineFromSource(t, "testdata/finestage")
+	root := e.Root()
+	outside := filepath.Join(filepath.Dir(root), "elsewhere.py")
+	tests := []struct {
+		name string
+		req  Request
+		want error
+	}{
+		{"outside absolute", Request{Path: outside, Line: 1, Source: []byte("x = 1\n")}, ErrOutsideRepo},
+		{"outside relative", Request{Path: "../x.py", Line: 1, Source: []byte("x = 1\n")}, ErrOutsideRepo},
+		{"line past the end", Request{Path: "shop/lexical.py", Line: 8}, ErrLine},
+		{"line zero", Request{Path: "shop/lexical.py", Line: 0}, ErrLine},
+		{"binary", Request{Path: "blob.py", Line: 1, Source: []byte("x = 1\x00\x01\n")}, ErrBinary},
+		{"unsupported language", Request{Path: "notes.txt", Line: 1, Source: []byte("hello\n")}, ErrLanguage},
+		{"missing file", Request{Path: "shop/none.py", Line: 1}, os.ErrNotExist},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Complete(context.Background(), tt.req)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("error %v, want %v", err, tt.want)
+			}
+		})
+	}
+	// One past the last line is a new line at the end: allowed.
+	if _, err := e.Complete(context.Background(), Request{Path: "shop/lexical.py", Line: 7}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Completing inside an indexed file never shows the code at or after the
+// cursor: the file's own entries that reach the line are dropped.
+func TestLeakRuleInIndexedFile(t *testing.T) {
+	e := engineFromSource(t, "testdata/finestage")
+	res, err := e.Complete(context.Background(), Request{Path: "shop/structural.py", Line: 5, Mode: "fine", TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Leaked == 0 {
+		t.Fatal("no entry was dropped by the leak rule")
+	}
+	for _, s := range res.Snippets {
+		if s.Path == "shop/structural.py" {
+			t.Fatalf("snippet %s:%d-%d of the query's own file reaches line 5", s.Path, s.StartLine, s.EndLine)
+		}
+		if strings.Contains(s.Text, "record.settled") && s.Path == "shop/structural.py" {
+			t.Fatal("the ground truth leaked")
+		}
+	}
+}
+
+// Many goroutines complete at once while the index is swapped.
+func TestConcurrentQueries(t *testing.T) {
+	e := engineFromSource(t, "testdata/finestage")
+	states := []*state{e.cur.Load(), engineFromSource(t, "testdata/finestage").cur.Load()}
+	stop := make(chan struct{})
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+				e.cur.Store(states[i%2])
+			}
+		}
+	}()
+	defer close(stop)
+	done := make(chan error)
+	for i := 0; i < 8; i++ {
+		go func() {
+			var err error
+			for j := 0; j < 50 && err == nil; j++ {
+				_, err = e.Complete(context.Background(), Request{Path: "app/new.py", Line: 6, Source: []byte(fineQuery)})
+			}
+			done <- err
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
