@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -72,14 +73,27 @@ func (gi *engineIndex) open(ctx context.Context, dir, root string, src GraphSour
 	if err != nil {
 		return fmt.Errorf("build index: %w", err)
 	}
+	var (
+		mu       sync.Mutex
+		failed   int
+		firstErr error
+	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, f := range src.Files {
 		g.Go(func() error {
 			// A file the builder refuses is left out of the graph index
 			// only; its tasks still run.
-			if err := b.Add(gctx, f.Path, f.Content); err != nil && gctx.Err() != nil {
-				return gctx.Err()
+			if err := b.Add(gctx, f.Path, f.Content); err != nil {
+				if gctx.Err() != nil {
+					return gctx.Err()
+				}
+				mu.Lock()
+				failed++
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
 			}
 			return nil
 		})
@@ -96,6 +110,11 @@ func (gi *engineIndex) open(ctx context.Context, dir, root string, src GraphSour
 		return fmt.Errorf("load index: %w", err)
 	}
 	gi.e = e
+	if len(src.Files) > 0 && e.Info().Entries == 0 {
+		// An empty index would score 0 everywhere and pass any leak
+		// check: refuse to report on it.
+		return fmt.Errorf("graphcoder index is empty (%d of %d files refused, first: %w)", failed, len(src.Files), firstErr)
+	}
 	return nil
 }
 
