@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"errors"
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/lang"
@@ -28,6 +27,14 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	if err != nil {
 		return nil, err
 	}
-	_ = f
-	return nil, errors.New("code context graph builder not wired yet")
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	g := ccg.Build(f)
+	a := &analysis{graph: g, syntaxErrors: f.Errors, slices: make([]slice.Slice, len(g.Nodes))}
+	var s slice.Slicer
+	for v := range g.Nodes {
+		a.slices[v] = *s.Of(g, int32(v), b.slice)
+	}
+	return a, nil
 }

@@ -169,8 +169,13 @@ func (b *Builder) Add(ctx context.Context, path string, content []byte) error {
 	})
 }
 
-// ErrNoLanguage is returned by Add for a file no front end handles.
-var ErrNoLanguage = errors.New("no registered language for this file")
+var (
+	// ErrNoLanguage is returned by Add for a file no front end handles.
+	ErrNoLanguage = errors.New("no registered language for this file")
+	// ErrStorage is wrapped by Add errors that concern the index itself
+	// rather than the file: the build cannot go on.
+	ErrStorage = errors.New("index storage failure")
+)
 
 func (b *Builder) add(ctx context.Context, language, path string, content []byte, analyze func() (*analysis, error)) error {
 	if err := ctx.Err(); err != nil {
@@ -186,15 +191,16 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	}
 	prev, ok := b.known[string(key)]
 	b.mu.Unlock()
-	if ok {
-		if prev == nil {
-			// A blob with no manifest info: read its counts.
-			p, err := b.blobInfo(key)
-			if err != nil {
-				return fmt.Errorf("add %s: %w", path, err)
-			}
+	if ok && prev == nil {
+		// A blob with no manifest info (left by an interrupted build):
+		// read its counts; a damaged one is simply written again.
+		if p, err := b.blobInfo(key); err == nil {
 			prev = p
+		} else {
+			ok = false
 		}
+	}
+	if ok {
 		info.Lines, info.Statements, info.BlobBytes = prev.Lines, prev.Statements, prev.BlobBytes
 		b.mu.Lock()
 		b.files[path] = info
@@ -216,9 +222,9 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	if b.done {
 		return errors.New("add: build already finished")
 	}
-	if _, ok := b.known[string(key)]; !ok {
+	if k, ok := b.known[string(key)]; !ok || k == nil {
 		if err := b.wb.Set(key, blob); err != nil {
-			return fmt.Errorf("add %s: write: %w", path, err)
+			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
 		}
 		b.summary.NewBlobs++
 	}

@@ -1,0 +1,279 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphcoder/graphcoder/db"
+)
+
+// DefaultMaxFileSize is the size above which a file is not indexed.
+const DefaultMaxFileSize = 1 << 20
+
+// Options configure Build.
+type Options struct {
+	// Repo is the repository root.
+	Repo string
+	// IndexDir is the index folder; "" means Repo/.graphcoder.
+	IndexDir string
+	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
+	Workers int
+	// MaxFileSize skips larger files; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Tokenizer, Hops and MaxStatements shape the entries (see db.BuildOptions).
+	Tokenizer           string
+	Hops, MaxStatements int
+	// Progress, if set, is called from one goroutine at a time as the
+	// build advances.
+	Progress func(Progress)
+	// Rebuild removes an existing index (of any schema) first.
+	Rebuild bool
+}
+
+// Progress reports how far a build is.
+type Progress struct {
+	// Phase is "walk", "index" or "publish".
+	Phase      string
+	FilesTotal int
+	FilesDone  int
+	BytesTotal int64
+	BytesDone  int64
+	Elapsed    time.Duration
+}
+
+// Summary reports a finished build. Files is the number of files in the
+// new index.
+type Summary struct {
+	Repo    string         `json:"repo"`
+	Index   string         `json:"index"`
+	Seen    int            `json:"seen"`
+	Files   int            `json:"files"`
+	Reused  int            `json:"reused"`
+	Parsed  int            `json:"parsed"`
+	Removed int            `json:"removed"`
+	Skipped map[string]int `json:"skipped"`
+	// Unsupported counts files of no registered language (not in Seen).
+	Unsupported  int     `json:"unsupported"`
+	SyntaxErrors int     `json:"syntax_errors"`
+	Lines        int     `json:"lines"`
+	Statements   int     `json:"statements"`
+	Entries      int     `json:"entries"`
+	IndexBytes   int64   `json:"index_bytes"`
+	Seconds      float64 `json:"seconds"`
+	Generation   uint64  `json:"generation"`
+	Published    bool    `json:"published"`
+	Tokenizer    string  `json:"tokenizer"`
+}
+
+// readFile reads a file to index; tests replace it to simulate failures
+// that running as root cannot produce.
+var readFile = os.ReadFile
+
+// Build indexes opts.Repo into opts.IndexDir and publishes the new
+// generation. Only problems with the index itself or cancellation fail it;
+// problems with single files are counted in Summary.Skipped.
+func Build(ctx context.Context, opts Options) (Summary, error) {
+	start := time.Now()
+	root := realPath(opts.Repo)
+	st, err := os.Stat(root)
+	if err != nil {
+		return Summary{}, fmt.Errorf("repository: %w", err)
+	}
+	if !st.IsDir() {
+		return Summary{}, fmt.Errorf("repository %s is not a directory", opts.Repo)
+	}
+	if opts.IndexDir == "" {
+		opts.IndexDir = filepath.Join(root, ".graphcoder")
+	}
+	indexDir := realPath(opts.IndexDir)
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	progress := func(p Progress) {
+		if opts.Progress != nil {
+			p.Elapsed = time.Since(start)
+			opts.Progress(p)
+		}
+	}
+
+	if opts.Rebuild {
+		if err := removeIndex(indexDir); err != nil {
+			return Summary{}, err
+		}
+	}
+
+	progress(Progress{Phase: "walk"})
+	w := &walker{root: root, indexDir: indexDir, maxSize: opts.MaxFileSize,
+		skipped: map[string]int{}, visited: map[fileID]bool{}}
+	anc := map[fileID]bool{}
+	if id, ok := idOf(st); ok {
+		anc[id], w.visited[id] = true, true
+	}
+	w.walkDir(root, "", nil, anc)
+	if err := ctx.Err(); err != nil {
+		return Summary{}, err
+	}
+
+	d, err := db.Open(indexDir, db.OpenOptions{})
+	if err != nil {
+		return Summary{}, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			d.Close()
+		}
+	}()
+	b, err := db.NewBuilder(d, db.BuildOptions{Tokenizer: opts.Tokenizer, Hops: opts.Hops,
+		MaxStatements: opts.MaxStatements, Root: root})
+	if err != nil {
+		return Summary{}, err
+	}
+
+	var total int64
+	for _, f := range w.files {
+		total += f.size
+	}
+	var mu sync.Mutex // guards w.skipped and the progress counters
+	p := Progress{Phase: "index", FilesTotal: len(w.files), BytesTotal: total}
+	progress(p)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.Workers)
+	for _, f := range w.files {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			reason, err := indexFile(gctx, b, f, opts.MaxFileSize)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				return err
+			}
+			if reason != "" {
+				w.skipped[reason]++
+			}
+			p.FilesDone++
+			p.BytesDone += f.size
+			progress(p)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		b.Abort()
+		return Summary{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		b.Abort()
+		return Summary{}, err
+	}
+
+	progress(Progress{Phase: "publish", FilesTotal: len(w.files), FilesDone: len(w.files), BytesTotal: total, BytesDone: total})
+	ds, err := b.Finish(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	closed = true
+	if err := d.Close(); err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{
+		Repo: root, Index: indexDir, Seen: w.seen, Files: ds.Files, Reused: ds.Reused,
+		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.skipped, Unsupported: w.unsupported,
+		SyntaxErrors: ds.SyntaxErrors, Lines: ds.Lines, Statements: ds.Statements,
+		Entries: ds.Entries, Generation: ds.Generation, Published: ds.Published,
+		Tokenizer: opts.Tokenizer,
+	}
+	if sum.Tokenizer == "" {
+		sum.Tokenizer = "code"
+	}
+	sum.IndexBytes, _ = DiskUsage(indexDir)
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+// indexFile reads and adds one file. It returns a skip reason for a file
+// left out, or an error only for cancellation and index failures.
+func indexFile(ctx context.Context, b *db.Builder, f candidate, maxSize int64) (string, error) {
+	content, err := readFile(f.abs)
+	if err != nil {
+		return SkipUnreadable, nil
+	}
+	if int64(len(content)) > maxSize {
+		return SkipTooLarge, nil // grew since the walk
+	}
+	head := content[:min(len(content), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return SkipBinary, nil
+	}
+	if !utf8.Valid(content) {
+		return SkipNotUTF8, nil
+	}
+	if err := b.Add(ctx, f.rel, content); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if errors.Is(err, db.ErrStorage) {
+			return "", err
+		}
+		return SkipFailed, nil
+	}
+	return "", nil
+}
+
+// removeIndex deletes an index folder, refusing folders that hold
+// anything else.
+func removeIndex(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	if len(entries) > 0 && !db.IsIndex(dir) {
+		return fmt.Errorf("rebuild: refusing to remove %s: it is not an index", dir)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	return nil
+}
+
+// DiskUsage returns the space the files under dir occupy on disk
+// (allocated blocks, as du counts them, so sparse files count what they
+// use).
+func DiskUsage(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			n += st.Blocks * 512
+		} else {
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n, err
+}
