@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/server"
+	"github.com/graphcoder/graphcoder/server/backend"
+	"github.com/graphcoder/graphcoder/server/httpapi"
+	"github.com/graphcoder/graphcoder/server/lsp"
+)
+
+func init() { rootCmd.AddCommand(newServeCmd()) }
+
+// serveFlags holds the settings of graphcoder serve.
+type serveFlags struct {
+	lsp, noWatch, allowRemote bool
+	httpAddr, repo, index     string
+	mode                      string
+	topK, cache, parallel     int
+	budget, debounce, timeout time.Duration
+	maxBody                   int64
+}
+
+func newServeCmd() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--lsp] [--http ADDR] --repo DIR [--index DIR] [backend flags]",
+		Short: "Serve completions to editors over LSP (stdio) or HTTP",
+		Long: `Serve completions for the repository DIR to editors.
+
+With --lsp, speak the Language Server Protocol on standard input and output
+(textDocument/completion and textDocument/inlineCompletion, with full and
+incremental document sync, so completions use unsaved buffers); diagnostics
+go to standard error. Add --http to serve HTTP as well.
+
+Without --lsp, serve HTTP on --http (default 127.0.0.1:8420):
+  POST /v1/completions  {"language", "segments": {"prefix", "suffix", "filepath"},
+                         "debug_options": {"return_snippets", "return_prompt"}}
+                     -> {"id", "choices": [{"index", "text"}], "debug_data": {"snippets", "prompt"}}
+  GET  /v1/health
+The cursor is where prefix ends; filepath is relative to DIR (or absolute
+inside it). The server listens on loopback only unless --allow-remote.
+
+The index (DIR/.graphcoder unless --index) is built first when missing. Files
+changed on disk or saved in the editor are re-indexed in the background and
+queries see the new index once it is complete; --no-watch turns this off.
+
+Each completion retrieves within --budget and answers with the best result
+found by then; repeated queries on the same line are served from a cache.
+With a model backend (--llm and related flags, or --llm-config FILE) the
+model writes the completion from the retrieved snippets; when it is absent,
+fails or exceeds --llm-timeout, the model-free prediction is used.`,
+		Example: `  graphcoder serve --lsp --repo .
+  graphcoder serve --repo ~/src/project --http 127.0.0.1:8420
+  graphcoder serve --lsp --repo . --llm ollama --llm-model qwen2.5-coder:1.5b --llm-template qwen`,
+		DisableFlagsInUseLine: true,
+		Args:                  cobra.NoArgs,
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.lsp, "lsp", false, "speak LSP on stdin/stdout")
+	fl.StringVar(&f.httpAddr, "http", httpapi.DefaultAddr, "HTTP listen address (with --lsp, HTTP is served only when this is given)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow an HTTP address that is not loopback")
+	fl.StringVar(&f.repo, "repo", "", "repository to serve (required)")
+	fl.StringVar(&f.index, "index", "", "index folder (default REPO/"+indexDirName+")")
+	fl.StringVar(&f.mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine or coarse2fine")
+	fl.IntVar(&f.topK, "top-k", 10, "candidates kept by the coarse stage")
+	fl.DurationVar(&f.budget, "budget", server.DefaultBudget, "retrieval budget per completion; the best result found by then is used")
+	fl.IntVar(&f.cache, "cache", 512, "retrieval results kept for repeated queries (0 disables)")
+	fl.IntVar(&f.parallel, "parallel", 0, "completions computed at once (default 2 per CPU)")
+	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
+	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
+	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
+	fl.DurationVar(&f.debounce, "debounce", 50*time.Millisecond, "quiet time after a change before re-indexing")
+	llmFlags := llm.AddFlags(fl)
+	_ = cmd.MarkFlagRequired("repo")
+
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := llmFlags.Config()
+		if err != nil {
+			return &exitError{2, err}
+		}
+		return runServe(cmd.Context(), cmd, f, cfg)
+	}
+	return cmd
+}
+
+func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Config) error {
+	logger := log.New(os.Stderr, "graphcoder serve: ", log.LstdFlags)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	mode, err := retrieve.ParseMode(f.mode)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	serveHTTP := !f.lsp || cmd.Flags().Changed("http")
+	if serveHTTP && !f.allowRemote && !httpapi.IsLoopback(f.httpAddr) {
+		return &exitError{2, fmt.Errorf("--http %s is not a loopback address (add --allow-remote to serve it anyway)", f.httpAddr)}
+	}
+	repo, err := filepath.Abs(f.repo)
+	if err != nil {
+		return &exitError{2, fmt.Errorf("repository: %w", err)}
+	}
+	if fi, err := os.Stat(repo); err != nil || !fi.IsDir() {
+		return &exitError{2, fmt.Errorf("repository %s is not a folder", f.repo)}
+	}
+	indexDir := f.index
+	if indexDir == "" {
+		indexDir = filepath.Join(repo, indexDirName)
+	}
+	if indexDir, err = filepath.Abs(indexDir); err != nil {
+		return &exitError{2, fmt.Errorf("index: %w", err)}
+	}
+
+	fresh := !db.IsIndex(indexDir)
+	d, err := db.Open(indexDir, db.OpenOptions{})
+	if err != nil {
+		return &exitError{3, fmt.Errorf("open index: %w", err)}
+	}
+	defer d.Close()
+	ix := &backend.Indexer{DB: d, Root: repo, SkipDir: func(p string) bool { return p == indexDir }}
+	if fresh {
+		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
+		t0 := time.Now()
+		sum, err := ix.Build(ctx)
+		if err != nil {
+			return &exitError{3, err}
+		}
+		logger.Printf("indexed %d files (%d statements) in %v; %d skipped", sum.Files, sum.Statements, time.Since(t0).Round(time.Millisecond), sum.Skipped)
+	}
+	eng, err := engine.New(d, engine.Options{Root: repo})
+	if err != nil {
+		return &exitError{3, err}
+	}
+	defer eng.Close()
+	info := eng.Info()
+	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
+
+	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Logger: logger}
+	if f.cache == 0 {
+		opts.CacheSize = -1
+	}
+	if cfg.Kind != "" && cfg.Kind != llm.KindNone {
+		b, err := llm.New(cfg)
+		if err != nil {
+			return &exitError{2, err}
+		}
+		opts.Generator = backend.Model{Backend: b, RepoName: filepath.Base(repo)}
+		opts.GenerateTimeout = cfg.Timeout
+		if opts.GenerateTimeout <= 0 {
+			opts.GenerateTimeout = llm.DefaultTimeout
+		}
+		logger.Printf("model backend %s", b.Name())
+	} else {
+		logger.Printf("no model backend: answering with the model-free prediction")
+	}
+	svc, err := server.New(backend.Engine{Engine: eng, Mode: mode, TopK: f.topK}, opts)
+	if err != nil {
+		return err
+	}
+
+	live := server.NewLive(server.LiveOptions{Reindex: ix.Reindex, Reload: svc.Reload, Debounce: f.debounce, Logger: logger})
+	onSave := func(string) {}
+	if !f.noWatch {
+		go live.Run(ctx)
+		onSave = func(p string) { live.Notify(p) }
+		wait, err := server.Watch(ctx, server.WatchOptions{
+			Root:    repo,
+			SkipDir: func(p string) bool { return p == indexDir },
+			Match:   backend.Match,
+			Notify:  onSave,
+			Logger:  logger,
+		})
+		if err != nil {
+			logger.Printf("not watching the repository (saves still re-index): %v", err)
+		} else {
+			defer wait()
+		}
+	}
+
+	errc := make(chan error, 2)
+	var httpSrv *http.Server
+	if serveHTTP {
+		ln, err := net.Listen("tcp", f.httpAddr)
+		if err != nil {
+			return &exitError{2, fmt.Errorf("listen: %w", err)}
+		}
+		h := httpapi.New(svc, httpapi.Options{MaxBody: f.maxBody, Timeout: f.timeout, Logger: logger,
+			Health: func() map[string]any {
+				i := eng.Info()
+				return map[string]any{"files": i.Files, "entries": i.Entries, "reindexing": live.Busy(), "reindex_runs": live.Runs()}
+			}})
+		httpSrv = httpapi.NewServer(h, logger)
+		logger.Printf("HTTP on http://%s", ln.Addr())
+		go func() {
+			if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("http: %w", err)
+			}
+		}()
+		defer func() {
+			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer scancel()
+			_ = httpSrv.Shutdown(sctx)
+		}()
+	}
+	if f.lsp {
+		srv := lsp.New(svc, lsp.Options{OnSave: onSave, Parallel: f.parallel, Logger: logger})
+		go func() { errc <- srv.Serve(ctx, os.Stdin, os.Stdout) }()
+		logger.Printf("LSP on standard input and output")
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-errc:
+		switch {
+		case errors.Is(err, lsp.ErrNoShutdown):
+			return &exitError{1, err}
+		case err != nil:
+			return err
+		}
+		return nil
+	}
+}
