@@ -68,7 +68,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		return nil, fmt.Errorf("parse %s: %w", path, errNoTree)
 	}
 	defer tree.Close()
-	nodes, err := flatten(ctx, tree.RootNode(), p.nodes)
+	nodes, err := flatten(ctx, tree.RootNode(), src, p.nodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}

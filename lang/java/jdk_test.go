@@ -194,3 +194,44 @@ func benchFiles(b *testing.B) ([]sourceFile, int) {
 func countStmts(stmts []*lang.Stmt, n *int) {
 	lang.Walk(stmts, func(*lang.Stmt) { *n++ })
 }
+
+// BenchmarkRatio measures the front end against the parse floor file by
+// file, interleaved and keeping the fastest of several runs of each, so
+// that load from other processes on the machine cancels out. It reports
+// the front end's time as a multiple of tree-sitter's parse time.
+func BenchmarkRatio(b *testing.B) {
+	files, lines := benchFiles(b)
+	ts := sitter.NewParser()
+	ts.SetLanguage(language)
+	p := NewParser()
+	ctx := context.Background()
+	const runs = 5
+	var floor, front time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		floor, front = 0, 0
+		for _, sf := range files {
+			bestParse, bestFront := time.Duration(1<<62), time.Duration(1<<62)
+			for range runs {
+				t0 := time.Now()
+				tree, err := ts.ParseCtx(ctx, nil, sf.src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tree.Close()
+				t1 := time.Now()
+				if _, err := p.Parse(ctx, sf.path, sf.src); err != nil {
+					b.Fatal(err)
+				}
+				t2 := time.Now()
+				bestParse = min(bestParse, t1.Sub(t0))
+				bestFront = min(bestFront, t2.Sub(t1))
+			}
+			floor += bestParse
+			front += bestFront
+		}
+	}
+	b.ReportMetric(float64(front)/float64(floor), "x-parse")
+	b.ReportMetric(float64(lines)/floor.Seconds(), "parse-lines/s")
+	b.ReportMetric(float64(lines)/front.Seconds(), "frontend-lines/s")
+}

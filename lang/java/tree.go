@@ -274,13 +274,34 @@ type node struct {
 	next     int32 // next sibling, or -1
 }
 
+// rowsOfChildren marks the nodes whose header rows are measured from their
+// children's rows, including tokens such as ')' or 'else'.
+var rowsOfChildren = [...]bool{
+	kFor: true, kForEach: true, kWhileStmt: true, kIf: true, kDo: true,
+	kLabeled: true, kSwitchGroup: true, kSwitchRule: true, kCatch: true,
+	kTry: true, kFinally: true, kClass: true, kModule: true, kMethod: true,
+	kCtor: true, kCompactCtor: true, kSync: true, kStaticInit: true,
+}
+
+func needsChildRows(k kind) bool { return int(k) < len(rowsOfChildren) && rowsOfChildren[k] }
+
 // flatten copies the syntax tree under root into nodes in pre-order. The
 // children of kSkip nodes are left out (except when they hide a syntax
 // error), comments are dropped. It checks ctx every few thousand nodes.
-func flatten(ctx context.Context, root *sitter.Node, nodes []node) ([]node, error) {
+//
+// Each question asked of a tree-sitter node is a cgo call, and they add up
+// to more than the parse itself if asked naively. So flatten asks only what
+// the mapping needs: rows of named nodes, rows of tokens and names only
+// under headers whose rows are measured from them (elsewhere a token gets
+// its parent's start row), the text of names (its end found by scanning the
+// source), and children only of nodes that can have any that matter. When
+// the tree holds syntax errors every question is asked, since recovery
+// breaks the shortcuts (zero-width tokens, names cut short).
+func flatten(ctx context.Context, root *sitter.Node, src []byte, nodes []node) ([]node, error) {
 	nodes = nodes[:0]
 	c := sitter.NewTreeCursor(root)
 	defer c.Close()
+	broken := root.HasError()
 
 	// last[d] is the most recent node at depth d, to link siblings.
 	last := make([]int32, 0, 64)
@@ -289,20 +310,43 @@ func flatten(ctx context.Context, root *sitter.Node, nodes []node) ([]node, erro
 		n := c.CurrentNode()
 		sym := uint16(n.Symbol())
 		info := symbolOf(sym)
-		idx := int32(len(nodes))
-		sp, ep := n.StartPoint(), n.EndPoint()
-		start, end := n.StartByte(), n.EndByte()
-		endRow := int32(ep.Row)
-		if ep.Column == 0 && ep.Row > sp.Row {
-			endRow-- // the node ends with a newline: its last byte is on the row before
-		}
 		keep := info.kind != kComment
+		descend := false
 		if keep {
-			nodes = append(nodes, node{
-				kind: info.kind, sym: sym, missing: start == end && n.IsMissing(),
-				startRow: int32(sp.Row), endRow: endRow, start: start, end: end,
-				child: -1, next: -1,
-			})
+			idx := int32(len(nodes))
+			nd := node{kind: info.kind, sym: sym, child: -1, next: -1}
+			parent := int32(-1)
+			if depth > 0 {
+				parent = last[depth-1]
+			}
+			leaf := !info.named || info.kind == kIdent || info.kind == kThis || info.kind == kSuper
+			switch {
+			case broken || !leaf:
+				sp, ep := n.StartPoint(), n.EndPoint()
+				nd.startRow, nd.endRow = int32(sp.Row), int32(ep.Row)
+				if ep.Column == 0 && ep.Row > sp.Row {
+					nd.endRow-- // the node ends with a newline: its last byte is on the row before
+				}
+				nd.missing = broken && ep == sp && n.IsMissing()
+			case parent < 0 || needsChildRows(nodes[parent].kind):
+				nd.startRow = int32(n.StartPoint().Row)
+				nd.endRow = nd.startRow
+			default:
+				nd.startRow = nodes[parent].startRow
+				nd.endRow = nd.startRow
+			}
+			switch info.kind {
+			case kIdent, kThis, kSuper:
+				nd.start = n.StartByte()
+				if broken {
+					nd.end = n.EndByte()
+				} else {
+					nd.end = nameEnd(src, nd.start)
+				}
+			case kFieldAccess:
+				nd.start, nd.end = n.StartByte(), n.EndByte()
+			}
+			nodes = append(nodes, nd)
 			if depth < len(last) {
 				if p := last[depth]; p >= 0 {
 					nodes[p].next = idx
@@ -311,11 +355,14 @@ func flatten(ctx context.Context, root *sitter.Node, nodes []node) ([]node, erro
 			} else {
 				last = append(last, idx)
 			}
-			if depth > 0 && nodes[last[depth-1]].child < 0 {
-				nodes[last[depth-1]].child = idx
+			if parent >= 0 && nodes[parent].child < 0 {
+				nodes[parent].child = idx
+			}
+			descend = !leaf && (info.kind != kSkip || (broken && n.HasError()))
+			if broken && !info.named {
+				descend = true
 			}
 		}
-		descend := keep && (info.kind != kSkip || n.HasError())
 		if descend && c.GoToFirstChild() {
 			depth++
 			if depth < len(last) {
@@ -333,4 +380,20 @@ func flatten(ctx context.Context, root *sitter.Node, nodes []node) ([]node, erro
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// nameEnd returns the end offset of the identifier (or this/super) that
+// starts at start: Java identifiers are letters, digits, '_' and '$', and
+// any non-ASCII byte belongs to a Unicode letter in well-formed source.
+func nameEnd(src []byte, start uint32) uint32 {
+	i := start
+	for int(i) < len(src) {
+		c := src[i]
+		if c >= 0x80 || c == '_' || c == '$' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') {
+			i++
+			continue
+		}
+		break
+	}
+	return i
 }
