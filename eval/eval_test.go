@@ -386,3 +386,41 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("cancelled run: %v", err)
 	}
 }
+
+// TestDeterministicAllMethods runs every method twice with the same seed
+// (the second time with the tasks read back from RepoEval JSONL and two
+// workers) and expects the same numbers.
+func TestDeterministicAllMethods(t *testing.T) {
+	opts := Options{Repo: "testdata/pyrepo", Lang: "python", Level: tasks.Line, Tasks: 30, Seed: 4}
+	a, err := Run(context.Background(), opts)
+	skipIfNoGraphIndex(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "tasks.jsonl")
+	var buf bytes.Buffer
+	if err := tasks.Write(&buf, a.Tasks); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.TaskFile, opts.Workers, opts.Seed = file, 2, 999
+	b, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, sb := withoutTimes(a.Summary()), withoutTimes(b.Summary())
+	sb.Seed = sa.Seed
+	if !reflect.DeepEqual(sa, sb) {
+		t.Errorf("same tasks, different numbers:\n%+v\n%+v", sa, sb)
+	}
+	for i := range a.Records {
+		ra, rb := a.Records[i], b.Records[i]
+		ra.RetrievalMS, rb.RetrievalMS = 0, 0
+		if !reflect.DeepEqual(ra, rb) {
+			t.Errorf("record %d differs:\n%+v\n%+v", i, ra, rb)
+			break
+		}
+	}
+}
