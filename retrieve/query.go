@@ -1,12 +1,14 @@
 package retrieve
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -161,6 +163,7 @@ type Stats struct {
 type scratch struct {
 	counts  []uint16
 	touched []uint32
+	order   []uint32
 }
 
 var scratchPool sync.Pool
@@ -200,18 +203,17 @@ func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate
 
 	sc := ix.getScratch()
 	defer scratchPool.Put(sc)
-	ix.intersect(q.Key, sc)
-	st.Scanned = len(sc.touched)
-
 	var cands []Candidate
 	switch opt.Mode {
 	case Coarse, CoarseToFine:
 		cands = ix.topK(q, sc, opt.TopK, &st)
 	case Fine:
+		ix.intersect(q.Key, sc)
 		cands = ix.all(q, sc, &st)
 	default:
 		return nil, st, fmt.Errorf("search: unknown mode %q", opt.Mode)
 	}
+	st.Scanned = len(sc.touched)
 	for _, e := range sc.touched {
 		sc.counts[e] = 0
 	}
@@ -337,27 +339,69 @@ func (h *minHeap) Pop() any {
 }
 
 // topK returns the k entries of highest Jaccard similarity (ties by entry
-// id), among entries sharing at least one token with the query and not
-// leaking.
+// id), among entries sharing at least one token with the query, of the
+// query's language and not leaking.
+//
+// It is exact but avoids walking the long postings of common tokens
+// (prefix filtering with a rising threshold). An entry with similarity J
+// shares I >= J*|A| of the query's |A| tokens (J <= I/|A| since |B| >= I).
+// Visit the query's tokens rarest first and score every entry met exactly;
+// once the heap holds k entries its worst score theta bounds what still
+// matters: an entry none of whose tokens is among the first p visited has
+// I <= |A|-p, so when |A|-p < theta*|A| it cannot enter the heap (not even
+// on a tie, which needs J >= theta), and the remaining postings are
+// skipped.
 func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
+	nv := uint32(len(ix.postOff) - 1)
+	order := sc.order[:0]
+	for _, t := range q.Key {
+		order = append(order, t)
+	}
+	postLen := func(t uint32) uint32 {
+		if t >= nv {
+			return 0 // unseen token: no postings
+		}
+		return ix.postOff[t+1] - ix.postOff[t]
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(postLen(a), postLen(b)) })
+	sc.order = order
+
 	h := make(minHeap, 0, k+1)
-	for _, e := range sc.touched {
-		s := scored{e, ix.jaccard(q, e, sc.counts[e])}
-		if len(h) == k && !better(s, h[0]) {
+	n := len(q.Key)
+	for i, t := range order {
+		if len(h) == k {
+			// Tokens order[i:] remain: an entry not met yet shares at
+			// most n-i of them.
+			if float64(n-i) < h[0].score*float64(n)-1e-9 {
+				break
+			}
+		}
+		if t >= nv {
 			continue
 		}
-		if !ix.sameLanguage(q, e) {
-			continue
-		}
-		if ix.leaks(q, e) {
-			st.Leaked++
-			continue
-		}
-		if len(h) < k {
-			heap.Push(&h, s)
-		} else {
-			h[0] = s
-			heap.Fix(&h, 0)
+		for _, e := range ix.post[ix.postOff[t]:ix.postOff[t+1]] {
+			if sc.counts[e] != 0 {
+				continue
+			}
+			sc.counts[e] = 1
+			sc.touched = append(sc.touched, e)
+			s := scored{e, sed.Jaccard(q.Key, ix.key(int(e)))}
+			if len(h) == k && !better(s, h[0]) {
+				continue
+			}
+			if !ix.sameLanguage(q, e) {
+				continue
+			}
+			if ix.leaks(q, e) {
+				st.Leaked++
+				continue
+			}
+			if len(h) < k {
+				heap.Push(&h, s)
+			} else {
+				h[0] = s
+				heap.Fix(&h, 0)
+			}
 		}
 	}
 	out := make([]Candidate, len(h))

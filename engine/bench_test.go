@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/token"
+)
+
+const stdlib = "/root/.pyenv/versions/3.11.7/lib/python3.11"
+
+var (
+	stdlibOnce sync.Once
+	stdlibEng  *Engine
+	stdlibSrc  []string // indexed paths
+)
+
+// stdlibEngine indexes the Python standard library (without
+// site-packages) once per test binary.
+func stdlibEngine(b *testing.B) *Engine {
+	if _, err := os.Stat(stdlib); err != nil {
+		b.Skip("Python standard library not found")
+	}
+	stdlibOnce.Do(func() {
+		tok, _ := token.ByName("code")
+		var paths []string
+		filepath.WalkDir(stdlib, func(p string, de fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if de.IsDir() && (de.Name() == "site-packages" || de.Name() == "__pycache__") {
+				return filepath.SkipDir
+			}
+			if !de.IsDir() && strings.HasSuffix(p, ".py") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		files := make([]*retrieve.File, len(paths))
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for i, p := range paths {
+			g.Go(func() error {
+				src, err := os.ReadFile(p)
+				if err != nil || lang.ForPath(p) == nil {
+					return nil
+				}
+				r, _ := filepath.Rel(stdlib, p)
+				files[i] = fileFromSource(b, tok, filepath.ToSlash(r), src)
+				return nil
+			})
+		}
+		g.Wait()
+		bld := retrieve.NewBuilder(tok, retrieve.Params{Hops: 5, MaxStatements: 20})
+		for _, f := range files {
+			if f != nil && len(f.Lines) > 20 {
+				if err := bld.Add(f); err == nil {
+					stdlibSrc = append(stdlibSrc, f.Path)
+				}
+			}
+		}
+		stdlibEng = fromIndex(bld.Index(), tok, stdlib, Options{})
+	})
+	return stdlibEng
+}
+
+// BenchmarkRetrieval completes 500 seeded cursors of the standard library
+// (mode coarse2fine, k = 10) per iteration and reports the median and p95
+// retrieval time (coarse + fine) and of the whole request.
+func BenchmarkRetrieval(b *testing.B) {
+	for _, mode := range []retrieve.Mode{retrieve.CoarseToFine, retrieve.Coarse} {
+		b.Run(string(mode), func(b *testing.B) {
+			e := stdlibEngine(b)
+			b.Logf("index: %d files, %d entries, ~%d MiB", e.Info().Files, e.Info().Entries, e.Info().Bytes>>20)
+			r := rand.New(rand.NewPCG(42, 1))
+			type cursor struct {
+				path string
+				line int
+				src  []byte
+			}
+			var cursors []cursor
+			for len(cursors) < 500 {
+				p := stdlibSrc[r.IntN(len(stdlibSrc))]
+				src, _ := os.ReadFile(filepath.Join(stdlib, p))
+				n := strings.Count(string(src), "\n")
+				cursors = append(cursors, cursor{p, 2 + r.IntN(max(n-1, 1)), src})
+			}
+			var retr, total []time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				retr, total = retr[:0], total[:0]
+				for _, c := range cursors {
+					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode})
+					if err != nil {
+						b.Fatal(err)
+					}
+					retr = append(retr, res.Stats.Coarse+res.Stats.Fine)
+					total = append(total, res.Stats.Total)
+				}
+			}
+			slices.Sort(retr)
+			slices.Sort(total)
+			q := func(d []time.Duration, p float64) float64 { return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(q(retr, 0.5), "retrieval-median-ms")
+			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
+			b.ReportMetric(q(total, 0.5), "request-median-ms")
+			b.ReportMetric(q(total, 0.95), "request-p95-ms")
+		})
+	}
+}
