@@ -40,14 +40,28 @@ func stdlibFiles(t testing.TB, n int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if testing.Short() && len(files) > n {
-		sample := make([]string, 0, n)
-		for i := 0; i < n; i++ {
-			sample = append(sample, files[i*len(files)/n])
-		}
-		files = sample
+	if testing.Short() {
+		files = sample(files, n)
 	}
 	return files
+}
+
+// stdlibSample returns the same evenly spaced sample of about n standard
+// library files in every mode, for benchmarks.
+func stdlibSample(t testing.TB, n int) []string {
+	t.Helper()
+	return sample(stdlibFiles(t, n), n)
+}
+
+func sample(files []string, n int) []string {
+	if len(files) <= n {
+		return files
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, files[i*len(files)/n])
+	}
+	return out
 }
 
 // statementTypes are the grammar nodes that start a statement or clause:

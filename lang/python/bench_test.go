@@ -1,0 +1,82 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// benchSources reads a fixed sample of about 200 standard library files.
+func benchSources(b *testing.B) (srcs [][]byte, lines int) {
+	b.Helper()
+	for _, path := range stdlibSample(b, 200) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		srcs = append(srcs, src)
+		lines += bytes.Count(src, []byte("\n")) + 1
+	}
+	return srcs, lines
+}
+
+// BenchmarkParseOnly is the floor: tree-sitter parsing alone.
+func BenchmarkParseOnly(b *testing.B) {
+	srcs, lines := benchSources(b)
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(py.lang)
+	ctx := context.Background()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			tree, err := p.ParseCtx(ctx, nil, src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tree.Close()
+		}
+	}
+	reportLines(b, lines, cpuTime()-cpu0)
+}
+
+// BenchmarkFrontEnd is the whole front end: parse plus statement tree.
+func BenchmarkFrontEnd(b *testing.B) {
+	srcs, lines := benchSources(b)
+	p := NewParser()
+	ctx := context.Background()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			if _, err := p.Parse(ctx, "bench.py", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportLines(b, lines, cpuTime()-cpu0)
+}
+
+// cpuTime is the user+system CPU time of the process. On a busy machine it
+// measures the work done far more steadily than wall-clock time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportLines(b *testing.B, lines int, cpu time.Duration) {
+	total := float64(lines) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds(), "lines/s")
+	if cpu > 0 {
+		b.ReportMetric(total/cpu.Seconds(), "lines/cpu-s")
+	}
+}
