@@ -1,0 +1,97 @@
+// Package java is the Java front end: it parses Java source with
+// tree-sitter and maps the syntax tree onto the language-neutral statement
+// tree of package lang, from which package ccg builds code context graphs.
+// Importing the package registers the language for ".java" files.
+//
+// # Statements
+//
+// Every simple statement is one Stmt of kind Simple: expression statements,
+// local variable, field and constant declarations, enum constants,
+// annotation elements, assert, explicit constructor calls (this(...),
+// super(...)), package and import declarations, module directives. return
+// is Return, throw is Raise, break and continue carry their label; yield,
+// which only leaves a switch expression, is a Break without a label. Empty
+// statements, comments and blank lines are not statements.
+//
+// Compound statements contribute a header whose rows cover only the header
+// (leading annotations and modifiers included) and whose body holds its
+// statements:
+//   - class, interface, enum, record, annotation type and module
+//     declarations are Class; methods and constructors (compact ones too)
+//     are Func with rows to the end of the parameter list and throws
+//     clause; a method without a body is a Func with no Body. Static and
+//     instance initializers are Func headers on the row of `static {` or
+//     `{` (type "static_initializer" and "block").
+//   - if is If with rows through the condition; else is an Else on the row
+//     of the else keyword, except for else-if, where Else is the nested If.
+//   - for, enhanced for and while are Loop; do ... while is Do on the row of
+//     `do` with Cond, a DoCond for the rows of `while (...);`.
+//   - switch statements, and switch expressions standing as statements, are
+//     Switch (rows through the selector) with one Case per case group or
+//     arrow rule. Classic groups (`case X:`) set FallThrough on the Switch;
+//     arrow rules do not fall through. A default label (also
+//     `case null, default`) makes the Switch Exhaustive. Consecutive labels
+//     the grammar keeps as separate groups (`case 1: case 2:`) are separate
+//     Cases, the first with an empty body that falls into the next.
+//   - try and try-with-resources are Try (rows through the resource list)
+//     with a Catch per catch clause and a Finally; synchronized is With;
+//     a labeled statement is With carrying the label with the labeled
+//     statement as its body, and a labeled loop carries the label too, so
+//     both `break l` and `continue l` find their target.
+//   - a bare block inside a body adds its statements in place.
+//
+// # Nested bodies
+//
+// Statements inside an expression (lambda block bodies, anonymous class
+// bodies, enum constant bodies, switch expressions that are part of a
+// larger expression) belong to Inner of the statement holding the
+// expression, one block per body in source order: an anonymous class
+// contributes its member list, a switch expression a block holding its
+// Switch. Empty bodies add no block. The holding statement's rows then end
+// on the row before its first nested statement (but cover at least its
+// first row), so no two statements duplicate rows: in lang.Walk order each
+// statement starts on or after the row where the previous one ends.
+//
+// # Definitions and uses
+//
+// Defs and Uses are access paths, sorted and distinct. Defined are local
+// variables and fields (their names), assignment targets, operands of ++
+// and -- (also used, like the targets of compound assignments), the
+// variables of enhanced for loops and of classic for initializers and
+// updates (on the Loop header), catch parameters (on Catch), parameters
+// and the name of methods and constructors (on Func), class names and
+// record components (on Class), try resources (on Try), enum constants,
+// imported simple names (not for wildcard imports), lambda parameters (on
+// the statement holding the lambda) and pattern variables of instanceof,
+// record and case patterns.
+//
+// `this.x = v` defines this.x and uses this. `a[i] = v` defines a and uses
+// a and i. It is a weak update: only one element changes, and listing a as
+// a use keeps the earlier definitions of a connected to the statement even
+// though the graph builder lets the new definition replace them.
+//
+// Uses are the names read in the statement's own rows, not in nested
+// bodies: every identifier in expression position, with access paths and
+// their prefixes (reading this.x.y uses this.x.y, this.x and this; a call
+// obj.m(a) uses obj, obj.m and a; m(a) uses m; f().x uses only what f()
+// uses). Type names are not uses (`List<String> x` uses nothing), nor are
+// annotations, labels, or the parameters of a lambda read inside its
+// expression body.
+//
+// # Errors
+//
+// A file never fails to parse because of its content. An ERROR node in
+// statement position becomes one Error statement over its rows; nothing
+// inside it becomes a statement. An ERROR node inside an expression stays
+// part of its statement, and the names in it are uses. File.Errors counts
+// ERROR nodes and the tokens tree-sitter inserted to recover (a missing
+// `;` or `)`), so a file parsed cleanly exactly when it is zero.
+//
+// # Speed
+//
+// Each question asked of a tree-sitter node crosses into C, and asking
+// naively costs more than the parse. The front end therefore copies the
+// tree once into a flat array, asking each node only what the mapping
+// needs and not descending into types, literals and annotations, then maps
+// statements with plain Go code; names are substrings of the source.
+package java
