@@ -67,11 +67,13 @@ type Builder struct {
 	prevFiles []FileInfo
 	// known maps the key of every blob present at start (or written by
 	// this build) to its manifest info, when known.
-	mu      sync.Mutex
-	known   map[string]*FileInfo
-	files   map[string]FileInfo
-	wb      *badger.WriteBatch
-	done    bool
+	mu    sync.Mutex
+	known map[string]*FileInfo
+	files map[string]FileInfo
+	wb    *badger.WriteBatch
+	done  bool
+	// dirty is set once meta/dirty is stored (before the first blob).
+	dirty   bool
 	summary Summary
 
 	parsers sync.Map // language name -> *sync.Pool of lang.Parser
@@ -130,14 +132,22 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 				b.known[string(meta.blobKey(&files[i]))] = &files[i]
 			}
 		}
-		// Blobs left by an interrupted build are reusable too.
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := string(it.Item().Key())
-			if _, ok := b.known[k]; !ok {
-				b.known[k] = nil
+		// A build that wrote blobs and did not finish collecting left the
+		// dirty mark: its blobs are reusable, and unreferenced ones must
+		// be found by a full scan. Otherwise the stored blobs are exactly
+		// the current manifest's, and no scan is needed.
+		if _, err := txn.Get(keyDirty); err == nil {
+			b.dirty = true
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := string(it.Item().Key())
+				if _, ok := b.known[k]; !ok {
+					b.known[k] = nil
+				}
 			}
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
 		}
 		return nil
 	})
@@ -223,6 +233,12 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		return errors.New("add: build already finished")
 	}
 	if k, ok := b.known[string(key)]; !ok || k == nil {
+		if !b.dirty {
+			if err := b.db.bdb.Update(func(txn *badger.Txn) error { return txn.Set(keyDirty, []byte{1}) }); err != nil {
+				return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
+			}
+			b.dirty = true
+		}
 		if err := b.wb.Set(key, blob); err != nil {
 			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
 		}
@@ -382,7 +398,7 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
 	}
 	s.Generation, s.Published = gen, true
-	n, err := b.db.collect(gen, &meta, files)
+	n, err := b.db.collect(gen, &meta, files, b.prevKeys(), b.dirty)
 	s.CollectedBlobs = n
 	if err != nil {
 		return s, fmt.Errorf("collect index %s: %w", b.db.dir, err)
@@ -470,10 +486,33 @@ func (b *Builder) writeManifest(meta *GenMeta, files []FileInfo) error {
 	return wb.Flush()
 }
 
+// prevKeys returns the blob keys of the generation the build started from.
+func (b *Builder) prevKeys() [][]byte {
+	if !b.havePrev {
+		return nil
+	}
+	var meta *GenMeta
+	_ = b.db.bdb.View(func(txn *badger.Txn) error {
+		m, _, err := readGen(txn, b.prevGen)
+		meta = m
+		return err
+	})
+	if meta == nil {
+		return nil
+	}
+	keys := make([][]byte, len(b.prevFiles))
+	for i := range b.prevFiles {
+		keys[i] = meta.blobKey(&b.prevFiles[i])
+	}
+	return keys
+}
+
 // collect deletes every generation but gen and every blob gen does not
-// reference, then reclaims value-log space. It returns the number of
+// reference, then reclaims value-log space and clears the dirty mark. With
+// dirty unset, the only candidates are prevKeys (the blobs of the previous
+// generation); otherwise all blobs are scanned. It returns the number of
 // blobs deleted.
-func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo) (int, error) {
+func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo, prevKeys [][]byte, dirty bool) (int, error) {
 	keep := make(map[string]bool, len(files))
 	for i := range files {
 		keep[string(meta.blobKey(&files[i]))] = true
@@ -488,6 +527,16 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo) (int, error) {
 			}
 		}
 		it.Close()
+		if !dirty {
+			for _, k := range prevKeys {
+				if !keep[string(k)] {
+					keep[string(k)] = true // once
+					dead = append(dead, k)
+					blobs++
+				}
+			}
+			return nil
+		}
 		it = txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -498,7 +547,7 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo) (int, error) {
 		}
 		return nil
 	})
-	if err != nil || len(dead) == 0 {
+	if err != nil {
 		return 0, err
 	}
 	wb := d.bdb.NewWriteBatch()
@@ -508,10 +557,13 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo) (int, error) {
 			return 0, err
 		}
 	}
+	if err := wb.Delete(keyDirty); err != nil {
+		return 0, err
+	}
 	if err := wb.Flush(); err != nil {
 		return 0, err
 	}
-	for d.bdb.RunValueLogGC(0.5) == nil {
+	for len(dead) > 0 && d.bdb.RunValueLogGC(0.5) == nil {
 	}
 	return blobs, nil
 }

@@ -67,6 +67,7 @@ type DB struct {
 var (
 	keySchema  = []byte("meta/schema")
 	keyCurrent = []byte("meta/current")
+	keyDirty   = []byte("meta/dirty")
 	prefixGen  = []byte("g/")
 	prefixBlob = []byte("f/")
 )

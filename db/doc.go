@@ -31,6 +31,11 @@
 //
 //	meta/schema        decimal SchemaVersion; Open refuses any other value
 //	meta/current       8-byte big-endian number of the published generation
+//	meta/dirty         present while a build may have left unreferenced
+//	                   blobs (set before its first blob write, cleared once
+//	                   collection is done); the next build then scans all
+//	                   blobs, otherwise the stored blobs are exactly the
+//	                   current manifest's
 //	g/<gen>/meta       JSON GenMeta: generation, tokenizer, h, l, root,
 //	                   created, totals, number of manifest chunks
 //	g/<gen>/m/<n>      manifest chunk n (8 hex digits), at most ~1 MiB:

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/indexer"
+	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/python"
+)
+
+func init() {
+	rootCmd.AddCommand(newBuildCmd())
+	rootCmd.AddCommand(newParseFloorCmd())
+}
+
+func newBuildCmd() *cobra.Command {
+	var (
+		opts    indexer.Options
+		asJSON  bool
+		maxSize int64
+	)
+	cmd := &cobra.Command{
+		Use:   "build [--index DIR] [--workers N] [--json] [--max-file-size BYTES] [--tokenizer code|cl100k] [--rebuild] REPO",
+		Short: "Index a repository's statements and their code context graph slices",
+		Long: `Build (or update) the index of REPO. The index goes to REPO/.graphcoder unless
+--index names another folder. Files whose content did not change since the
+last build are not parsed again; the new index replaces the old one
+atomically, so an interrupted build leaves the previous index usable.
+
+The walk honours .gitignore files and skips .git, the index folder, vendored
+and generated folders (node_modules, vendor, build, dist, .venv, __pycache__,
+...), binary and non-UTF-8 files, files over --max-file-size, special files
+and symbolic-link loops; each skipped file is counted in the summary.
+
+With --json the summary is one JSON object on stdout with the fields files,
+lines, statements, entries, index_bytes, seconds, seen, reused, parsed,
+removed, skipped (counts by reason), unsupported, syntax_errors, generation,
+published, tokenizer, repo and index.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Repo = args[0]
+			opts.MaxFileSize = maxSize
+			if st, err := os.Stat(opts.Repo); err != nil || !st.IsDir() {
+				return &exitError{2, fmt.Errorf("build: %s is not a directory", opts.Repo)}
+			}
+			stderr := cmd.ErrOrStderr()
+			p := newProgressPrinter(stderr)
+			opts.Progress = p.update
+			sum, err := indexer.Build(cmd.Context(), opts)
+			p.done()
+			if err != nil {
+				var se *db.SchemaError
+				if errors.As(err, &se) || errors.Is(err, db.ErrLocked) {
+					return &exitError{3, err}
+				}
+				return fmt.Errorf("build: %w", err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				return enc.Encode(sum)
+			}
+			printSummary(cmd.OutOrStdout(), &sum)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.IndexDir, "index", "", "index folder (default REPO/.graphcoder)")
+	f.IntVar(&opts.Workers, "workers", 0, "parallel parsers (default: number of CPUs)")
+	f.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	f.Int64Var(&maxSize, "max-file-size", indexer.DefaultMaxFileSize, "skip files larger than this many bytes")
+	f.StringVar(&opts.Tokenizer, "tokenizer", "code", "token splitter for the similarity stage: code or cl100k")
+	f.IntVar(&opts.Hops, "hops", 5, "h: maximum control-flow hops of a slice")
+	f.IntVar(&opts.MaxStatements, "max-statements", 20, "l: maximum statements of a slice")
+	f.BoolVar(&opts.Rebuild, "rebuild", false, "remove the existing index first (also one of another schema)")
+	return cmd
+}
+
+func printSummary(w io.Writer, s *indexer.Summary) {
+	state := "published generation"
+	if !s.Published {
+		state = "unchanged, generation"
+	}
+	fmt.Fprintf(w, "indexed %d files (%d parsed, %d unchanged, %d removed): %d lines, %d statements, %d entries\n",
+		s.Files, s.Parsed, s.Reused, s.Removed, s.Lines, s.Statements, s.Entries)
+	fmt.Fprintf(w, "index %s: %s, %s %d, %.2f s\n", s.Index, humanBytes(s.IndexBytes), state, s.Generation, s.Seconds)
+	if s.SyntaxErrors > 0 {
+		fmt.Fprintf(w, "%d files have syntax errors (indexed as recovered)\n", s.SyntaxErrors)
+	}
+	if len(s.Skipped) > 0 {
+		var parts []string
+		for r, n := range s.Skipped {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(r, "_", " "), n))
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(w, "skipped: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// newParseFloorCmd is a hidden benchmark helper: it walks a repository as
+// build does and only parses the files with tree-sitter, the floor a build
+// is measured against.
+func newParseFloorCmd() *cobra.Command {
+	var workers int
+	cmd := &cobra.Command{
+		Use:    "parse-floor [--workers N] REPO",
+		Short:  "Parse a repository's files without building anything (benchmark floor)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := indexer.ParseFloor(cmd.Context(), indexer.Options{Repo: args[0], Workers: workers})
+			if err != nil {
+				return err
+			}
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(s)
+		},
+	}
+	cmd.Flags().IntVar(&workers, "workers", 0, "parallel parsers (default: number of CPUs)")
+	return cmd
+}

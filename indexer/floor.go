@@ -1,0 +1,79 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// FloorSummary reports a parse-only pass.
+type FloorSummary struct {
+	Files   int     `json:"files"`
+	Lines   int     `json:"lines"`
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+}
+
+// ParseFloor walks the repository as Build does and only parses the files
+// (tree-sitter plus the front end's statement tree), with the same number
+// of workers: the floor a build's time is measured against.
+func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
+	start := time.Now()
+	root := realPath(opts.Repo)
+	st, err := os.Stat(root)
+	if err != nil {
+		return FloorSummary{}, fmt.Errorf("repository: %w", err)
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	w := &walker{root: root, maxSize: opts.MaxFileSize, skipped: map[string]int{}, visited: map[fileID]bool{}}
+	anc := map[fileID]bool{}
+	if id, ok := idOf(st); ok {
+		anc[id], w.visited[id] = true, true
+	}
+	w.walkDir(root, "", nil, anc)
+
+	var pools sync.Map
+	var files, lines atomic.Int64
+	var bytes atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.Workers)
+	for _, f := range w.files {
+		g.Go(func() error {
+			content, err := readFile(f.abs)
+			if err != nil {
+				return nil
+			}
+			l := lang.ForPath(f.rel)
+			pv, _ := pools.LoadOrStore(l.Name, &sync.Pool{New: func() any { return l.NewParser() }})
+			pool := pv.(*sync.Pool)
+			p := pool.Get().(lang.Parser)
+			file, err := p.Parse(gctx, f.rel, content)
+			pool.Put(p)
+			if err != nil {
+				return nil
+			}
+			files.Add(1)
+			lines.Add(int64(len(file.Lines)))
+			bytes.Add(int64(len(content)))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return FloorSummary{}, err
+	}
+	return FloorSummary{Files: int(files.Load()), Lines: int(lines.Load()), Bytes: bytes.Load(),
+		Seconds: time.Since(start).Seconds()}, nil
+}
