@@ -88,7 +88,8 @@ func (b *builder) attributeParts(i int32) (obj, attr int32) {
 // target records the defs of an assignment target (and the uses it
 // implies): x defines x; a.b.c defines a.b.c and uses a and a.b; a[i]
 // defines a and uses a and i (a weak update: the old value of a lives on
-// through the use); tuples, lists and starred targets define each element.
+// through the use), and so do a[i][j] and a[i].x; tuples, lists and
+// starred targets define each element.
 func (b *builder) target(i int32) {
 	switch b.typ(i) {
 	case ntIdentifier:
@@ -99,13 +100,17 @@ func (b *builder) target(i int32) {
 			b.useChildren(i)
 			return
 		}
+		if !b.isChain(obj) {
+			b.addDef(b.rootPath(obj))
+			return
+		}
 		if b.pathUses(obj) {
 			b.path = append(b.path, '.')
 			b.path = append(b.path, b.src[b.n[attr].startByte:b.n[attr].endByte]...)
 			b.addDef(b.internBytes(b.path))
 		}
 	case ntSubscript:
-		b.subscriptTarget(i)
+		b.addDef(b.rootPath(i))
 	case ntPatternList, ntTuplePattern, ntListPattern, ntTuple, ntList,
 		ntParenthesized, ntExpressionList, ntListSplatPattern, ntListSplat,
 		ntAsPatternTarget:
@@ -118,20 +123,52 @@ func (b *builder) target(i int32) {
 	}
 }
 
-// subscriptTarget handles a[i] = v and a.b[i][j] = v: the root access path
-// (a, a.b) is defined and used, the indexes are used.
-func (b *builder) subscriptTarget(i int32) {
-	for c := b.first(i); c >= 0; c = b.next(c) {
-		if b.field(c) != fValue {
-			b.use(c)
-			continue
-		}
-		if b.typ(c) == ntSubscript {
-			b.subscriptTarget(c)
-		} else if b.pathUses(c) {
-			b.addDef(b.internBytes(b.path))
+// isChain reports an access path: identifiers joined by attribute access.
+func (b *builder) isChain(i int32) bool {
+	for {
+		switch b.typ(i) {
+		case ntIdentifier:
+			return true
+		case ntAttribute:
+			obj, attr := b.attributeParts(i)
+			if obj < 0 || attr < 0 {
+				return false
+			}
+			i = obj
+		default:
+			return false
 		}
 	}
+}
+
+// rootPath records the uses of the object of a subscript or attribute
+// target and returns the access path that the assignment mutates: a for
+// a[i][j] and a[i].x, a.b for a.b[i], "" for f()[i].
+func (b *builder) rootPath(i int32) string {
+	switch b.typ(i) {
+	case ntSubscript:
+		root := ""
+		for c := b.first(i); c >= 0; c = b.next(c) {
+			if b.field(c) == fValue {
+				root = b.rootPath(c)
+				continue
+			}
+			b.use(c)
+		}
+		return root
+	case ntIdentifier, ntAttribute:
+		if b.isChain(i) {
+			if b.pathUses(i) {
+				return b.internBytes(b.path)
+			}
+			return ""
+		}
+		if obj, _ := b.attributeParts(i); obj >= 0 {
+			return b.rootPath(obj)
+		}
+	}
+	b.use(i)
+	return ""
 }
 
 func (b *builder) assignment(i int32) {
