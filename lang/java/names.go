@@ -59,7 +59,8 @@ func (b *builder) path(i int32) (string, bool) {
 	n := &b.n[i]
 	switch n.kind {
 	case kIdent, kThis, kSuper:
-		return b.text(i), true
+		t := b.text(i)
+		return t, t != "" // a name inserted by error recovery is empty
 	case kFieldAccess:
 		obj := n.child
 		if obj < 0 {
@@ -73,7 +74,7 @@ func (b *builder) path(i int32) (string, bool) {
 		if field < 0 || b.n[field].next >= 0 {
 			return "", false
 		}
-		if k := b.n[field].kind; k != kIdent && k != kThis && k != kSuper {
+		if k := b.n[field].kind; (k != kIdent && k != kThis && k != kSuper) || b.n[field].start == b.n[field].end {
 			return "", false
 		}
 		p, ok := b.path(obj)
@@ -257,7 +258,7 @@ func (b *builder) callee(parts []int32) {
 		return
 	}
 	name := parts[len(parts)-1]
-	if b.n[name].kind != kIdent {
+	if b.n[name].kind != kIdent || b.n[name].start == b.n[name].end {
 		for _, c := range parts {
 			b.collect(c)
 		}
@@ -270,7 +271,7 @@ func (b *builder) callee(parts []int32) {
 	obj := parts[:len(parts)-1]
 	p, ok := b.path(obj[0])
 	for _, c := range obj[1:] {
-		if k := b.n[c].kind; ok && (k == kIdent || k == kThis || k == kSuper) {
+		if k := b.n[c].kind; ok && (k == kIdent || k == kThis || k == kSuper) && b.n[c].start < b.n[c].end {
 			p += "." + b.text(c)
 		} else {
 			ok = false
