@@ -33,7 +33,7 @@ func randomFile(r *rand.Rand, path string, n, alphabet int) *File {
 		var words []string
 		var ids []uint32
 		for j := 0; j < 1+r.IntN(5); j++ {
-			w := fmt.Sprintf("t%d", r.IntN(alphabet))
+			w := fmt.Sprintf("t%d", r.IntN(1+r.IntN(alphabet))) // skewed, like code
 			words = append(words, w)
 			id, ok := local[w]
 			if !ok {

@@ -164,6 +164,8 @@ type scratch struct {
 	counts  []uint16
 	touched []uint32
 	order   []uint32
+	pending []uint32
+	rest    []uint32
 }
 
 var scratchPool sync.Pool
@@ -338,54 +340,47 @@ func (h *minHeap) Pop() any {
 	return x
 }
 
+// verified marks, in scratch.counts, an entry whose exact score is known.
+const verified = math.MaxUint16
+
 // topK returns the k entries of highest Jaccard similarity (ties by entry
 // id), among entries sharing at least one token with the query, of the
 // query's language and not leaking.
 //
-// It is exact but avoids walking the long postings of common tokens
-// (prefix filtering with a rising threshold). An entry with similarity J
-// shares I >= J*|A| of the query's |A| tokens (J <= I/|A| since |B| >= I).
-// Visit the query's tokens rarest first and score every entry met exactly;
-// once the heap holds k entries its worst score theta bounds what still
-// matters: an entry none of whose tokens is among the first p visited has
-// I <= |A|-p, so when |A|-p < theta*|A| it cannot enter the heap (not even
-// on a tie, which needs J >= theta), and the remaining postings are
-// skipped.
+// It is exact but avoids walking the long postings of common tokens when
+// it can. An entry with similarity J shares I >= J*|A| of the query's |A|
+// tokens (J <= I/|A| since |B| >= I). The query's tokens are visited
+// rarest first, counting intersections; whenever verifying the entries
+// met since the last check is cheaper than walking the next postings list,
+// their exact scores are computed (the count so far plus a merge of the
+// tokens still to visit against their key) and offered to the heap. Once
+// the heap holds k entries whose worst score is theta, an entry not met
+// yet, after the first j tokens, has I <= |A|-j; when |A|-j < theta*|A| it
+// cannot enter the heap, not even on a tie, and the search stops.
 func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 	nv := uint32(len(ix.postOff) - 1)
-	order := sc.order[:0]
-	for _, t := range q.Key {
-		order = append(order, t)
-	}
-	postLen := func(t uint32) uint32 {
+	postLen := func(t uint32) int {
 		if t >= nv {
 			return 0 // unseen token: no postings
 		}
-		return ix.postOff[t+1] - ix.postOff[t]
+		return int(ix.postOff[t+1] - ix.postOff[t])
 	}
+	order := append(sc.order[:0], q.Key...)
 	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(postLen(a), postLen(b)) })
 	sc.order = order
+	n := len(q.Key)
 
 	h := make(minHeap, 0, k+1)
-	n := len(q.Key)
-	for i, t := range order {
-		if len(h) == k {
-			// Tokens order[i:] remain: an entry not met yet shares at
-			// most n-i of them.
-			if float64(n-i) < h[0].score*float64(n)-1e-9 {
-				break
-			}
-		}
-		if t >= nv {
-			continue
-		}
-		for _, e := range ix.post[ix.postOff[t]:ix.postOff[t+1]] {
-			if sc.counts[e] != 0 {
-				continue
-			}
-			sc.counts[e] = 1
-			sc.touched = append(sc.touched, e)
-			s := scored{e, sed.Jaccard(q.Key, ix.key(int(e)))}
+	pending := sc.pending[:0]
+	verify := func(j int) {
+		rest := append(sc.rest[:0], order[j:]...)
+		slices.Sort(rest)
+		sc.rest = rest
+		for _, e := range pending {
+			key := ix.key(int(e))
+			inter := int(sc.counts[e]) + intersection(rest, key)
+			sc.counts[e] = verified
+			s := scored{e, float64(inter) / float64(n+len(key)-inter)}
 			if len(h) == k && !better(s, h[0]) {
 				continue
 			}
@@ -403,13 +398,57 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 				heap.Fix(&h, 0)
 			}
 		}
+		pending = pending[:0]
 	}
+	for j, t := range order {
+		pl := postLen(t)
+		if len(pending) > 0 && pl > 4*len(pending) {
+			verify(j)
+		}
+		if len(pending) == 0 && len(h) == k && float64(n-j) < h[0].score*float64(n)-1e-9 {
+			break
+		}
+		if pl == 0 {
+			continue
+		}
+		for _, e := range ix.post[ix.postOff[t]:ix.postOff[t+1]] {
+			switch c := sc.counts[e]; c {
+			case verified:
+				continue
+			case 0:
+				sc.touched = append(sc.touched, e)
+				pending = append(pending, e)
+			}
+			sc.counts[e]++
+		}
+	}
+	verify(len(order))
+	sc.pending = pending
+
 	out := make([]Candidate, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
 		s := heap.Pop(&h).(scored)
 		out[i] = ix.candidate(s.e, s.score)
 	}
 	return out
+}
+
+// intersection returns |a n b| of two sorted sets.
+func intersection(a, b []uint32) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
 }
 
 func better(a, b scored) bool {
