@@ -112,9 +112,19 @@ func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	src := []byte(strings.Repeat("x = 1\n", 200000))
-	_, err := NewParser().Parse(ctx, "big.py", src)
+	p := NewParser()
+	_, err := p.Parse(ctx, "big.py", src)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+	// The parser must start afresh on the next file.
+	small := []byte("def f(a):\n    return a\n")
+	f, err := p.Parse(context.Background(), "small.py", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(f), dump(parseFile(t, "small.py", small)); got != want {
+		t.Errorf("parser reused after cancel:\n%s", lineDiff(want, got))
 	}
 }
 

@@ -25,5 +25,6 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse: %v", err)
 		}
 		checkInvariants(t, file)
+		checkCoverage(t, file, src)
 	})
 }

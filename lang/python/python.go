@@ -63,6 +63,8 @@ func NewParser() *Parser {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	tree, err := p.ts.ParseCtx(ctx, nil, src)
 	if err != nil {
+		// A halted parser would resume the old parse on the next call.
+		p.ts.Reset()
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	nodes, err := flatten(tree.RootNode(), p.nodes)
