@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// indexRepo copies the fixture repository to a temporary folder and builds
+// its .graphcoder index there.
+func indexRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	src := "../../engine/testdata/finestage"
+	err := filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		r, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(repo, filepath.Dir(r)), 0o755)
+		return os.WriteFile(filepath.Join(repo, r), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(filepath.Join(repo, indexDirName), db.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	b, err := db.NewBuilder(d, db.BuildOptions{Root: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"shop/lexical.py", "shop/structural.py"} {
+		content, _ := os.ReadFile(filepath.Join(repo, p))
+		if err := b.Add(context.Background(), p, content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := b.Finish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if lang.ForPath("x.py") == nil {
+		t.Fatal("python not registered")
+	}
+	return repo
+}
+
+func runComplete(args ...string) (string, error) {
+	cmd := newCompleteCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestCompleteJSON(t *testing.T) {
+	repo := indexRepo(t)
+	query := filepath.Join(repo, "app", "new.py")
+	os.MkdirAll(filepath.Dir(query), 0o755)
+	src := "def summarize(records):\n    total = 0\n    count = 0\n    for record in records:\n        total += record.amount\n        pass\n"
+	if err := os.WriteFile(query, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runComplete("--format", "json", query+":6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Target struct {
+			Path string `json:"path"`
+			Line int    `json:"line"`
+		} `json:"target"`
+		Snippets []struct {
+			Path        string  `json:"path"`
+			StartLine   int     `json:"start_line"`
+			EndLine     int     `json:"end_line"`
+			Score       float64 `json:"score"`
+			CoarseScore float64 `json:"coarse_score"`
+			Text        string  `json:"text"`
+		} `json:"snippets"`
+		Prompt     string          `json:"prompt"`
+		Prediction string          `json:"prediction"`
+		Stats      json.RawMessage `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.Target.Path != "app/new.py" || got.Target.Line != 6 {
+		t.Errorf("target %+v", got.Target)
+	}
+	if len(got.Snippets) == 0 || got.Snippets[0].Path != "shop/structural.py" || got.Snippets[0].StartLine != 1 {
+		t.Errorf("snippets %+v", got.Snippets)
+	}
+	if got.Prediction != "        record.settled = True" || got.Prompt == "" || len(got.Stats) == 0 {
+		t.Errorf("prediction %q, prompt %d bytes", got.Prediction, len(got.Prompt))
+	}
+
+	out, err = runComplete("--format", "prompt", query+":6")
+	if err != nil || !strings.HasSuffix(out, "        total += record.amount\n") {
+		t.Errorf("prompt format: %v\n%s", err, out)
+	}
+	out, err = runComplete(query + ":6")
+	if err != nil || !strings.Contains(out, "prediction:\n        record.settled = True") {
+		t.Errorf("text format: %v\n%s", err, out)
+	}
+}
+
+func TestCompleteErrors(t *testing.T) {
+	repo := indexRepo(t)
+	noIndex := t.TempDir()
+	os.WriteFile(filepath.Join(noIndex, "a.py"), []byte("x = 1\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "blob.py"), []byte("x\x00y\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("hi\n"), 0o644)
+	lexical := filepath.Join(repo, "shop", "lexical.py")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"line past the end", []string{lexical + ":99"}, exitBadInput, "line out of range"},
+		{"binary", []string{filepath.Join(repo, "blob.py") + ":1"}, exitBadInput, "binary"},
+		{"language", []string{filepath.Join(repo, "notes.txt") + ":1"}, exitBadInput, "unsupported language"},
+		{"outside", []string{"--index", filepath.Join(repo, indexDirName), filepath.Join(noIndex, "a.py") + ":1"}, exitBadInput, "outside the repository"},
+		{"no index found", []string{filepath.Join(noIndex, "a.py") + ":1"}, exitNoIndex, "no .graphcoder index"},
+		{"missing index", []string{"--index", filepath.Join(noIndex, "none"), filepath.Join(noIndex, "a.py") + ":1"}, exitNoIndex, "no index"},
+		{"missing file", []string{filepath.Join(repo, "nope.py") + ":1"}, exitBadInput, "no such file"},
+		{"bad argument", []string{"file.py"}, exitBadInput, "FILE:LINE"},
+		{"bad mode", []string{"--mode", "best", lexical + ":1"}, exitBadInput, "unknown mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runComplete(tt.args...)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != tt.code || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("error %v, want exit %d with %q", err, tt.code, tt.msg)
+			}
+		})
+	}
+}
