@@ -12,7 +12,11 @@ import (
 // statement the builder does not understand is a plain sequential vertex.
 func Build(f *lang.File) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
-	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32), python: f.Language == "python"}
+	n := 0
+	lang.Walk(f.Stmts, func(*lang.Stmt) { n++ })
+	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32, n), nodes: make([]Node, 0, n), python: f.Language == "python"}
+	b.from = make([]int32, 0, n+n/2)
+	b.to = make([]int32, 0, n+n/2)
 	b.number(f.Stmts, NoScope)
 	b.top(f.Stmts)
 	g.Nodes = b.nodes
