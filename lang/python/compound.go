@@ -12,25 +12,56 @@ func isClause(t nt) bool {
 	return false
 }
 
-// splitClause finds the header of a compound statement or clause: the
-// children before its first block (or following clause). It returns the
-// header's last row (the row of the ':' that opens the body) and the body
-// block, or -1 when error recovery left none.
-func (b *builder) splitClause(i int32) (end int, body int32) {
+// splitClause finds the header of a compound statement or clause: its
+// children up to the ':' that opens the body (or, when error recovery lost
+// the ':', up to the first block or following clause). It returns the
+// header's last row, the first child after the ':' (where stray nodes may
+// precede the body block; -1 when there is no ':') and the body block (-1
+// when error recovery left none).
+func (b *builder) splitClause(i int32) (end int, afterColon, body int32) {
 	end = b.startRow(i)
+	afterColon, body = -1, -1
+	inHeader := true
 	for c := b.first(i); c >= 0; c = b.next(c) {
 		t := b.typ(c)
 		if t == ntBlock {
-			return end, c
+			return end, afterColon, c
 		}
 		if isClause(t) {
 			break
 		}
-		if !b.skip(c) {
-			end = max(end, b.endRow(c))
+		if !inHeader || b.skip(c) {
+			continue
+		}
+		end = max(end, b.endRow(c))
+		if t == ntColon {
+			inHeader = false
+			afterColon = b.next(c)
 		}
 	}
-	return end, -1
+	return end, afterColon, -1
+}
+
+// isHeaderEnd reports the ':' that closes a header.
+func (b *builder) isHeaderEnd(i int32) bool {
+	return b.typ(i) == ntColon && !b.skip(i)
+}
+
+// bodyOf returns the body statements of clause i: the stray nodes that
+// error recovery left between the ':' and the body block, then the block.
+func (b *builder) bodyOf(afterColon, body int32, out []*lang.Stmt) []*lang.Stmt {
+	if afterColon >= 0 {
+		for c := afterColon; c >= 0 && c != body; c = b.next(c) {
+			if t := b.typ(c); t == ntBlock || isClause(t) {
+				break
+			}
+			out = b.stmt(c, out)
+		}
+	}
+	if body >= 0 {
+		out = b.block(body, out)
+	}
+	return out
 }
 
 // afterBody returns the first child of i after its body block: the first
@@ -52,7 +83,7 @@ func (b *builder) afterBody(i int32) int32 {
 // decorated is the decorated_definition wrapping i, or -1: its decorators
 // belong to the header, which then starts at the first decorator.
 func (b *builder) clause(k lang.Kind, i, decorated int32) *lang.Stmt {
-	end, body := b.splitClause(i)
+	end, afterColon, body := b.splitClause(i)
 	start := i
 	if decorated >= 0 {
 		start = decorated
@@ -67,9 +98,7 @@ func (b *builder) clause(k lang.Kind, i, decorated int32) *lang.Stmt {
 	}
 	b.headerNames(i)
 	b.finish(s)
-	if body >= 0 {
-		s.Body = b.block(body, nil)
-	}
+	s.Body = b.bodyOf(afterColon, body, nil)
 	return s
 }
 
@@ -139,10 +168,11 @@ func (b *builder) try(i int32) *lang.Stmt {
 // the parser left in the match block goes into the body of the preceding
 // case (or of the Switch itself before the first case).
 func (b *builder) match(i int32) *lang.Stmt {
-	end, body := b.splitClause(i)
+	end, afterColon, body := b.splitClause(i)
 	s := b.newStmt(lang.Switch, i, b.startRow(i), end)
 	b.headerNames(i)
 	b.finish(s)
+	s.Body = b.bodyOf(afterColon, -1, nil) // strays before the cases
 	if body < 0 {
 		return s
 	}

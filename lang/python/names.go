@@ -335,7 +335,7 @@ func (b *builder) headerNames(i int32) {
 	seenAs := false // except E, e / except E as e
 	for c := b.first(i); c >= 0; c = b.next(c) {
 		t := b.typ(c)
-		if t == ntBlock || isClause(t) {
+		if t == ntBlock || isClause(t) || b.isHeaderEnd(c) {
 			return
 		}
 		switch owner {
