@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/lang"
@@ -19,7 +20,14 @@ type analyzeFunc func(ctx context.Context, b *Builder, l *lang.Language, path st
 
 // analyzeSource parses a file, builds its code context graph and slices
 // every statement.
-func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path string, content []byte) (*analysis, error) {
+func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path string, content []byte) (a *analysis, err error) {
+	// A defect in a front end or the graph builder must cost one file,
+	// not the whole build.
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("internal error analysing the file: %v", r)
+		}
+	}()
 	pool := b.parserPool(l)
 	p := pool.Get().(lang.Parser)
 	f, err := p.Parse(ctx, path, content)
@@ -31,7 +39,7 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		return nil, err
 	}
 	g := ccg.Build(f)
-	a := &analysis{graph: g, syntaxErrors: f.Errors, slices: make([]slice.Slice, len(g.Nodes))}
+	a = &analysis{graph: g, syntaxErrors: f.Errors, slices: make([]slice.Slice, len(g.Nodes))}
 	var s slice.Slicer
 	for v := range g.Nodes {
 		a.slices[v] = *s.Of(g, int32(v), b.slice)

@@ -85,6 +85,12 @@ func Open(dir string, opts OpenOptions) (*DB, error) {
 	if opts.ReadOnly && !IsIndex(dir) {
 		return nil, fmt.Errorf("%w in %s: run `graphcoder build REPO` first", ErrNoIndex, dir)
 	}
+	if !opts.ReadOnly && !IsIndex(dir) {
+		// Never scatter index files into a folder holding other things.
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+			return nil, fmt.Errorf("open index %s: the folder is not empty and holds no index", dir)
+		}
+	}
 	bo := badger.DefaultOptions(dir).
 		WithLogger(nil).
 		WithReadOnly(opts.ReadOnly).

@@ -296,6 +296,31 @@ func TestIncremental(t *testing.T) {
 	}
 }
 
+func TestCL100KBuild(t *testing.T) {
+	d := openTest(t, t.TempDir())
+	b := testBuilder(t, d, BuildOptions{Tokenizer: "cl100k"})
+	if err := b.Add(context.Background(), "a.fk", []byte("total = price * count")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Finish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := d.Snapshot()
+	defer snap.Close()
+	r, err := snap.Load("a.fk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toks []string
+	for _, id := range r.Stmts[0].Tokens {
+		toks = append(toks, r.Vocab[id])
+	}
+	sort.Strings(toks)
+	if snap.Meta().Tokenizer != "cl100k" || strings.Join(toks, "|") != " *| =| count| price|total" {
+		t.Errorf("tokenizer %q, tokens %q", snap.Meta().Tokenizer, toks)
+	}
+}
+
 func TestSchemaRefusal(t *testing.T) {
 	dir := t.TempDir()
 	d := openTest(t, dir)
@@ -316,6 +341,11 @@ func TestSchemaRefusal(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	if _, err := Open(filepath.Join(t.TempDir(), "none"), OpenOptions{ReadOnly: true}); !errors.Is(err, ErrNoIndex) {
 		t.Errorf("read-only open of a missing index: %v", err)
+	}
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644)
+	if _, err := Open(other, OpenOptions{}); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("open of a non-empty folder: %v", err)
 	}
 	dir := t.TempDir()
 	openTest(t, dir)

@@ -64,6 +64,8 @@ type Summary struct {
 	Parsed  int            `json:"parsed"`
 	Removed int            `json:"removed"`
 	Skipped map[string]int `json:"skipped"`
+	// Failures holds the first messages of files that failed to index.
+	Failures []string `json:"failures,omitempty"`
 	// Unsupported counts files of no registered language (not in Seen).
 	Unsupported  int     `json:"unsupported"`
 	SyntaxErrors int     `json:"syntax_errors"`
@@ -149,7 +151,8 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	for _, f := range w.files {
 		total += f.size
 	}
-	var mu sync.Mutex // guards w.skipped and the progress counters
+	var mu sync.Mutex // guards w.skipped, failures and the progress counters
+	var failures []string
 	p := Progress{Phase: "index", FilesTotal: len(w.files), BytesTotal: total}
 	progress(p)
 	g, gctx := errgroup.WithContext(ctx)
@@ -162,6 +165,13 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 			reason, err := indexFile(gctx, b, f, opts.MaxFileSize)
 			mu.Lock()
 			defer mu.Unlock()
+			var fe *fileError
+			if errors.As(err, &fe) {
+				if len(failures) < maxFailures {
+					failures = append(failures, fe.Error())
+				}
+				err = nil
+			}
 			if err != nil {
 				return err
 			}
@@ -194,7 +204,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	}
 	sum := Summary{
 		Repo: root, Index: indexDir, Seen: w.seen, Files: ds.Files, Reused: ds.Reused,
-		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.skipped, Unsupported: w.unsupported,
+		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.skipped, Failures: failures, Unsupported: w.unsupported,
 		SyntaxErrors: ds.SyntaxErrors, Lines: ds.Lines, Statements: ds.Statements,
 		Entries: ds.Entries, Generation: ds.Generation, Published: ds.Published,
 		Tokenizer: opts.Tokenizer,
@@ -231,10 +241,18 @@ func indexFile(ctx context.Context, b *db.Builder, f candidate, maxSize int64) (
 		if errors.Is(err, db.ErrStorage) {
 			return "", err
 		}
-		return SkipFailed, nil
+		return SkipFailed, &fileError{err}
 	}
 	return "", nil
 }
+
+// maxFailures bounds Summary.Failures.
+const maxFailures = 20
+
+// fileError is a failure confined to one file.
+type fileError struct{ err error }
+
+func (e *fileError) Error() string { return e.err.Error() }
 
 // removeIndex deletes an index folder, refusing folders that hold
 // anything else.
