@@ -43,7 +43,7 @@ and symbolic-link loops; each skipped file is counted in the summary.
 
 With --json the summary is one JSON object on stdout with the fields files,
 lines, statements, entries, index_bytes, seconds, seen, reused, parsed,
-removed, skipped (counts by reason), unsupported, syntax_errors, generation,
+removed, skipped (counts by reason), failures (first messages), unsupported, syntax_errors, generation,
 published, tokenizer, repo and index.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -102,6 +102,9 @@ func printSummary(w io.Writer, s *indexer.Summary) {
 		}
 		sort.Strings(parts)
 		fmt.Fprintf(w, "skipped: %s\n", strings.Join(parts, ", "))
+	}
+	for _, f := range s.Failures {
+		fmt.Fprintf(w, "failed: %s\n", f)
 	}
 }
 
