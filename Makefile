@@ -5,7 +5,12 @@ DEMO_REPO := testdata/demo
 DEMO_IDX  := bin/demo-index
 BENCH_OUT ?= bench/out
 
-.PHONY: all build test demo bench fuzz vet fmt clean
+.PHONY: all build test demo bench fuzz vet fmt clean deps
+
+# Debian packages the tests and benchmarks read real code from (JDK sources)
+# or drive (Graphviz renders `graphcoder ccg --format dot`). Installed only
+# when missing and when apt-get is usable; tests skip what they cannot find.
+DEB_PACKAGES := openjdk-17-source graphviz
 
 all: build
 
@@ -17,7 +22,17 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else echo "not installing$$missing (needs root and apt-get); tests that need them skip"; fi; \
+	fi
+
+test: deps vet
 	$(GO) test -timeout 30m ./...
 
 demo: build
