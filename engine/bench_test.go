@@ -114,7 +114,9 @@ func BenchmarkRetrieval(b *testing.B) {
 			}
 			slices.Sort(retr)
 			slices.Sort(total)
-			q := func(d []time.Duration, p float64) float64 { return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000 }
+			q := func(d []time.Duration, p float64) float64 {
+				return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
+			}
 			b.ReportMetric(q(retr, 0.5), "retrieval-median-ms")
 			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
 			b.ReportMetric(q(total, 0.5), "request-median-ms")
