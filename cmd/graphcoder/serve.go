@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/llm"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/server"
@@ -129,22 +130,21 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		return &exitError{2, fmt.Errorf("index: %w", err)}
 	}
 
-	fresh := !db.IsIndex(indexDir)
+	if !db.IsIndex(indexDir) {
+		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
+		sum, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: indexDir})
+		if err != nil {
+			return &exitError{3, fmt.Errorf("build index: %w", err)}
+		}
+		logger.Printf("indexed %d files (%d statements) in %.2fs", sum.Files, sum.Statements, sum.Seconds)
+	}
+	// One read-write handle serves both the engine and the live re-index.
 	d, err := db.Open(indexDir, db.OpenOptions{})
 	if err != nil {
 		return &exitError{3, fmt.Errorf("open index: %w", err)}
 	}
 	defer d.Close()
 	ix := &backend.Indexer{DB: d, Root: repo, SkipDir: func(p string) bool { return p == indexDir }}
-	if fresh {
-		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
-		t0 := time.Now()
-		sum, err := ix.Build(ctx)
-		if err != nil {
-			return &exitError{3, err}
-		}
-		logger.Printf("indexed %d files (%d statements) in %v; %d skipped", sum.Files, sum.Statements, time.Since(t0).Round(time.Millisecond), sum.Skipped)
-	}
 	eng, err := engine.New(d, engine.Options{Root: repo})
 	if err != nil {
 		return &exitError{3, err}
@@ -191,7 +191,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		if err != nil {
 			logger.Printf("not watching the repository (saves still re-index): %v", err)
 		} else {
-			defer wait()
+			defer func() { cancel(); wait() }()
 		}
 	}
 
