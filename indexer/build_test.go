@@ -344,3 +344,21 @@ func pySource(i int, tag string) string {
 	}
 	return sb.String()
 }
+
+// TestUnreadableFile uses real permissions, which only bind a non-root
+// user (TestBadInput simulates the failure otherwise).
+func TestUnreadableFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: permissions do not stop reads")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.py": "x = 1\n", "secret.py": "y = 2\n"})
+	must(t, os.Chmod(filepath.Join(root, "secret.py"), 0))
+	s, err := Build(context.Background(), Options{Repo: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Files != 1 || s.Skipped[SkipUnreadable] != 1 {
+		t.Errorf("summary = %+v", s)
+	}
+}
