@@ -29,12 +29,11 @@ const (
 // skippedDirs are vendored, generated and tool folders never indexed.
 var skippedDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".graphcoder": true,
-	"node_modules": true, "vendor": true, "third_party": false,
-	"build": true, "dist": true, "out": false, "target": true,
-	".venv": true, "venv": true, "env": false, "__pycache__": true,
+	"node_modules": true, "vendor": true, "bower_components": true,
+	"build": true, "dist": true, "target": true, ".gradle": true,
+	".venv": true, "venv": true, "__pycache__": true, "site-packages": true,
 	".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true,
-	".ruff_cache": true, "site-packages": true, ".eggs": true,
-	".gradle": true, ".idea": true, ".vscode": false, "bower_components": true,
+	".ruff_cache": true, ".eggs": true, ".idea": true,
 }
 
 // candidate is a file the walk selected for indexing.
@@ -75,6 +74,9 @@ func idOf(fi fs.FileInfo) (fileID, bool) {
 func (w *walker) skip(reason string) { w.skipped[reason]++ }
 
 // ignored reports whether any .gitignore from the root down matches rel.
+// Each file's own negations ("!pattern") apply within that file; a deeper
+// file cannot re-include what a shallower one ignores (a simplification
+// of git's rules that errs on the side of indexing less).
 func ignored(ms []matcher, rel string, dir bool) bool {
 	for _, m := range ms {
 		p := rel
