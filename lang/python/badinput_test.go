@@ -163,3 +163,31 @@ func TestParserReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorHoldingStatements parses a standard library file that
+// tree-sitter wraps, almost whole, in one ERROR node: its well-formed
+// classes and functions must still become statements, and the error
+// statements must cover only a few lines.
+func TestErrorHoldingStatements(t *testing.T) {
+	path := filepath.Join(stdlibDir, "test", "test_compile.py")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("standard library file not found: %v", err)
+	}
+	f := parseFile(t, path, src)
+	checkInvariants(t, f)
+	var stmts, errorRows int
+	lang.Walk(f.Stmts, func(s *lang.Stmt) {
+		stmts++
+		if s.Kind == lang.Error {
+			errorRows += s.EndRow - s.StartRow + 1
+		}
+	})
+	if f.Errors == 0 {
+		t.Errorf("no syntax errors counted; the grammar may have changed")
+	}
+	if stmts < 500 || errorRows > len(f.Lines)/20 {
+		t.Errorf("%d statements, %d of %d lines in error statements", stmts, errorRows, len(f.Lines))
+	}
+	t.Logf("%d statements, %d errors, %d of %d lines in error statements", stmts, f.Errors, errorRows, len(f.Lines))
+}

@@ -76,8 +76,21 @@ func isStatementType(t string) bool {
 	return strings.HasSuffix(t, "_statement")
 }
 
+// holdsStatements reports an ERROR node with whole statements inside,
+// whose statements the front end keeps.
+func holdsStatements(n *sitter.Node) bool {
+	for i := 0; i < int(n.ChildCount()); i++ {
+		t := n.Child(i).Type()
+		if t == "block" || (isStatementType(t) && !strings.HasSuffix(t, "_clause")) {
+			return true
+		}
+	}
+	return false
+}
+
 // statementRows returns the first rows of the statement nodes of the
-// tree-sitter tree of src outside ERROR nodes, found with the plain
+// tree-sitter tree of src (outside ERROR nodes, unless they hold whole
+// statements), found with the plain
 // tree-sitter API (independently of the front end's own tree walk).
 func statementRows(t testing.TB, src []byte) []int {
 	t.Helper()
@@ -98,7 +111,7 @@ func statementRows(t testing.TB, src []byte) []int {
 		if isStatementType(typ) {
 			rows = append(rows, int(n.StartPoint().Row))
 		}
-		if typ != "ERROR" && c.GoToFirstChild() {
+		if (typ != "ERROR" || holdsStatements(n)) && c.GoToFirstChild() {
 			continue
 		}
 		for !c.GoToNextSibling() {

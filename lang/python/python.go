@@ -188,21 +188,29 @@ func (b *builder) internBytes(s []byte) string {
 	return v
 }
 
-// countErrors counts the syntax error regions: ERROR nodes not nested in
-// another ERROR node, and tokens the parser had to insert (MISSING).
+// countErrors counts the syntax error regions: the ERROR nodes (except
+// those inside an ERROR node that becomes one Error statement) and the
+// tokens the parser had to insert (MISSING nodes) outside them.
 func (b *builder) countErrors() int {
 	if !b.hasError() {
 		return 0
 	}
+	// inErr marks the nodes inside an opaque ERROR node.
 	inErr := make([]bool, len(b.n))
+	opaque := make(map[int32]bool)
 	count := 0
 	for i := range b.n {
 		n := &b.n[i]
-		if p := n.parent; p >= 0 && (inErr[p] || b.n[p].sym == errorSymbol) {
+		if p := n.parent; p >= 0 && (inErr[p] || opaque[p]) {
 			inErr[i] = true
 			continue
 		}
-		if n.sym == errorSymbol || n.flags&flagMissing != 0 {
+		if n.sym == errorSymbol {
+			count++
+			if !b.transparent(int32(i)) {
+				opaque[int32(i)] = true
+			}
+		} else if n.flags&flagMissing != 0 {
 			count++
 		}
 	}
@@ -281,6 +289,9 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 	}
 	switch t := b.typ(i); t {
 	case ntError:
+		if b.transparent(i) {
+			return b.errorContents(i, out)
+		}
 		return append(out, b.errorStmt(i))
 	case ntBlock, ntModule:
 		return b.block(i, out)
@@ -315,6 +326,74 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 	s := b.newStmt(lang.Simple, i, b.startRow(i), b.endRow(i))
 	b.use(i)
 	return append(out, b.finish(s))
+}
+
+// isStatement reports the node types that stand for whole statements (or
+// blocks of them).
+func isStatement(t nt) bool {
+	switch t {
+	case ntExpressionStatement, ntImport, ntFutureImport, ntImportFrom, ntPrint,
+		ntAssert, ntReturn, ntDelete, ntRaise, ntPass, ntBreak, ntContinue,
+		ntGlobal, ntNonlocal, ntExec, ntTypeAlias, ntIf, ntFor, ntWhile, ntTry,
+		ntWith, ntMatch, ntFunctionDef, ntClassDef, ntDecorated, ntBlock:
+		return true
+	}
+	return false
+}
+
+// transparent reports an ERROR node that holds complete statements. When
+// tree-sitter cannot resynchronise it may wrap most of a file in one such
+// node (test_compile.py of the standard library becomes a single ERROR
+// around 1,776 lines of well-formed classes and functions): its statements
+// are kept, and only the pieces between them become Error statements.
+func (b *builder) transparent(i int32) bool {
+	for c := b.first(i); c >= 0; c = b.next(c) {
+		if isStatement(b.typ(c)) && !b.skip(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorContents appends the statements of a transparent ERROR node, and
+// one Error statement for each run of the other nodes between them.
+func (b *builder) errorContents(i int32, out []*lang.Stmt) []*lang.Stmt {
+	runStart, runEnd := int32(-1), int32(-1)
+	flush := func() {
+		if runStart < 0 {
+			return
+		}
+		s := b.newStmt(lang.Error, i, b.startRow(runStart), b.endRow(runEnd))
+		for c := runStart; c >= 0; c = b.next(c) {
+			b.use(c)
+			if c == runEnd {
+				break
+			}
+		}
+		out = append(out, b.finish(s))
+		runStart, runEnd = -1, -1
+	}
+	for c := b.first(i); c >= 0; c = b.next(c) {
+		if b.skip(c) {
+			continue
+		}
+		t := b.typ(c)
+		switch {
+		case isStatement(t):
+			flush()
+			out = b.stmt(c, out)
+		case t == ntError && b.transparent(c):
+			flush()
+			out = b.errorContents(c, out)
+		default:
+			if runStart < 0 {
+				runStart = c
+			}
+			runEnd = c
+		}
+	}
+	flush()
+	return out
 }
 
 // errorStmt covers a syntax error region. It defines nothing; every
