@@ -11,9 +11,9 @@ import (
 	"github.com/graphcoder/graphcoder/lang"
 )
 
-// Keywords are Python's keywords followed by its soft keywords (the
+// keywords are Python's keywords followed by its soft keywords (the
 // contents of keyword.kwlist and keyword.softkwlist).
-var Keywords = []string{
+var keywords = []string{
 	"False", "None", "True", "and", "as", "assert", "async", "await", "break",
 	"class", "continue", "def", "del", "elif", "else", "except", "finally",
 	"for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
@@ -21,10 +21,10 @@ var Keywords = []string{
 	"_", "case", "match", "type",
 }
 
-// Extensions are the file name extensions handled as Python: sources,
+// extensions are the file name extensions handled as Python: sources,
 // Windows scripts and type stubs (stubs are Python syntax, and their
 // signatures are useful context for completion).
-var Extensions = []string{".py", ".pyw", ".pyi"}
+var extensions = []string{".py", ".pyw", ".pyi"}
 
 // parseTimeout bounds the time tree-sitter may spend on one file, in
 // microseconds. Real files parse in milliseconds; the bound only keeps a
@@ -34,9 +34,9 @@ const parseTimeout = 30_000_000
 func init() {
 	lang.Register(&lang.Language{
 		Name:          "python",
-		Extensions:    Extensions,
+		Extensions:    extensions,
 		CommentPrefix: "#",
-		Keywords:      Keywords,
+		Keywords:      keywords,
 		NewParser:     func() lang.Parser { return NewParser() },
 	})
 }
