@@ -69,7 +69,9 @@
 //
 // Attribute and subscript targets: `self.x = v` defines the access path
 // self.x and uses self; `a[i] = v` defines a and uses a and i, a weak
-// update through which earlier definitions of a keep flowing.
+// update through which earlier definitions of a keep flowing. The same
+// holds for the container behind nested subscripts and element attributes
+// (a[i][j] = v and a[i].x = v define a); f()[i] = v defines nothing.
 //
 // Uses are the identifiers read in the statement's own rows, never in a
 // nested body. A read of a.b.c uses a.b.c, a.b and a; a call obj.m(x) uses
