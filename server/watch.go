@@ -12,12 +12,16 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// SkippedDirs are directory names never watched: version control, vendored
-// dependencies, build output and caches.
+// SkippedDirs are directory names never watched nor re-indexed: version
+// control, the index, vendored dependencies, build output and caches (the
+// same folders graphcoder build leaves out).
 var SkippedDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true,
-	".venv": true, "venv": true, "__pycache__": true, "build": true, "dist": true,
-	"target": true, ".idea": true, ".mypy_cache": true, ".pytest_cache": true, ".tox": true,
+	".git": true, ".hg": true, ".svn": true, ".graphcoder": true,
+	"node_modules": true, "vendor": true, "bower_components": true,
+	"build": true, "dist": true, "target": true, ".gradle": true,
+	".venv": true, "venv": true, "__pycache__": true, "site-packages": true,
+	".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true,
+	".ruff_cache": true, ".eggs": true, ".idea": true,
 }
 
 // WatchOptions configure [Watch].

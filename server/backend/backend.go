@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
@@ -26,11 +28,33 @@ type Engine struct {
 }
 
 // Complete implements [server.Completer].
+//
+// The engine runs under a context that is never cancelled, and a cancelled
+// request is abandoned here instead: go-tree-sitter's ParseCtx can leave a
+// pooled parser's cancellation flag set when the context is cancelled just
+// after a parse ends, and every later parse with that parser then fails.
+// The abandoned computation is bounded by the retrieval budget.
 func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Result, error) {
-	res, err := e.Engine.Complete(ctx, engine.Request{
-		Path: req.Path, Line: req.Line, Source: req.Source,
-		Mode: e.Mode, TopK: e.TopK, Budget: req.Budget,
-	})
+	type answer struct {
+		res *engine.Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := e.Engine.Complete(context.WithoutCancel(ctx), engine.Request{
+			Path: req.Path, Line: req.Line, Source: req.Source,
+			Mode: e.Mode, TopK: e.TopK, Budget: req.Budget,
+		})
+		done <- answer{res, err}
+	}()
+	var res *engine.Result
+	var err error
+	select {
+	case a := <-done:
+		res, err = a.res, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, engine.ErrOutsideRepo):
@@ -93,7 +117,7 @@ type Indexer struct {
 	DB   *db.DB
 	Root string // absolute repository root
 	// SkipDir reports folders (absolute paths) to leave out besides
-	// server.SkippedDirs and hidden folders; use it for the index folder.
+	// server.SkippedDirs; use it for the index folder.
 	SkipDir func(path string) bool
 	// MaxFileSize skips larger files (default 1 MiB).
 	MaxFileSize int64
@@ -133,7 +157,7 @@ func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
 			return ctx.Err()
 		}
 		if d.IsDir() {
-			if p != ix.Root && (server.SkippedDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || (ix.SkipDir != nil && ix.SkipDir(p))) {
+			if p != ix.Root && (server.SkippedDirs[d.Name()] || (ix.SkipDir != nil && ix.SkipDir(p))) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -145,8 +169,8 @@ func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
 			return nil
 		}
 		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil
+		if err != nil || !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
+			return nil // unreadable, binary or not UTF-8: graphcoder build skips these too
 		}
 		rel, err := filepath.Rel(ix.Root, p)
 		if err != nil {
