@@ -60,7 +60,12 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	// The binding's cancellable parse can leave its cancellation flag set
+	// when ctx is cancelled just as a parse completes, and every later parse
+	// with this parser then fails; so the parse itself is not cancellable
+	// (one file of at most a few MiB parses in milliseconds) and ctx is
+	// checked around it.
+	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}

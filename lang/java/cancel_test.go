@@ -1,0 +1,33 @@
+package java
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// racingContext models a context cancelled at the instant a parse runs:
+// Done has fired but Err is not yet observed by the caller's check.
+type racingContext struct{ context.Context }
+
+func (racingContext) Done() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// A context cancelled while a parse runs must never break the parser for
+// the next call.
+func TestParserSurvivesCancelledContexts(t *testing.T) {
+	p := NewParser()
+	// Large enough that tree-sitter polls its cancellation flag.
+	src := []byte("class A { void f() { int x = 1;\n" + strings.Repeat("x++;\n", 2000) + "} }\n")
+	for i := 0; i < 20; i++ {
+		_, _ = p.Parse(racingContext{context.Background()}, "A.java", src)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := p.Parse(context.Background(), "A.java", src); err != nil {
+			t.Fatalf("parse %d after a cancelled context: %v", i, err)
+		}
+	}
+}
