@@ -217,6 +217,28 @@ func TestGeneratorFallback(t *testing.T) {
 	}
 }
 
+// windowCompleter trims the buffer to one line either side, as an engine
+// with a small prompt budget would.
+type windowCompleter struct{ fakeCompleter }
+
+func (w *windowCompleter) Complete(ctx context.Context, req Request) (*Result, error) {
+	r, _ := w.fakeCompleter.Complete(ctx, req)
+	r.Window = &Window{Before: "b = 2", After: "c = 3\n"}
+	return r, nil
+}
+
+func TestGeneratorWindow(t *testing.T) {
+	g := &fakeGenerator{text: "x"}
+	s := newTestService(t, &windowCompleter{fakeCompleter{prediction: "return y"}}, Options{Generator: g})
+	src := []byte("a = 1\nb = 2\n    ret(1)\nc = 3\n")
+	if _, err := s.Complete(context.Background(), Query{Path: "m.py", Source: src, Line: 3, Column: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if g.got.Prefix != "b = 2\n    ret" || g.got.Suffix != "(1)\nc = 3\n" {
+		t.Fatalf("prefix %q suffix %q", g.got.Prefix, g.got.Suffix)
+	}
+}
+
 func TestLiveDebounces(t *testing.T) {
 	var mu sync.Mutex
 	var batches [][]string

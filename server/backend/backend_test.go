@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,6 +96,18 @@ func TestEngineLiveReindex(t *testing.T) {
 	}
 	if model.got.Snippets[len(model.got.Snippets)-1].Path != c.Snippets[0].Path {
 		t.Fatal("best snippet must come last for the model")
+	}
+
+	// Contexts cancelled right after each answer must not poison the
+	// engine's pooled parsers (distinct sources bypass the cache).
+	for i := range 200 {
+		cctx, cancel := context.WithCancel(ctx)
+		buf := append([]byte(fmt.Sprintf("# %d\n", i)), src...)
+		_, err := svc.Complete(cctx, server.Query{Path: "ledger/reports.py", Source: buf, Line: 32, Column: 8})
+		cancel()
+		if err != nil {
+			t.Fatalf("request %d after cancelled ones: %v", i, err)
+		}
 	}
 
 	// Bad requests map onto the server's errors.
