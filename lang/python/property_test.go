@@ -88,6 +88,20 @@ func holdsStatements(n *sitter.Node) bool {
 	return false
 }
 
+// mayHoldStatements reports the nodes under which statement nodes can
+// appear; the walk skips expressions, which keeps it fast.
+func mayHoldStatements(typ string, n *sitter.Node) bool {
+	switch typ {
+	case "ERROR":
+		return holdsStatements(n)
+	case "module", "block", "if_statement", "for_statement", "while_statement",
+		"try_statement", "with_statement", "match_statement",
+		"function_definition", "class_definition", "decorated_definition":
+		return true
+	}
+	return strings.HasSuffix(typ, "_clause")
+}
+
 // statementRows returns the first rows of the statement nodes of the
 // tree-sitter tree of src (outside ERROR nodes, unless they hold whole
 // statements), found with the plain
@@ -111,7 +125,7 @@ func statementRows(t testing.TB, src []byte) []int {
 		if isStatementType(typ) {
 			rows = append(rows, int(n.StartPoint().Row))
 		}
-		if (typ != "ERROR" || holdsStatements(n)) && c.GoToFirstChild() {
+		if mayHoldStatements(typ, n) && c.GoToFirstChild() {
 			continue
 		}
 		for !c.GoToNextSibling() {
