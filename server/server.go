@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -140,6 +141,9 @@ type Options struct {
 	// GenerateTimeout bounds one call to Generator (default 2 s); past it the
 	// model-free prediction is used.
 	GenerateTimeout time.Duration
+	// Parallel bounds retrievals running at once across all front ends
+	// (default 2 per CPU); others wait their turn or their cancellation.
+	Parallel int
 	// Logger receives diagnostics (default: discarded).
 	Logger *log.Logger
 }
@@ -154,6 +158,7 @@ type Service struct {
 	completer Completer
 	opts      Options
 	cache     *lru
+	slots     chan struct{}
 	gen       atomic.Uint64
 	log       *log.Logger
 }
@@ -179,11 +184,15 @@ func New(c Completer, opts Options) (*Service, error) {
 	if opts.GenerateTimeout <= 0 {
 		opts.GenerateTimeout = 2 * time.Second
 	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = 2 * runtime.GOMAXPROCS(0)
+	}
 	lg := opts.Logger
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
 	}
-	return &Service{root: root, completer: c, opts: opts, cache: newLRU(opts.CacheSize), log: lg}, nil
+	return &Service{root: root, completer: c, opts: opts, cache: newLRU(opts.CacheSize),
+		slots: make(chan struct{}, opts.Parallel), log: lg}, nil
 }
 
 // Root returns the absolute repository root.
@@ -292,7 +301,15 @@ func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte
 	if s.opts.Budget > 0 {
 		req.Budget = s.opts.Budget
 	}
-	res, err := s.completer.Complete(ctx, req)
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+	res, err := func() (*Result, error) {
+		defer func() { <-s.slots }() // released even if the completer panics
+		return s.completer.Complete(ctx, req)
+	}()
 	if err != nil {
 		return nil, false, fmt.Errorf("complete %s:%d: %w", rel, line, err)
 	}

@@ -317,3 +317,20 @@ func TestWatch(t *testing.T) {
 		}
 	}
 }
+
+type panicCompleter struct{}
+
+func (panicCompleter) Complete(context.Context, Request) (*Result, error) { panic("bug") }
+
+func TestPanicReleasesSlot(t *testing.T) {
+	s := newTestService(t, panicCompleter{}, Options{Parallel: 1})
+	for range 3 {
+		func() {
+			defer func() { _ = recover() }()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err := s.Complete(ctx, Query{Path: "m.py", Source: []byte("x\n"), Line: 1})
+			t.Fatalf("no panic, err %v", err) // a leaked slot would time out here instead
+		}()
+	}
+}

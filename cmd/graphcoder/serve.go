@@ -81,7 +81,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.IntVar(&f.topK, "top-k", 10, "candidates kept by the coarse stage")
 	fl.DurationVar(&f.budget, "budget", server.DefaultBudget, "retrieval budget per completion; the best result found by then is used")
 	fl.IntVar(&f.cache, "cache", 512, "retrieval results kept for repeated queries (0 disables)")
-	fl.IntVar(&f.parallel, "parallel", 0, "completions computed at once (default 2 per CPU)")
+	fl.IntVar(&f.parallel, "parallel", 0, "retrievals computed at once, over LSP and HTTP together (default 2 per CPU)")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
@@ -153,7 +153,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	info := eng.Info()
 	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
 
-	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Logger: logger}
+	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Parallel: f.parallel, Logger: logger}
 	if f.cache == 0 {
 		opts.CacheSize = -1
 	}
