@@ -61,7 +61,14 @@ func NewParser() *Parser {
 // make it fail: they become Error statements counted in File.Errors. It
 // fails only when the context is cancelled or the parser gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	tree, err := p.ts.ParseCtx(ctx, nil, src)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	// The binding's cancellable parse can leave its cancellation flag set
+	// when ctx is cancelled just as a parse completes, and every later parse
+	// with this parser then fails; so the parse itself is not cancellable
+	// (the operation limit bounds it) and ctx is checked around it.
+	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		// A halted parser would resume the old parse on the next call.
 		p.ts.Reset()
@@ -71,6 +78,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	tree.Close()
 	p.nodes = nodes
 	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	f := &lang.File{Path: path, Language: "python", Lines: splitLines(src)}
