@@ -33,6 +33,10 @@ type StmtRecord struct {
 	StartRow, EndRow int
 	// Tokens are the statement's distinct token ids, sorted.
 	Tokens []uint32
+	// Defs are the names (access paths) the statement defines, in the
+	// front end's order; nil when none. Prediction renames through them,
+	// so a request never parses a candidate's file again.
+	Defs []string
 }
 
 // Entry is one database entry: the slice of statement Target taken as if
@@ -180,6 +184,8 @@ func encodeBlob(dst []byte, r *FileRecord) []byte {
 			prev = t
 		}
 	}
+
+	dst = appendDefs(dst, r.Stmts)
 
 	nNodes, nEdges := 0, 0
 	for i := range r.Entries {
@@ -373,6 +379,8 @@ func decodeBody(body []byte) (*FileRecord, error) {
 		}
 	}
 
+	decodeDefs(r, rec.Stmts)
+
 	nEntries := r.count("entry count")
 	nNodes := r.count("node count")
 	nEdges := r.count("edge count")
@@ -441,4 +449,85 @@ func decodeBody(body []byte) (*FileRecord, error) {
 func appendString(dst []byte, s string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(s)))
 	return append(dst, s...)
+}
+
+// appendDefs appends the defs section: the distinct def names, then every
+// statement's defs as indexes into them.
+func appendDefs(dst []byte, stmts []StmtRecord) []byte {
+	ids := map[string]int{}
+	var names []string
+	nRefs, nameBytes := 0, 0
+	for i := range stmts {
+		for _, d := range stmts[i].Defs {
+			if _, ok := ids[d]; !ok {
+				ids[d] = len(names)
+				names = append(names, d)
+				nameBytes += len(d)
+			}
+		}
+		nRefs += len(stmts[i].Defs)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(names)))
+	dst = binary.AppendUvarint(dst, uint64(nameBytes))
+	for _, n := range names {
+		dst = binary.AppendUvarint(dst, uint64(len(n)))
+	}
+	for _, n := range names {
+		dst = append(dst, n...)
+	}
+	dst = binary.AppendUvarint(dst, uint64(nRefs))
+	for i := range stmts {
+		dst = binary.AppendUvarint(dst, uint64(len(stmts[i].Defs)))
+		for _, d := range stmts[i].Defs {
+			dst = binary.AppendUvarint(dst, uint64(ids[d]))
+		}
+	}
+	return dst
+}
+
+// decodeDefs reads the defs section into stmts.
+func decodeDefs(r *reader, stmts []StmtRecord) {
+	nNames := r.count("def name count")
+	nameBytes := r.uvarint("def name bytes")
+	lens := make([]int, nNames)
+	total := uint64(0)
+	for i := range lens {
+		lens[i] = int(r.uvarint("def name length"))
+		total += uint64(lens[i])
+	}
+	if r.err == nil && (total != nameBytes || total > uint64(len(r.b))) {
+		r.fail("def names")
+	}
+	all := string(r.bytes(int(total), "def names"))
+	if r.err != nil {
+		return
+	}
+	names := make([]string, nNames)
+	off := 0
+	for i, l := range lens {
+		names[i] = all[off : off+l]
+		off += l
+	}
+	refs := make([]string, r.count("def count"))
+	for i := range stmts {
+		n := r.count("statement defs")
+		if n > len(refs) {
+			r.fail("statement defs")
+		}
+		if r.err != nil {
+			return
+		}
+		if n == 0 {
+			continue
+		}
+		stmts[i].Defs, refs = refs[:n:n], refs[n:]
+		for j := range stmts[i].Defs {
+			id := r.uvarint("def")
+			if id >= uint64(nNames) {
+				r.fail("def")
+				return
+			}
+			stmts[i].Defs[j] = names[id]
+		}
+	}
 }

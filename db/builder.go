@@ -192,7 +192,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		return err
 	}
 	info := FileInfo{Path: path, Hash: sha256.Sum256(content), Language: language}
-	key := blobKey(info.Hash, blobTag(language, b.opts.Tokenizer, b.opts.Hops, b.opts.MaxStatements))
+	key := blobKey(info.Hash, blobTag(language, b.opts.Tokenizer, b.opts.Hops, b.opts.MaxStatements, analysisVersion))
 
 	b.mu.Lock()
 	if b.done {
@@ -302,6 +302,9 @@ func (b *Builder) record(a *analysis) *FileRecord {
 		start := len(all)
 		all = append(all, buf...)
 		rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
+		if len(n.Defs) > 0 {
+			rec.Stmts[v].Defs = slices.Clone(n.Defs)
+		}
 	}
 	rec.Entries = make([]Entry, len(a.slices))
 	for i := range a.slices {
@@ -363,7 +366,7 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 
 	meta := GenMeta{
 		Tokenizer: b.opts.Tokenizer, Hops: b.opts.Hops, MaxStatements: b.opts.MaxStatements,
-		Root: b.opts.Root, Created: time.Now().UTC().Truncate(time.Second),
+		Analysis: analysisVersion, Root: b.opts.Root, Created: time.Now().UTC().Truncate(time.Second),
 		Files: len(files), Lines: s.Lines, Statements: s.Statements, Entries: s.Entries,
 	}
 	if b.havePrev && b.sameAsPrevious(files, &meta) {
@@ -419,7 +422,7 @@ func (b *Builder) sameAsPrevious(files []FileInfo, meta *GenMeta) bool {
 		return err
 	})
 	if prev == nil || prev.Tokenizer != meta.Tokenizer || prev.Hops != meta.Hops ||
-		prev.MaxStatements != meta.MaxStatements || prev.Root != meta.Root {
+		prev.MaxStatements != meta.MaxStatements || prev.Root != meta.Root || prev.Analysis != meta.Analysis {
 		return false
 	}
 	for i := range files {

@@ -19,7 +19,20 @@ import (
 
 // SchemaVersion is the version of the layout documented in the package
 // comment. An index of any other version is refused.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// AnalysisVersion names the output of the front ends, the graph builder
+// and the slicer that produced a blob. It is part of every blob's key, so
+// a graphcoder whose analysis changed never reuses a blob of the old one:
+// bump it whenever a front end, package ccg or package slice changes what
+// it produces for some input (statements, rows, defs, edges, slices). An
+// index whose blobs are all of another version is rebuilt in full by the
+// next build; it stays readable until then.
+const AnalysisVersion = 1
+
+// analysisVersion is AnalysisVersion; tests change it to simulate a new
+// analysis.
+var analysisVersion = AnalysisVersion
 
 var (
 	// ErrNoIndex is returned when a directory holds no published index.
@@ -187,17 +200,19 @@ func (d *DB) Close() error {
 
 // GenMeta describes one generation of the index.
 type GenMeta struct {
-	Generation    uint64    `json:"generation"`
-	Tokenizer     string    `json:"tokenizer"`
-	Hops          int       `json:"hops"`
-	MaxStatements int       `json:"max_statements"`
-	Root          string    `json:"root"`
-	Created       time.Time `json:"created"`
-	Files         int       `json:"files"`
-	Lines         int       `json:"lines"`
-	Statements    int       `json:"statements"`
-	Entries       int       `json:"entries"`
-	Chunks        int       `json:"chunks"`
+	Generation    uint64 `json:"generation"`
+	Tokenizer     string `json:"tokenizer"`
+	Hops          int    `json:"hops"`
+	MaxStatements int    `json:"max_statements"`
+	// Analysis is the AnalysisVersion of the generation's blobs.
+	Analysis   int       `json:"analysis"`
+	Root       string    `json:"root"`
+	Created    time.Time `json:"created"`
+	Files      int       `json:"files"`
+	Lines      int       `json:"lines"`
+	Statements int       `json:"statements"`
+	Entries    int       `json:"entries"`
+	Chunks     int       `json:"chunks"`
 }
 
 // FileInfo is a file of a generation's manifest.
@@ -217,8 +232,8 @@ func genMetaKey(gen uint64) []byte { return append(genPrefix(gen), "meta"...) }
 func chunkKey(gen uint64, n int) []byte { return fmt.Appendf(genPrefix(gen), "m/%08x", n) }
 
 // blobTag names the parameters that shape a blob.
-func blobTag(language, tokenizer string, hops, maxStmts int) string {
-	return fmt.Sprintf("/%s/%s/%d/%d", language, tokenizer, hops, maxStmts)
+func blobTag(language, tokenizer string, hops, maxStmts, analysis int) string {
+	return fmt.Sprintf("/%s/%s/%d/%d/a%d", language, tokenizer, hops, maxStmts, analysis)
 }
 
 func blobKey(hash [32]byte, tag string) []byte {
@@ -229,7 +244,7 @@ func blobKey(hash [32]byte, tag string) []byte {
 }
 
 func (m *GenMeta) blobKey(f *FileInfo) []byte {
-	return blobKey(f.Hash, blobTag(f.Language, m.Tokenizer, m.Hops, m.MaxStatements))
+	return blobKey(f.Hash, blobTag(f.Language, m.Tokenizer, m.Hops, m.MaxStatements, m.Analysis))
 }
 
 // parseGen extracts the generation of a g/ key.

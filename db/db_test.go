@@ -27,8 +27,8 @@ func sampleRecord() *FileRecord {
 		Lines:    []string{"import os", "", "def f(x):", "    return x + 1", ""},
 		Vocab:    []string{"import", "os", "def", "f", "(", "x", ")", ":", "return", "+", "1"},
 		Stmts: []StmtRecord{
-			{Kind: lang.Simple, StartRow: 0, EndRow: 0, Tokens: []uint32{0, 1}},
-			{Kind: lang.Func, StartRow: 2, EndRow: 2, Tokens: []uint32{2, 3, 4, 5, 6, 7}},
+			{Kind: lang.Simple, StartRow: 0, EndRow: 0, Tokens: []uint32{0, 1}, Defs: []string{"os"}},
+			{Kind: lang.Func, StartRow: 2, EndRow: 2, Tokens: []uint32{2, 3, 4, 5, 6, 7}, Defs: []string{"f", "x"}},
 			{Kind: lang.Return, StartRow: 3, EndRow: 3, Tokens: []uint32{5, 8, 9, 10}},
 		},
 		Entries: []Entry{
@@ -293,6 +293,39 @@ func TestIncremental(t *testing.T) {
 	}
 	if s.Parsed != 2 || s.Reused != 0 {
 		t.Errorf("new parameters: %+v", s)
+	}
+}
+
+// TestAnalysisVersion checks that blobs of another analysis version are
+// never reused: a graphcoder whose front end changed parses every file
+// again, and the old generation stays readable until it is replaced.
+func TestAnalysisVersion(t *testing.T) {
+	defer func(v int) { analysisVersion = v }(analysisVersion)
+	d := openTest(t, t.TempDir())
+	files := map[string]string{"a.fk": "a = 1\nb = a", "b.fk": "c = 3"}
+	build(t, d, files)
+	if s := build(t, d, files); s.Parsed != 0 || s.Reused != 2 {
+		t.Fatalf("same analysis: %+v", s)
+	}
+
+	analysisVersion++
+	if got := snapshotFiles(t, d); len(got) != 2 || got["a.fk"] == nil {
+		t.Fatalf("an index of the previous analysis must stay readable: %v", got)
+	}
+	s := build(t, d, files)
+	if s.Parsed != 2 || s.Reused != 0 || !s.Published || s.CollectedBlobs != 2 {
+		t.Errorf("new analysis: %+v", s)
+	}
+	snap, err := d.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	if got := snap.Meta().Analysis; got != analysisVersion {
+		t.Errorf("generation analysis = %d, want %d", got, analysisVersion)
+	}
+	if tag := blobTag("fake", "code", 5, 20, 7); !strings.HasSuffix(tag, "/a7") {
+		t.Errorf("blob tag %q does not name the analysis version", tag)
 	}
 }
 

@@ -22,7 +22,7 @@
 //     generation whole. Unreferenced generations and blobs are collected
 //     after the flip.
 //
-// # Layout (SchemaVersion 1)
+// # Layout (SchemaVersion 2)
 //
 // Keys are byte strings; <gen> is a generation number as 16 lower-case hex
 // digits (so keys sort by generation); integers inside values are unsigned
@@ -36,13 +36,16 @@
 //	                   collection is done); the next build then scans all
 //	                   blobs, otherwise the stored blobs are exactly the
 //	                   current manifest's
-//	g/<gen>/meta       JSON GenMeta: generation, tokenizer, h, l, root,
-//	                   created, totals, number of manifest chunks
+//	g/<gen>/meta       JSON GenMeta: generation, tokenizer, h, l, analysis,
+//	                   root, created, totals, number of manifest chunks
 //	g/<gen>/m/<n>      manifest chunk n (8 hex digits), at most ~1 MiB:
 //	                   repeated { path, sha256[32], language, uv lines,
 //	                   uv statements, uv blob bytes }, paths sorted
 //	f/<sha256><tag>    file blob; sha256 is the 32 raw bytes of the file
-//	                   content's hash, tag is "/<language>/<tokenizer>/<h>/<l>"
+//	                   content's hash, tag is
+//	                   "/<language>/<tokenizer>/<h>/<l>/a<analysis>" where
+//	                   analysis is the AnalysisVersion of the front ends
+//	                   and graph builder that produced it
 //
 // A file blob is:
 //
@@ -55,6 +58,10 @@
 //	                   kind byte, zz start row delta from the previous
 //	                   statement's start, uv end-start, uv n, n token ids
 //	                   sorted, as deltas from the previous (the first from 0)
+//	defs               uv count, uv total bytes, count x uv length, bytes:
+//	                   the distinct names the statements define; then
+//	                   uv total defs, and per statement (in vertex-id
+//	                   order) uv n, n name indexes in the front end's order
 //	entries            uv count, uv total nodes, uv total edges, then per
 //	                   entry (one per statement): uv target statement,
 //	                   uv n, n zz slice statement ids in slice (source) order,

@@ -140,7 +140,7 @@ func fromRecord(r *db.FileRecord) *retrieve.File {
 	f := &retrieve.File{Path: r.Path, Language: r.Language, Lines: r.Lines, Vocab: r.Vocab,
 		Stmts: make([]retrieve.Stmt, len(r.Stmts)), Entries: make([]retrieve.Entry, len(r.Entries))}
 	for i, s := range r.Stmts {
-		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens}
+		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens, Defs: s.Defs}
 	}
 	for i, en := range r.Entries {
 		f.Entries[i] = retrieve.Entry{Target: en.Target, Nodes: en.Nodes, Hop: en.Hop, Edges: en.Edges}
@@ -296,7 +296,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	}
 	res.FIM = prompt.BuildFIM(snips, before, after, po)
 	if len(cands) > 0 {
-		res.Prediction = st.ix.Predict(q, &cands[0], e.defsAt(ctx, st, &cands[0]))
+		res.Prediction = st.ix.Predict(q, &cands[0])
 	}
 	res.Stats = Stats{Stats: rst, Parse: parse, Total: time.Since(t0)}
 	return res, nil
@@ -331,29 +331,6 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 	q := st.ix.NewQuery(g, s, path, req.Line)
 	q.Language = l.Name
 	return q, nil
-}
-
-// defsAt parses the candidate's indexed file to learn the names its
-// statements define, for renaming. Failure only disables renaming.
-func (e *Engine) defsAt(ctx context.Context, st *state, c *retrieve.Candidate) func(int) []string {
-	l := lang.ForPath(c.Path)
-	lines := st.ix.Lines(c.Path)
-	if l == nil || lines == nil || c.Alignment == nil {
-		return nil
-	}
-	p := getParser(l)
-	f, err := p.Parse(ctx, c.Path, []byte(strings.Join(lines, "\n")+"\n"))
-	putParser(l, p)
-	if err != nil {
-		return nil
-	}
-	defs := map[int][]string{}
-	lang.Walk(f.Stmts, func(s *lang.Stmt) {
-		if _, ok := defs[s.StartRow]; !ok {
-			defs[s.StartRow] = s.Defs
-		}
-	})
-	return func(row int) []string { return defs[row] }
 }
 
 // Parsers are not safe for concurrent use and costly to create: keep a

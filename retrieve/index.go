@@ -28,6 +28,7 @@ type File struct {
 type Stmt struct {
 	StartRow, EndRow int      // 0-based, inclusive
 	Tokens           []uint32 // local ids, sorted, no duplicates
+	Defs             []string // names the statement defines (for renaming)
 }
 
 // Entry is the database key of one statement: the slice taken with that
@@ -81,6 +82,10 @@ type Index struct {
 	stmtTokOff []uint32 // len = statements+1, into stmtTokens
 	stmtTokens []uint32
 	stmtRows   [][2]int32
+	// Statement defs: ids into defNames, per statement.
+	stmtDefOff []uint32 // len = statements+1, into stmtDefs
+	stmtDefs   []uint32
+	defNames   []string
 
 	entries   []entry
 	keyArena  []uint32
@@ -97,8 +102,9 @@ type Index struct {
 
 // Builder accumulates files into an Index.
 type Builder struct {
-	ix  *Index
-	tmp []uint32
+	ix     *Index
+	tmp    []uint32
+	defIDs map[string]uint32
 }
 
 // NewBuilder starts an index whose queries are tokenized with tok and
@@ -108,8 +114,9 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		tok: tok, params: params,
 		vocab:      map[string]uint32{},
 		stmtTokOff: []uint32{0},
+		stmtDefOff: []uint32{0},
 		byPath:     map[string]int32{},
-	}}
+	}, defIDs: map[string]uint32{}}
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -143,6 +150,16 @@ func (b *Builder) Add(f *File) error {
 		ix.stmtTokens = ix.stmtTokens[:start+len(sortedSet(ix.stmtTokens[start:]))]
 		ix.stmtTokOff = append(ix.stmtTokOff, uint32(len(ix.stmtTokens)))
 		ix.stmtRows = append(ix.stmtRows, [2]int32{int32(s.StartRow), int32(s.EndRow)})
+		for _, d := range s.Defs {
+			id, ok := b.defIDs[d]
+			if !ok {
+				id = uint32(len(ix.defNames))
+				b.defIDs[d] = id
+				ix.defNames = append(ix.defNames, d)
+			}
+			ix.stmtDefs = append(ix.stmtDefs, id)
+		}
+		ix.stmtDefOff = append(ix.stmtDefOff, uint32(len(ix.stmtDefs)))
 	}
 	for _, e := range f.Entries {
 		en := entry{
@@ -274,6 +291,14 @@ func (ix *Index) Bytes() int64 {
 
 func (ix *Index) stmtTokensOf(s uint32) []uint32 {
 	return ix.stmtTokens[ix.stmtTokOff[s]:ix.stmtTokOff[s+1]]
+}
+
+// defsOf appends to dst the names statement s defines.
+func (ix *Index) defsOf(dst []string, s uint32) []string {
+	for _, id := range ix.stmtDefs[ix.stmtDefOff[s]:ix.stmtDefOff[s+1]] {
+		dst = append(dst, ix.defNames[id])
+	}
+	return dst
 }
 
 func (ix *Index) key(ei int) []uint32 {

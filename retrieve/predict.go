@@ -10,9 +10,8 @@ import (
 // Predict returns the model-free completion of q from candidate c (which
 // must come from a fine search, so that it carries an alignment): the
 // first line of c's target statement, re-indented and with names renamed
-// through the alignment. defsAt returns the names defined by the statement
-// of c's file starting on a 0-based row (nil when unknown; renaming is
-// then skipped for that vertex).
+// through the alignment, using the defs the index stores for every
+// statement (no file is parsed).
 //
 // Renaming: for every aligned pair of non-target vertices (query v,
 // candidate u), visited by increasing hop of v, let Q be the names v
@@ -28,14 +27,14 @@ import (
 // Indentation: the predicted line keeps the candidate's indentation
 // relative to the last non-blank line before its statement, applied to the
 // last non-blank line before the cursor.
-func (ix *Index) Predict(q *Query, c *Candidate, defsAt func(row int) []string) string {
+func (ix *Index) Predict(q *Query, c *Candidate) string {
 	en := &ix.entries[c.Entry]
 	f := &ix.files[en.file]
 	row := int(ix.stmtRows[en.target][0])
 	line := f.lines[row]
 	body := strings.TrimLeft(line, " \t")
 	candIndent := len(line) - len(body)
-	if m := ix.renames(q, c, defsAt); len(m) > 0 {
+	if m := ix.renames(q, c); len(m) > 0 {
 		body = Rename(body, m)
 	}
 	prevCand := 0
@@ -54,8 +53,8 @@ func (ix *Index) Predict(q *Query, c *Candidate, defsAt func(row int) []string) 
 }
 
 // renames builds the candidate-name -> query-name map of Predict.
-func (ix *Index) renames(q *Query, c *Candidate, defsAt func(row int) []string) map[string]string {
-	if c.Alignment == nil || defsAt == nil || len(q.Defs) != len(c.Alignment) {
+func (ix *Index) renames(q *Query, c *Candidate) map[string]string {
+	if c.Alignment == nil || len(q.Defs) != len(c.Alignment) {
 		return nil
 	}
 	en := &ix.entries[c.Entry]
@@ -66,12 +65,13 @@ func (ix *Index) renames(q *Query, c *Candidate, defsAt func(row int) []string) 
 	}
 	sort.SliceStable(order, func(a, b int) bool { return q.Graph.Hop[order[a]] < q.Graph.Hop[order[b]] })
 	m := map[string]string{}
+	var cd []string
 	for _, v := range order {
 		u := c.Alignment[v]
 		if v == q.Graph.Target || u == sed.Unaligned || int(u) == int(en.targetLocal) || int(u) >= len(nodes) {
 			continue
 		}
-		cd := defsAt(int(ix.stmtRows[nodes[u]][0]))
+		cd = ix.defsOf(cd[:0], nodes[u])
 		onlyC, onlyQ := difference(cd, q.Defs[v]), difference(q.Defs[v], cd)
 		if len(onlyC) == 1 && len(onlyQ) == 1 {
 			if _, ok := m[onlyC[0]]; !ok {

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,16 +51,20 @@ func TestPredictRenames(t *testing.T) {
 		}
 		return sortedSet(ids)
 	}
+	defs := [][]string{{"load", "path"}, {"fh"}, {"data"}}
 	for i, l := range cand.Lines {
-		cand.Stmts = append(cand.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: tokens(l)})
+		cand.Stmts = append(cand.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: tokens(l), Defs: defs[i]})
 	}
 	cand.Entries = []Entry{{Target: 2, Nodes: []uint32{1, 2}, Hop: []uint8{1, 0},
 		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}, {From: 0, To: 1, Type: ccg.DD}}}}
-	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
-	if err := b.Add(cand); err != nil {
-		t.Fatal(err)
+	index := func(f *File) *Index {
+		b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+		return b.Index()
 	}
-	ix := b.Index()
+	ix := index(cand)
 
 	// The query: lines before the cursor, its last statement, the dummy.
 	g := &ccg.Graph{
@@ -78,19 +83,22 @@ func TestPredictRenames(t *testing.T) {
 	if err != nil || len(got) != 1 {
 		t.Fatalf("search: %v, %d candidates", err, len(got))
 	}
-	defs := map[int][]string{0: {"load", "path"}, 1: {"fh"}, 2: {"data"}}
-	defsAt := func(row int) []string { return defs[row] }
-	if p := ix.Predict(q, &got[0], defsAt); p != "    data = f.read()" {
+	if p := ix.Predict(q, &got[0]); p != "    data = f.read()" {
 		t.Errorf("prediction %q, want %q", p, "    data = f.read()")
 	}
 	// Without definitions nothing is renamed.
-	if p := ix.Predict(q, &got[0], nil); p != "    data = fh.read()" {
+	bare := *cand
+	bare.Stmts = slices.Clone(cand.Stmts)
+	for i := range bare.Stmts {
+		bare.Stmts[i].Defs = nil
+	}
+	if p := index(&bare).Predict(q, &got[0]); p != "    data = fh.read()" {
 		t.Errorf("prediction without defs %q", p)
 	}
 	// Indentation follows the query: a tab-indented query.
 	g.Lines[1] = "\tf = open(path)"
 	q = ix.NewQuery(g, s, g.Path, 3)
-	if p := ix.Predict(q, &got[0], defsAt); p != "\tdata = f.read()" {
+	if p := ix.Predict(q, &got[0]); p != "\tdata = f.read()" {
 		t.Errorf("prediction %q, want tab indentation", p)
 	}
 }
