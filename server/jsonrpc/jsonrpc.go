@@ -255,11 +255,12 @@ func (c *Conn) Cancel(id json.RawMessage) {
 // handler returns ErrClose, then waits for running requests. A clean end
 // of stream or ErrClose returns nil.
 func (c *Conn) Serve(ctx context.Context, h Handler) error {
+	// On return, running requests are cancelled first, then awaited.
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	sem := make(chan struct{}, c.opts.Parallel)
-	var wg sync.WaitGroup
-	defer wg.Wait()
 
 	for {
 		if ctx.Err() != nil {
