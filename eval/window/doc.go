@@ -25,6 +25,13 @@
 // model-free prediction, the statement of the best candidate that stands
 // where the query's target does.
 //
+// A window of the hole's own file whose aligned row lies among the query's
+// own rows does not predict: it is the query matched against a copy of
+// itself shifted by a few rows, always the best matches, and its aligned
+// row is a line the query already holds (usually the one right above the
+// hole). Such windows still count as hits; the prediction comes from the
+// best window past them, even one ranked below the top k.
+//
 // Leak rule. Like GraphCoder's, a window of the hole's own file is dropped
 // when any row it reports or predicts from reaches the hole's line: the
 // retriever must never see the ground truth.

@@ -212,7 +212,8 @@ func (ix *Index) Search(q Query) Result {
 
 	var res Result
 	for _, c := range cands {
-		if len(res.Hits) == q.TopK {
+		full := len(res.Hits) == q.TopK
+		if full && res.Prediction != "" {
 			break
 		}
 		f := &ix.files[ix.winFile[c.w]]
@@ -229,10 +230,19 @@ func (ix *Index) Search(q Query) Result {
 			if end > q.Line || from >= q.Line {
 				continue // leak rule: the window reaches the hole
 			}
-			limit = q.Line
+			// The query's own rows: a window there is the query aligned
+			// with a shifted copy of itself, and its aligned row is a line
+			// the query already holds (mostly the one right above the
+			// hole). Such a window is still a hit but predicts nothing;
+			// the prediction comes from the best window past them, even
+			// one below the top k.
+			limit = q.Line - offset
 		}
-		if res.Prediction == "" {
+		if res.Prediction == "" && from < limit {
 			res.Prediction, _ = ix.predict(f, from, limit)
+		}
+		if full {
+			continue
 		}
 		res.Hits = append(res.Hits, Hit{
 			Path: f.Path, Start: start, End: end, Score: c.score,

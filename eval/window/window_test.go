@@ -101,6 +101,37 @@ func TestLeakRule(t *testing.T) {
 	}
 }
 
+func TestNoPredictionFromOwnRows(t *testing.T) {
+	// The hole is row 7 of f.py. The best windows are the query's own rows
+	// shifted by one (rows 5-6 predict row 7's predecessor): they stay hits
+	// but must not predict. The pattern at rows 0-2 is the real analogue.
+	lines := []string{"a b", "c d", "ANSWER one", "x", "y", "a b", "c d", "ANSWER two"}
+	ix := Build([]File{{Path: "f.py", Lines: lines}}, fields{}, Options{Size: 2})
+	tests := []struct {
+		name     string
+		q        Query
+		wantPred string
+	}{
+		{"vanilla", Query{Path: "f.py", Line: 7, Context: lines[:7]}, "ANSWER one"},
+		{"appended", Query{Path: "f.py", Line: 7, Context: lines[:7], Appended: []string{"ANSWER"}}, "ANSWER one"},
+		// From another file the same windows are no self-alignment.
+		{"other file", Query{Path: "g.py", Line: 2, Context: lines[5:7]}, "ANSWER one"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := ix.Search(tt.q)
+			if res.Prediction != tt.wantPred {
+				t.Errorf("prediction %q, want %q (hits %+v)", res.Prediction, tt.wantPred, res.Hits)
+			}
+		})
+	}
+	// A query whose only matches are its own rows predicts nothing.
+	solo := Build([]File{{Path: "s.py", Lines: []string{"p q", "r s", "t u"}}}, fields{}, Options{Size: 2})
+	if res := solo.Search(Query{Path: "s.py", Line: 3, Context: []string{"p q", "r s", "t u"}}); res.Prediction != "" {
+		t.Errorf("solo prediction %q, want none", res.Prediction)
+	}
+}
+
 // TestExactJaccard checks the inverted index against brute force on random
 // files.
 func TestExactJaccard(t *testing.T) {
