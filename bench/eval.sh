@@ -7,8 +7,10 @@
 #
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
 # Environment: TASKS (default 500 per code base and level), SEED (42),
-# GRAPHCODER (a prebuilt binary; default: build ./cmd/graphcoder into OUT),
+# GRAPHCODER (a prebuilt binary; default: build the committed HEAD, exported
+# with git archive so that uncommitted edits stay out, into OUT),
 # ONLY (space-separated code base names to run, default all).
+# Needs go, git, unzip, python3 (the aggregate table) and /usr/bin/time.
 set -eu
 out=${1:-/tmp/graphcoder-eval}
 tasks=${TASKS:-500}
@@ -34,7 +36,9 @@ fi
 bin=${GRAPHCODER:-}
 if [ -z "$bin" ]; then
 	bin="$out/graphcoder"
-	go build -o "$bin" ./cmd/graphcoder
+	rm -rf "$out/src" && mkdir -p "$out/src"
+	git archive HEAD | tar -x -C "$out/src"
+	(cd "$out/src" && go build -o "$bin" ./cmd/graphcoder)
 fi
 {
 	echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
@@ -68,3 +72,26 @@ echo "$codebases" | while read -r name lang dir; do
 		tail -n1 "$out/$name-$level.log"
 	done
 done
+
+# Mean of every metric over the code bases of a language and level.
+python3 - "$out" >"$out/aggregate.md" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
+groups = {}
+for name in sorted(os.listdir(out)):
+    if not name.endswith(".json"):
+        continue
+    with open(os.path.join(out, name)) as f:
+        s = json.load(f)
+    groups.setdefault((s["language"], s["level"]), []).append((name[:-5], s))
+for (lang, level), runs in sorted(groups.items()):
+    print(f"### {lang}, {level} level: mean of {len(runs)} code bases ({', '.join(n for n, _ in runs)})\n")
+    print("| method | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 1) + "|")
+    for m in runs[0][1]["methods"]:
+        vals = [sum(s["methods"][m][c] for _, s in runs) / len(runs) for c in cols]
+        print(f"| {m} | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
+    print()
+PY
+cat "$out/aggregate.md"
