@@ -8,9 +8,10 @@ BENCH_OUT ?= bench/out
 .PHONY: all build test demo bench fuzz vet fmt clean deps
 
 # Debian packages the tests and benchmarks read real code from (JDK sources)
-# or drive (Graphviz renders `graphcoder ccg --format dot`). Installed only
+# or drive (Graphviz renders `graphcoder ccg --format dot`; Neovim is the
+# editor of the LSP end-to-end test). Installed only
 # when missing and when apt-get is usable; tests skip what they cannot find.
-DEB_PACKAGES := openjdk-17-source graphviz
+DEB_PACKAGES := openjdk-17-source graphviz neovim
 
 all: build
 
