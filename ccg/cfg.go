@@ -80,7 +80,7 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
 	b.nodes = append(b.nodes, Node{
 		Kind: s.Kind, Type: s.Type,
 		StartRow: s.StartRow, EndRow: s.EndRow,
-		Defs: s.Defs, Uses: s.Uses,
+		Defs: s.Defs, Uses: s.Uses, Params: s.Params,
 		Scope: scope,
 	})
 	for _, in := range s.Inner {

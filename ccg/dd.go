@@ -1,5 +1,7 @@
 package ccg
 
+import "slices"
+
 // ddBuilder solves reaching definitions over the union CF graph with an
 // iterative bit-vector data-flow pass and emits a DD edge for every
 // definition that reaches a use of the same name.
@@ -25,18 +27,38 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 		}
 	}
 	nv := len(d.names)
-	// Definition sites, numbered in vertex order; sitesOf[name] lists them.
+	// Definition sites, numbered in vertex order: for each vertex first
+	// its Defs, then its Params (those not also among its Defs).
+	// genStart[v] is the first site of v, defEnd[v] the end of its Defs
+	// sites; sitesOf[name] lists the sites of each name.
 	var siteNode, siteName []int32
 	count := make([]int32, nv+1)
-	for i := range nodes {
-		for _, def := range nodes[i].Defs {
-			if v, ok := ids[def]; ok {
-				siteNode = append(siteNode, int32(i))
-				siteName = append(siteName, v)
-				count[v+1]++
-			}
+	genStart := make([]int32, n+1)
+	defEnd := make([]int32, n)
+	addSite := func(v int, def string) {
+		if id, ok := ids[def]; ok {
+			siteNode = append(siteNode, int32(v))
+			siteName = append(siteName, id)
+			count[id+1]++
 		}
 	}
+	openers := 0
+	for i := range nodes {
+		genStart[i] = int32(len(siteNode))
+		for _, def := range nodes[i].Defs {
+			addSite(i, def)
+		}
+		defEnd[i] = int32(len(siteNode))
+		for _, p := range nodes[i].Params {
+			if !slices.Contains(nodes[i].Defs, p) {
+				addSite(i, p)
+			}
+		}
+		if int32(len(siteNode)) > defEnd[i] {
+			openers++
+		}
+	}
+	genStart[n] = int32(len(siteNode))
 	if len(siteNode) == 0 {
 		return
 	}
@@ -49,14 +71,6 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 		sitesOf[cur[v]] = int32(s)
 		cur[v]++
 	}
-	// genStart[v]: the first site of vertex v (sites are in vertex order).
-	genStart := make([]int32, n+1)
-	for _, v := range siteNode {
-		genStart[v+1]++
-	}
-	for i := 1; i <= n; i++ {
-		genStart[i] += genStart[i-1]
-	}
 
 	var succ, pred csr
 	succ.fill(n, cfFrom, cfTo, false)
@@ -64,21 +78,58 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 	order := reversePostOrder(n, &succ, &pred)
 
 	words := (len(siteNode) + 63) / 64
+	// out[v] is the OUT set of v along its edges within its own scope.
+	// A vertex with Params sites also has inner[bodyRow[v]], the OUT set
+	// along its edges into the scope it opens, where the Params hold too.
 	out := make([]uint64, n*words)
+	bodyRow := make([]int32, n)
+	inner := make([]uint64, openers*words)
+	row := int32(0)
+	for v := range nodes {
+		bodyRow[v] = -1
+		if genStart[v+1] > defEnd[v] {
+			bodyRow[v] = row
+			row++
+		}
+	}
 	in := make([]uint64, words)
+	scratch := make([]uint64, words)
 	pending := make([]bool, n)
 	for i := range pending {
 		pending[i] = true
 	}
-	// meet computes in = union of OUT over the predecessors of v.
+	// meet computes in = union of OUT over the predecessors of v, taking a
+	// scope opener's inner OUT when v belongs to the scope it opens.
 	meet := func(v int32) {
 		clear(in)
 		for _, p := range pred.of(v) {
 			po := out[int(p)*words : int(p)*words+words]
+			if r := bodyRow[p]; r >= 0 && nodes[v].Scope == p {
+				po = inner[int(r)*words : int(r)*words+words]
+			}
 			for w := range in {
 				in[w] |= po[w]
 			}
 		}
+	}
+	// transfer computes set = gen ∪ (set − kill) for the sites lo..hi of
+	// v: clear every site of each name they define, then set them. It
+	// reports whether the result differs from dst, and stores it there.
+	transfer := func(set, dst []uint64, lo, hi int32) bool {
+		for s := lo; s < hi; s++ {
+			name := siteName[s]
+			for _, k := range sitesOf[count[name]:count[name+1]] {
+				set[k>>6] &^= 1 << (k & 63)
+			}
+		}
+		for s := lo; s < hi; s++ {
+			set[s>>6] |= 1 << (s & 63)
+		}
+		if slices.Equal(set, dst) {
+			return false
+		}
+		copy(dst, set)
+		return true
 	}
 	// Worklist in reverse post-order: sweep the order, visiting only
 	// pending vertices, until a sweep changes nothing.
@@ -90,27 +141,15 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 			}
 			pending[v] = false
 			meet(v)
-			// OUT = gen ∪ (IN − kill): clear every site of each name v
-			// defines, then set v's own sites.
-			for s := genStart[v]; s < genStart[v+1]; s++ {
-				name := siteName[s]
-				for _, k := range sitesOf[count[name]:count[name+1]] {
-					in[k>>6] &^= 1 << (k & 63)
-				}
-			}
-			for s := genStart[v]; s < genStart[v+1]; s++ {
-				in[s>>6] |= 1 << (s & 63)
-			}
-			vo := out[int(v)*words : int(v)*words+words]
 			diff := false
-			for w := range vo {
-				if vo[w] != in[w] {
-					diff = true
-					break
-				}
+			if r := bodyRow[v]; r >= 0 {
+				copy(scratch, in)
+				diff = transfer(scratch, inner[int(r)*words:int(r)*words+words], genStart[v], genStart[v+1])
+			}
+			if transfer(in, out[int(v)*words:int(v)*words+words], genStart[v], defEnd[v]) {
+				diff = true
 			}
 			if diff {
-				copy(vo, in)
 				changed = true
 				for _, s := range succ.of(v) {
 					pending[s] = true

@@ -23,7 +23,12 @@
 //     This is classic reaching definitions, solved with an iterative
 //     bit-vector data-flow pass over the union CF graph, so definitions
 //     made before a function reach its body through the header, while
-//     definitions inside a body never flow out.
+//     definitions inside a body never flow out. A header's Params
+//     (parameters, lambda parameters, record components) are definitions
+//     on the header's edges into the scope it opens only: a vertex that
+//     opens a scope has a second OUT set for those edges, so a parameter
+//     neither reaches nor kills anything after the header in its own
+//     scope.
 //
 // Why build it this way rather than approximate? Retrieval compares the
 // neighbourhoods of statements; a fall-through edge after a return, a

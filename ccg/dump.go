@@ -110,6 +110,9 @@ func writeText(w *bufio.Writer, g *Graph, sub *Subset, nodes []int32, hops map[i
 		if len(n.Defs) > 0 {
 			fmt.Fprintf(w, " defs=%s", strings.Join(n.Defs, ","))
 		}
+		if len(n.Params) > 0 {
+			fmt.Fprintf(w, " params=%s", strings.Join(n.Params, ","))
+		}
 		if len(n.Uses) > 0 {
 			fmt.Fprintf(w, " uses=%s", strings.Join(n.Uses, ","))
 		}
@@ -132,6 +135,7 @@ type jsonNode struct {
 	Text      string   `json:"text"`
 	Defs      []string `json:"defs"`
 	Uses      []string `json:"uses"`
+	Params    []string `json:"params,omitempty"`
 	Hop       *uint8   `json:"hop,omitempty"`
 }
 
@@ -159,7 +163,7 @@ func writeJSON(w io.Writer, g *Graph, sub *Subset, nodes []int32, hops map[int32
 	for _, v := range nodes {
 		n := &g.Nodes[v]
 		jn := jsonNode{ID: v, Kind: n.Kind.String(), StartLine: n.StartRow + 1, EndLine: n.EndRow + 1,
-			Text: g.Text(v), Defs: n.Defs, Uses: n.Uses}
+			Text: g.Text(v), Defs: n.Defs, Uses: n.Uses, Params: n.Params}
 		if n.Dummy {
 			jn.Kind = "target"
 		}

@@ -38,6 +38,10 @@ type Node struct {
 	// StartRow and EndRow are 0-based, inclusive.
 	StartRow, EndRow int
 	Defs, Uses       []string
+	// Params are the names bound only inside the scope this vertex opens
+	// (lang.Stmt.Params): their definitions reach the vertices of that
+	// scope and nothing after the vertex in its own scope.
+	Params []string
 	// Scope is the id of the Func/Class header (or the statement owning an
 	// Inner block) whose body holds this statement, or NoScope.
 	Scope int32

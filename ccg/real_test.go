@@ -183,8 +183,13 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 		}
 		switch e.Type {
 		case ccg.DD:
-			if !slices.Contains(g.Nodes[e.From].Defs, e.Var) || !slices.Contains(g.Nodes[e.To].Uses, e.Var) {
-				t.Fatalf("%s: DD edge %d->%d %q: defs %v uses %v", f.Path, e.From, e.To, e.Var, g.Nodes[e.From].Defs, g.Nodes[e.To].Uses)
+			from := &g.Nodes[e.From]
+			param := slices.Contains(from.Params, e.Var) && !slices.Contains(from.Defs, e.Var)
+			if !(param || slices.Contains(from.Defs, e.Var)) || !slices.Contains(g.Nodes[e.To].Uses, e.Var) {
+				t.Fatalf("%s: DD edge %d->%d %q: defs %v params %v uses %v", f.Path, e.From, e.To, e.Var, from.Defs, from.Params, g.Nodes[e.To].Uses)
+			}
+			if param && !within(g, e.To, e.From) {
+				t.Fatalf("%s: DD edge %d->%d %q carries a parameter out of its scope", f.Path, e.From, e.To, e.Var)
 			}
 		case ccg.CF, ccg.CD:
 			// Within a scope, or from a scope's header into it.
@@ -461,4 +466,15 @@ func BenchmarkSlicePerStatement(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*stmts), "ns/stmt")
 	_ = fmt.Sprint()
+}
+
+// within reports whether vertex v lies in the scope opened by header h, at
+// any depth.
+func within(g *ccg.Graph, v, h int32) bool {
+	for s := g.Nodes[v].Scope; s != ccg.NoScope; s = g.Nodes[s].Scope {
+		if s == h {
+			return true
+		}
+	}
+	return false
 }

@@ -90,6 +90,25 @@ type Stmt struct {
 	// Defs and Uses are the access paths written and read in the
 	// statement's own rows, sorted and without duplicates.
 	Defs, Uses []string
+	// Params are the names the statement binds only inside the scope it
+	// opens, sorted and without duplicates: they reach the statements of
+	// its Body (Func, Class) or Inner blocks, never the statements after it
+	// in the enclosing scope, and they kill no definition there. They are:
+	//   - function, method, constructor parameters and type parameters, on
+	//     the Func header (the function's own name is a Def);
+	//   - Python class type parameters and Java record components, on the
+	//     Class header;
+	//   - Java lambda parameters, on the statement holding the lambda (they
+	//     reach every Inner block of that statement; an expression lambda
+	//     has no block, and its parameters are then bound nowhere else).
+	// Names bound by a clause whose block is part of the same scope stay in
+	// Defs, because that block is no scope of its own: catch and except
+	// parameters (on Catch), loop variables (on Loop), try resources (on
+	// Try) and pattern variables. They reach the block and may flow on past
+	// it, which is harmless: past its block such a name is either unbound
+	// (Python deletes an except alias) or a new variable that a later
+	// declaration defines anew.
+	Params []string
 	// Label names the target of a labeled Break/Continue, or the label a
 	// labeled statement (With) or loop carries.
 	Label string

@@ -58,12 +58,17 @@
 // variables and fields (their names), assignment targets, operands of ++
 // and -- (also used, like the targets of compound assignments), the
 // variables of enhanced for loops and of classic for initializers and
-// updates (on the Loop header), catch parameters (on Catch), parameters
-// and the name of methods and constructors (on Func), class names and
-// record components (on Class), try resources (on Try), enum constants,
-// imported simple names (not for wildcard imports), lambda parameters (on
-// the statement holding the lambda) and pattern variables of instanceof,
-// record and case patterns.
+// updates (on the Loop header), catch parameters (on Catch), the name of
+// methods and constructors (on Func), class names (on Class), try
+// resources (on Try), enum constants, imported simple names (not for
+// wildcard imports) and pattern variables of instanceof, record and case
+// patterns.
+//
+// Names bound only inside the scope a statement opens are its Params, not
+// Defs: method and constructor parameters (on Func), record components
+// (on Class) and lambda parameters (on the statement holding the lambda,
+// whose block bodies are its Inner blocks). They reach that scope only and
+// kill no definition after the statement.
 //
 // `this.x = v` defines this.x and uses this. `a[i] = v` defines a and uses
 // a and i. It is a weak update: only one element changes, and listing a as

@@ -44,6 +44,9 @@ func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 	if len(s.Defs) > 0 {
 		fmt.Fprintf(sb, " defs=[%s]", strings.Join(s.Defs, " "))
 	}
+	if len(s.Params) > 0 {
+		fmt.Fprintf(sb, " params=[%s]", strings.Join(s.Params, " "))
+	}
 	if len(s.Uses) > 0 {
 		fmt.Fprintf(sb, " uses=[%s]", strings.Join(s.Uses, " "))
 	}

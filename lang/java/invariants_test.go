@@ -18,7 +18,7 @@ import (
 //     where the previous one ends (prev.EndRow <= next.StartRow). So two
 //     statements share a row only when one ends and the next begins on
 //     it, as in `a(); b();`, `if (x) y();`, or a one-line lambda body;
-//   - Defs and Uses are sorted and free of duplicates and empty names;
+//   - Defs, Uses and Params are sorted and free of duplicates and empty names;
 //   - kind-specific parts only appear on the kinds that own them.
 func rowErrors(f *lang.File) []string {
 	var errs []string
@@ -37,7 +37,7 @@ func rowErrors(f *lang.File) []string {
 		if s.Type == "" {
 			bad(s, "no type")
 		}
-		for _, names := range [][]string{s.Defs, s.Uses} {
+		for _, names := range [][]string{s.Defs, s.Uses, s.Params} {
 			for i, n := range names {
 				if n == "" || (i > 0 && names[i-1] >= n) {
 					bad(s, "names not a sorted set: %q", names)

@@ -82,7 +82,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	text := string(src)
 	f := &lang.File{Path: path, Language: "java", Lines: splitLines(text)}
 	b := &p.b
-	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0]}
+	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
 	if len(nodes) > 0 {
 		if nodes[0].kind == kError {
 			f.Stmts = b.stmt(0, nil)
@@ -102,6 +102,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// Drop references into the source so it can be collected with the File.
 	clear(b.defs[:cap(b.defs)])
 	clear(b.uses[:cap(b.uses)])
+	clear(b.params[:cap(b.params)])
 	b.src, b.n = "", nil
 	return f, nil
 }

@@ -14,6 +14,14 @@ func (b *builder) def(name string) {
 	}
 }
 
+// param records a name bound only inside the scope the statement being
+// built opens.
+func (b *builder) param(name string) {
+	if name != "" && !b.shadowed(name) {
+		b.params = append(b.params, name)
+	}
+}
+
 // use records a name read by the statement being built.
 func (b *builder) use(name string) {
 	if name != "" && !b.shadowed(name) {
@@ -201,7 +209,7 @@ func (b *builder) collect(i int32) {
 		b.errors++
 		b.collectFlat(i)
 	case kParams:
-		b.params(i)
+		b.formalParams(i)
 	default:
 		b.collectChildren(i)
 	}
@@ -355,25 +363,26 @@ func (b *builder) declarator(i int32) {
 	}
 }
 
-// lambda defines its parameters in the enclosing statement. A block body
-// becomes a nested block; an expression body is read with the parameters
-// hidden, since they are not the enclosing statement's variables.
+// lambda records its parameters as Params of the enclosing statement, so
+// they reach the statement's nested blocks only. A block body becomes a
+// nested block; an expression body is read with the parameters hidden,
+// since they are not the enclosing statement's variables.
 func (b *builder) lambda(i int32) {
-	mark := len(b.defs)
+	mark := len(b.params)
 	for c := b.n[i].child; c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent, kParams:
 			if b.n[c].kind == kIdent {
-				b.def(b.text(c))
+				b.param(b.text(c))
 			} else {
-				b.params(c)
+				b.formalParams(c)
 			}
 		case kArrow:
 		case kBlock:
 			b.innerBlock(c, false)
 		default:
 			saved := len(b.shadow)
-			b.shadow = append(b.shadow, b.defs[mark:]...)
+			b.shadow = append(b.shadow, b.params[mark:]...)
 			b.collect(c)
 			b.shadow = b.shadow[:saved]
 		}

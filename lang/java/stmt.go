@@ -14,20 +14,24 @@ type builder struct {
 	// their lengths when it starts (a frame) and cuts them back when it
 	// ends, so nested statements simply push above it.
 	defs, uses []string
-	inner      [][]*lang.Stmt
+	// params collects the names bound only inside the scope the statement
+	// opens (its Params): method parameters, record components, lambda
+	// parameters.
+	params []string
+	inner  [][]*lang.Stmt
 	// shadow holds the parameters of the lambda expression bodies being
 	// read: those names are not uses of the enclosing statement.
 	shadow []string
 }
 
 type frame struct {
-	defs, uses int
-	inner      [][]*lang.Stmt
-	shadow     []string
+	defs, uses, params int
+	inner              [][]*lang.Stmt
+	shadow             []string
 }
 
 func (b *builder) open() frame {
-	f := frame{defs: len(b.defs), uses: len(b.uses), inner: b.inner, shadow: b.shadow}
+	f := frame{defs: len(b.defs), uses: len(b.uses), params: len(b.params), inner: b.inner, shadow: b.shadow}
 	b.inner, b.shadow = nil, nil
 	return f
 }
@@ -37,7 +41,8 @@ func (b *builder) open() frame {
 func (b *builder) close(s *lang.Stmt, f frame) *lang.Stmt {
 	s.Defs = sortedSet(b.defs[f.defs:])
 	s.Uses = sortedSet(b.uses[f.uses:])
-	b.defs, b.uses = b.defs[:f.defs], b.uses[:f.uses]
+	s.Params = sortedSet(b.params[f.params:])
+	b.defs, b.uses, b.params = b.defs[:f.defs], b.uses[:f.uses], b.params[:f.params]
 	if len(b.inner) > 0 {
 		s.Inner = b.inner
 		if first := s.Inner[0][0].StartRow; first <= s.EndRow {
@@ -266,7 +271,7 @@ func (b *builder) header(k lang.Kind, i int32, members bool) *lang.Stmt {
 				nameSeen = true
 			}
 		case kParams:
-			b.params(c)
+			b.formalParams(c)
 		default:
 			if k == lang.With {
 				b.collect(c)
@@ -285,19 +290,26 @@ func (b *builder) header(k lang.Kind, i int32, members bool) *lang.Stmt {
 	return s
 }
 
-// params defines the names of formal or inferred parameters.
-func (b *builder) params(i int32) {
+// formalParams records the names of formal or inferred parameters (and
+// record components) as Params of the statement being built.
+func (b *builder) formalParams(i int32) {
 	for c := b.n[i].child; c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent:
-			b.def(b.text(c))
+			b.param(b.text(c))
 		case kParam:
 			for d := b.n[c].child; d >= 0; d = b.n[d].next {
 				switch b.n[d].kind {
 				case kIdent:
-					b.def(b.text(d))
+					b.param(b.text(d))
 				case kDeclarator:
-					b.declarator(d)
+					// A spread parameter: T... name.
+					for e := b.n[d].child; e >= 0; e = b.n[e].next {
+						if b.n[e].kind == kIdent {
+							b.param(b.text(e))
+							break
+						}
+					}
 				}
 			}
 		}

@@ -61,9 +61,12 @@
 // and with/except `as` names on their headers, names bound by case
 // patterns (captures, as, *rest, **rest, keyword and class pattern
 // captures), import names (`import a.b` binds a; `from m import x as y`
-// binds y; `from m import *` binds nothing), def and class names with
-// parameters and type parameters on the header, and global/nonlocal
-// names. An annotation without a value (`x: int`) still defines x. `del x`
+// binds y; `from m import *` binds nothing), def and class names on the
+// header, and global/nonlocal names. The parameters and type parameters
+// of a def, and the type parameters of a class, are the header's Params
+// instead: they are bound only inside the body, so they neither reach nor
+// kill anything after the definition. A walrus in a default value still
+// binds in the enclosing scope, as a Def. An annotation without a value (`x: int`) still defines x. `del x`
 // both defines and uses x: it kills earlier definitions, and it reads the
 // binding it removes.
 //

@@ -42,6 +42,9 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 	if len(s.Defs) > 0 {
 		fmt.Fprintf(buf, " defs=%s", strings.Join(s.Defs, ","))
 	}
+	if len(s.Params) > 0 {
+		fmt.Fprintf(buf, " params=%s", strings.Join(s.Params, ","))
+	}
 	if len(s.Uses) > 0 {
 		fmt.Fprintf(buf, " uses=%s", strings.Join(s.Uses, ","))
 	}
@@ -152,7 +155,7 @@ func checkInvariants(t testing.TB, f *lang.File) {
 				f.Path, s.Kind, s.Type, s.StartRow+1, s.EndRow+1, prev.Kind, prev.Type, prev.StartRow+1, prev.EndRow+1)
 		}
 		prevEnd, prev = s.EndRow, s
-		for _, list := range [][]string{s.Defs, s.Uses} {
+		for _, list := range [][]string{s.Defs, s.Uses, s.Params} {
 			for j := 1; j < len(list); j++ {
 				if list[j-1] >= list[j] {
 					t.Errorf("%s: %s at row %d: names not sorted and unique: %q", f.Path, s.Type, s.StartRow+1, list)

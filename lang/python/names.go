@@ -290,8 +290,9 @@ func (b *builder) bind(i int32) {
 }
 
 // params handles a def's or a lambda's parameter list. For a def the
-// parameter names are defs of the header; for a lambda (local) they are
-// bound names. Defaults and annotations are uses either way.
+// parameter names are the header's Params, bound only inside its body; for
+// a lambda (local) they are bound names of the expression. Defaults and
+// annotations are uses either way.
 func (b *builder) params(i int32, local bool) {
 	for c := b.first(i); c >= 0; c = b.next(c) {
 		b.param(c, local)
@@ -304,7 +305,7 @@ func (b *builder) param(i int32, local bool) {
 		if local {
 			b.bound = append(b.bound, b.text(i))
 		} else {
-			b.addDef(b.text(i))
+			b.addParam(b.text(i))
 		}
 	case ntListSplatPattern, ntDictSplatPattern, ntTuplePattern, ntParenthesized:
 		for c := b.first(i); c >= 0; c = b.next(c) {
@@ -375,7 +376,7 @@ func (b *builder) headerNames(i int32) {
 			case fTypeParameters:
 				for tp := b.first(c); tp >= 0; tp = b.next(tp) {
 					if b.named(tp) {
-						b.typeParamName(tp)
+						b.addParam(b.typeParamName(tp))
 					}
 				}
 				continue

@@ -117,6 +117,9 @@ type builder struct {
 
 	// Scratch state for the statement being built.
 	defs, uses []string
+	// paramNames are the names a def or class header binds only inside its
+	// body (parameters and type parameters): the statement's Params.
+	paramNames []string
 	// bound holds the names bound by enclosing lambdas and comprehensions:
 	// reading them is not a use of an outer variable.
 	bound []string
@@ -129,7 +132,7 @@ type builder struct {
 func (b *builder) reset(nodes []node, src []byte, lines int) {
 	b.n, b.src, b.lastRow = nodes, src, lines-1
 	clear(b.intern)
-	b.defs, b.uses, b.bound = b.defs[:0], b.uses[:0], b.bound[:0]
+	b.defs, b.uses, b.bound, b.paramNames = b.defs[:0], b.uses[:0], b.bound[:0], b.paramNames[:0]
 	b.inLambda = 0
 }
 
@@ -238,7 +241,7 @@ func (b *builder) hasError() bool {
 
 // newStmt starts a statement and resets the def/use scratch state.
 func (b *builder) newStmt(k lang.Kind, i int32, start, end int) *lang.Stmt {
-	b.defs, b.uses, b.bound = b.defs[:0], b.uses[:0], b.bound[:0]
+	b.defs, b.uses, b.bound, b.paramNames = b.defs[:0], b.uses[:0], b.bound[:0], b.paramNames[:0]
 	b.inLambda = 0
 	if end < start {
 		end = start
@@ -250,6 +253,7 @@ func (b *builder) newStmt(k lang.Kind, i int32, start, end int) *lang.Stmt {
 func (b *builder) finish(s *lang.Stmt) *lang.Stmt {
 	s.Defs = sortedSet(b.defs)
 	s.Uses = sortedSet(b.uses)
+	s.Params = sortedSet(b.paramNames)
 	return s
 }
 
@@ -265,6 +269,12 @@ func sortedSet(names []string) []string {
 func (b *builder) addDef(name string) {
 	if name != "" {
 		b.defs = append(b.defs, name)
+	}
+}
+
+func (b *builder) addParam(name string) {
+	if name != "" {
+		b.paramNames = append(b.paramNames, name)
 	}
 }
 
@@ -478,22 +488,23 @@ func (b *builder) typeAlias(i int32) {
 	for c := b.first(i); c >= 0; c = b.next(c) {
 		if b.typ(c) == ntType && !seenName {
 			seenName = true
-			b.typeParamName(c)
+			b.addDef(b.typeParamName(c))
 			continue
 		}
 		b.use(c)
 	}
 }
 
-// typeParamName defines the name a type alias or type parameter introduces:
-// the first identifier of the node (X in `X`, `X[T]`, `*Ts`).
-func (b *builder) typeParamName(i int32) {
+// typeParamName returns the name a type alias or type parameter
+// introduces: the first identifier of the node (X in `X`, `X[T]`, `*Ts`),
+// or "".
+func (b *builder) typeParamName(i int32) string {
 	for c := i; c >= 0; c = b.first(c) {
 		if b.typ(c) == ntIdentifier {
-			b.addDef(b.text(c))
-			return
+			return b.text(c)
 		}
 	}
+	return ""
 }
 
 // imports defines the names an import binds: `import a.b` binds a,
