@@ -1,27 +1,32 @@
 #!/bin/sh
 # The paper's benchmark protocol (docs/EVAL.md) on real code bases: four
-# Python standard-library packages and three JDK 17 modules, line and API
+# Python standard-library packages, one Python project Debian ships as
+# source (python3-oauthlib) and three JDK 17 modules, line and API
 # level, every method, a fixed seed. Each run writes tasks.jsonl,
 # predictions.jsonl, summary.json and metrics.svg under
 # OUT/<code base>-<level>/ and its JSON summary to OUT/<code base>-<level>.json.
 #
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
-# Environment: TASKS (default 500 per code base and level), SEED (42),
+# Environment: TASKS (default 1000 per code base and level), SEED (42),
 # GRAPHCODER (a prebuilt binary; default: build the committed HEAD, exported
 # with git archive so that uncommitted edits stay out, into OUT),
 # ONLY (space-separated code base names to run, default all).
 # Needs go, git, unzip, python3 (the aggregate table) and /usr/bin/time.
 set -eu
 out=${1:-/tmp/graphcoder-eval}
-tasks=${TASKS:-500}
+tasks=${TASKS:-1000}
 seed=${SEED:-42}
 py=${PYTHON_STDLIB:-/root/.pyenv/versions/3.11.7/lib/python3.11}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
+dist=/usr/lib/python3/dist-packages
 mkdir -p "$out"
 
 if [ ! -f "$srczip" ]; then
 	# Debian ships the JDK sources as a package.
 	apt-get install -y openjdk-17-source >/dev/null
+fi
+if [ ! -f "$dist/oauthlib/__init__.py" ]; then
+	apt-get install -y python3-oauthlib >/dev/null
 fi
 if [ ! -d "$py/asyncio" ]; then
 	echo "eval.sh: no Python standard library at $py (set PYTHON_STDLIB)" >&2
@@ -44,6 +49,8 @@ fi
 	echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "cpus $(nproc)"
+	echo "cpu $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+	echo "go $(go env GOVERSION)"
 	echo "tasks $tasks seed $seed"
 } >"$out/run-info.txt"
 
@@ -53,6 +60,7 @@ asyncio python $py/asyncio
 email python $py/email
 idlelib python $py/idlelib
 multiprocessing python $py/multiprocessing
+oauthlib python $dist/oauthlib
 java.net.http java $jdk/java.net.http
 java.util.concurrent java $jdk/java.base/java/util/concurrent
 jdk.jshell java $jdk/jdk.jshell
