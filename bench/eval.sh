@@ -50,7 +50,7 @@ fi
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "cpus $(nproc)"
 	echo "cpu $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-	echo "go $(go env GOVERSION)"
+	echo "go $(go env GOVERSION 2>/dev/null || echo unknown)"
 	echo "tasks $tasks seed $seed"
 } >"$out/run-info.txt"
 
