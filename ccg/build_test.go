@@ -149,6 +149,39 @@ func TestControlFlow(t *testing.T) {
 		want: []string{"raise X -CF-> except X:", "return 1 -CF-> finally:", "cleanup() -CF-> after"},
 		deny: []string{"raise X -CF-> after", "return 1 -CF-> after"},
 	}, {
+		name: "raise in try with handlers also reaches finally",
+		build: func(t *tree) *lang.File {
+			tr := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
+			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Simple, "h()"))}
+			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			return t.file("python", t.st(lang.Func, "def f():", tr, t.st(lang.Simple, "after")))
+		},
+		want: []string{"raise X -CF-> except X:", "raise X -CF-> finally:", "h() -CF-> finally:", "cleanup() -CF-> after"},
+		deny: []string{"raise X -CF-> after", "raise X -CF-> h()"},
+	}, {
+		name: "unmatched raise goes on to an outer finally",
+		build: func(t *tree) *lang.File {
+			inner := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
+			inner.Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
+			outer := t.st(lang.Try, "try: # outer", inner)
+			outer.Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
+			outer.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			return t.file("python", t.st(lang.Func, "def f():", outer))
+		},
+		want: []string{"raise X -CF-> except E:", "raise X -CF-> except Y:", "raise X -CF-> finally:"},
+	}, {
+		name: "a catch-all handler stops a raise",
+		build: func(t *tree) *lang.File {
+			inner := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
+			inner.Handlers = []*lang.Stmt{t.st(lang.Catch, "except:", t.st(lang.Simple, "h()"))}
+			outer := t.st(lang.Try, "try: # outer", inner)
+			outer.Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
+			outer.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			return t.file("python", t.st(lang.Func, "def f():", outer))
+		},
+		want: []string{"raise X -CF-> except:", "h() -CF-> finally:"},
+		deny: []string{"raise X -CF-> finally:"},
+	}, {
 		name: "java switch fall-through",
 		build: func(t *tree) *lang.File {
 			sw := t.st(lang.Switch, "switch (x)")

@@ -24,6 +24,7 @@ type frame struct {
 	breaks []int32   // statements that break to just after this construct
 
 	catching  bool    // try: the body has handlers (raise reaches them)
+	catchAll  bool    // try: one handler catches every exception
 	finally   bool    // try: there is a finally clause
 	toFinally []int32 // try: return/raise statements routed through finally
 }
@@ -256,7 +257,7 @@ func (b *cfgBuilder) do(s *lang.Stmt, id int32) []int32 {
 
 func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 	fin := s.Finally != nil
-	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers) > 0, finally: fin})
+	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers) > 0, catchAll: b.catchesAll(s.Handlers), finally: fin})
 	end := b.block(s.Body, one(id))
 	bodyFrame := b.pop()
 
@@ -360,15 +361,17 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 }
 
 // leave routes a return (or, with raise set, a raise) out of the current
-// scope: through the innermost finally that intercepts it, to a handler
-// (whose edges the try adds), or to the scope's virtual exit.
+// scope: through the innermost finally that intercepts it, or to the
+// scope's virtual exit. A raise inside a try with handlers reaches them
+// (the try adds those edges) and, since no handler may match, also goes
+// on to the finally or further out, unless a handler catches everything.
 func (b *cfgBuilder) leave(id int32, raise bool) {
 	for i := len(b.frames) - 1; i >= 0; i-- {
 		f := &b.frames[i]
 		if f.kind != tryFrame {
 			continue
 		}
-		if raise && f.catching {
+		if raise && f.catchAll {
 			return
 		}
 		if f.finally {
@@ -399,6 +402,34 @@ func (b *cfgBuilder) cont(id int32, label string) {
 		}
 	}
 	b.exits = append(b.exits, id) // stray continue: leaves the scope
+}
+
+// catchesAll reports whether one of the handlers catches every exception:
+// a bare Python `except:`, `except BaseException`, or a Java
+// `catch (Throwable ...)`.
+func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
+	for _, h := range handlers {
+		if h.StartRow < 0 || h.StartRow >= len(b.f.Lines) {
+			continue
+		}
+		t := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\r' {
+				return -1
+			}
+			return r
+		}, b.f.Lines[h.StartRow])
+		t = strings.TrimPrefix(t, "}")
+		switch {
+		case strings.HasPrefix(t, "except:"),
+			strings.HasPrefix(t, "exceptBaseException:"),
+			strings.HasPrefix(t, "exceptBaseExceptionas"),
+			strings.HasPrefix(t, "catch(Throwable"),
+			strings.HasPrefix(t, "catch(finalThrowable"),
+			strings.HasPrefix(t, "catch(java.lang.Throwable"):
+			return true
+		}
+	}
+	return false
 }
 
 // constTrue reports whether a loop header or do-while condition has a

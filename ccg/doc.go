@@ -48,7 +48,12 @@
 //     block, whose end then also leaves the scope; break and continue jump
 //     straight to their target.
 //   - Every statement of a try body may raise into each handler; with no
-//     handler, into the finally block.
+//     handler, into the finally block. An explicit raise or throw in a try
+//     body with handlers also goes on, since no handler may match, to the
+//     finally block or out to an enclosing try or the scope's exit, unless
+//     a handler catches everything (a bare except:, except BaseException,
+//     catch (Throwable ...)). Other statements are not given that
+//     unmatched path: every call would otherwise branch to the exit.
 //   - A Python match does not catch break (it belongs to the enclosing
 //     loop); a Java switch does.
 //   - Self loops are dropped from every edge type.
