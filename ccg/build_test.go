@@ -182,6 +182,23 @@ func TestControlFlow(t *testing.T) {
 		want: []string{"raise X -CF-> except:", "h() -CF-> finally:"},
 		deny: []string{"raise X -CF-> finally:"},
 	}, {
+		name: "stray statements before the first case run first",
+		build: func(t *tree) *lang.File {
+			f := t.st(lang.Func, "def f():")
+			sw := t.st(lang.Switch, "match x:")
+			sw.Body = []*lang.Stmt{t.st(lang.Simple, "stray()"), t.st(lang.Simple, "stray2()")}
+			c1 := t.st(lang.Case, "case 1:")
+			c1.Body = []*lang.Stmt{t.st(lang.Simple, "one()")}
+			c2 := t.st(lang.Case, "case 2:")
+			c2.Body = []*lang.Stmt{t.st(lang.Simple, "two()")}
+			sw.Cases = []*lang.Stmt{c1, c2}
+			f.Body = []*lang.Stmt{sw, t.st(lang.Simple, "after")}
+			return t.file("python", f)
+		},
+		want: []string{"match x: -CF-> stray()", "stray() -CF-> stray2()", "stray2() -CF-> case 1:", "stray2() -CF-> case 2:",
+			"stray2() -CF-> after", "one() -CF-> after", "def f(): -CD-> stray()", "stray2() -CD-> one()"},
+		deny: []string{"match x: -CF-> case 1:", "match x: -CF-> after", "stray() -CF-> case 1:"},
+	}, {
 		name: "java switch fall-through",
 		build: func(t *tree) *lang.File {
 			sw := t.st(lang.Switch, "switch (x)")

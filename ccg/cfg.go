@@ -328,10 +328,13 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 	if catches {
 		b.frames = append(b.frames, frame{kind: switchFrame})
 	}
+	// Statements that error recovery left before the first case run
+	// before the cases are chosen: header -> them -> each case.
+	entry := b.block(s.Body, one(id))
 	var out, fall []int32
 	for i, c := range s.Cases {
 		cid := b.ids[c]
-		b.edge(id, cid)
+		b.connect(entry, cid)
 		for _, in := range c.Inner {
 			b.enter(in, cid)
 		}
@@ -351,7 +354,7 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 		}
 	}
 	if !s.Exhaustive || len(s.Cases) == 0 {
-		out = merge(out, one(id))
+		out = merge(out, entry)
 	}
 	if catches {
 		f := b.pop()

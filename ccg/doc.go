@@ -54,6 +54,8 @@
 //     a handler catches everything (a bare except:, except BaseException,
 //     catch (Throwable ...)). Other statements are not given that
 //     unmatched path: every call would otherwise branch to the exit.
+//   - Statements that error recovery left in a switch or match before its
+//     first case run between the header and the cases.
 //   - A Python match does not catch break (it belongs to the enclosing
 //     loop); a Java switch does.
 //   - Self loops are dropped from every edge type.

@@ -49,7 +49,9 @@ const (
 	// synchronized, Java labeled statements (Label set) and bare blocks.
 	With
 	// Switch is a multi-way branch (Python match, Java switch): Cases holds
-	// the Case headers in source order.
+	// the Case headers in source order. Body holds the statements error
+	// recovery left before the first case, if any; they run after the
+	// header and before the cases are chosen.
 	Switch
 	// Case is one case pattern/label group (or default) with its block in Body.
 	Case
