@@ -3,6 +3,7 @@ package ccg
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -113,8 +114,11 @@ func (g *Graph) index() {
 
 // AppendTarget adds the query-side target: a Dummy vertex on the row after
 // the last statement with a CF edge from the last statement in source
-// order (largest StartRow, then largest id). It returns the new id. On an
-// empty graph the target has no edge.
+// order (largest StartRow, then largest id). The target belongs to the
+// scope of that statement, except after a function or class header with
+// no body yet (a `def f():` or `void f() {` at the end of the context):
+// then the target is the first statement of that body, in the header's
+// scope. It returns the new id. On an empty graph the target has no edge.
 func (g *Graph) AppendTarget() int32 {
 	last, row := int32(-1), 0
 	for i := range g.Nodes {
@@ -131,6 +135,9 @@ func (g *Graph) AppendTarget() int32 {
 	scope := int32(NoScope)
 	if last >= 0 {
 		scope = g.Nodes[last].Scope
+		if g.opensBody(last) {
+			scope = last
+		}
 	}
 	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, Type: "target", StartRow: row, EndRow: row, Scope: scope, Dummy: true})
 	if last >= 0 {
@@ -140,4 +147,18 @@ func (g *Graph) AppendTarget() int32 {
 	}
 	g.index()
 	return id
+}
+
+// opensBody reports whether vertex v is a function or class header whose
+// body the next statement starts: not a declaration ending in ';' (a Java
+// abstract or interface method), which has no body.
+func (g *Graph) opensBody(v int32) bool {
+	n := &g.Nodes[v]
+	if n.Kind != lang.Func && n.Kind != lang.Class {
+		return false
+	}
+	if n.EndRow >= 0 && n.EndRow < len(g.Lines) {
+		return !strings.HasSuffix(strings.TrimSpace(g.Lines[n.EndRow]), ";")
+	}
+	return true
 }

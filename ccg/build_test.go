@@ -344,6 +344,56 @@ func TestAppendTarget(t *testing.T) {
 	}
 }
 
+// A context ending on a function or class header puts the target in
+// that header's body; a Java method declaration without body does not.
+func TestAppendTargetAfterHeader(t *testing.T) {
+	tests := []struct {
+		name      string
+		build     func(t *tree) *lang.File
+		last      string // text of the target's CF predecessor
+		bodyScope bool   // the target belongs to last's scope (not last's own)
+	}{
+		{"python def", func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Simple, "x = 1"), t.st(lang.Func, "def f(a):"))
+		}, "def f(a):", true},
+		{"nested class", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "def f():")
+			f.Body = []*lang.Stmt{t.st(lang.Simple, "a()"), t.st(lang.Class, "class C:")}
+			return t.file("python", f)
+		}, "class C:", true},
+		{"java method", func(t *tree) *lang.File {
+			c := t.st(lang.Class, "class A {")
+			c.Body = []*lang.Stmt{t.st(lang.Func, "  void f(int a) {")}
+			return t.file("java", c)
+		}, "  void f(int a) {", true},
+		{"java abstract method", func(t *tree) *lang.File {
+			c := t.st(lang.Class, "class A {")
+			c.Body = []*lang.Stmt{t.st(lang.Func, "  abstract void f(int a);")}
+			return t.file("java", c)
+		}, "  abstract void f(int a);", false},
+		{"statement after a function", func(t *tree) *lang.File {
+			return t.file("python", t.st(lang.Func, "def f():", t.st(lang.Simple, "a()")), t.st(lang.Simple, "b()"))
+		}, "b()", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Build(tc.build(&tree{}))
+			id := g.AppendTarget()
+			in := g.In(id, CF)
+			if len(in) != 1 || g.Text(in[0]) != tc.last {
+				t.Fatalf("target CF predecessors %v, want %q", in, tc.last)
+			}
+			want := g.Nodes[in[0]].Scope
+			if tc.bodyScope {
+				want = in[0]
+			}
+			if got := g.Nodes[id].Scope; got != want {
+				t.Errorf("target scope %d, want %d", got, want)
+			}
+		})
+	}
+}
+
 func ExampleWrite() {
 	tr := &tree{}
 	f := tr.file("python", du(tr.st(lang.Simple, "x = 1"), "x", ""), du(tr.st(lang.Simple, "print(x)"), "", "print,x"))

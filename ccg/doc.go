@@ -56,6 +56,9 @@
 //     unmatched path: every call would otherwise branch to the exit.
 //   - Statements that error recovery left in a switch or match before its
 //     first case run between the header and the cases.
+//   - The query target appended after a function or class header with no
+//     body yet is the first statement of that body; after any other
+//     statement it joins that statement's scope.
 //   - A Python match does not catch break (it belongs to the enclosing
 //     loop); a Java switch does.
 //   - Self loops are dropped from every edge type.
