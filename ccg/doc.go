@@ -63,6 +63,24 @@
 //     loop); a Java switch does.
 //   - Self loops are dropped from every edge type.
 //
+// Known approximations, kept because fixing them would cost more than
+// they distort the neighbourhoods retrieval compares:
+//   - break and continue inside a try with finally jump straight to their
+//     target without running the finally block (routing them through it
+//     would need the block's end to fan out to every such target).
+//   - Only an explicit raise/throw may escape its try unmatched; an
+//     exception raised by any other statement reaches only the handlers
+//     (or the finally block when there is none). A Python with block whose
+//     context manager suppresses exceptions is not modelled.
+//   - Definitions reach a nested function body through its header, that
+//     is, as they stand where the function is defined rather than where it
+//     is called; names a Python class body defines also reach its methods,
+//     although Python resolves a bare name in a method past the class
+//     scope. Java fields reach the methods declared after them in source
+//     order only.
+//   - A Java lambda's parameters reach every Inner block of the statement
+//     holding it (an anonymous class body in the same statement too).
+//
 // Dominators use the iterative algorithm of Cooper, Harvey and Kennedy on
 // int32 slices; a test checks it agrees with gonum's graph/flow and a
 // benchmark compares the two.
