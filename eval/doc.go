@@ -26,6 +26,12 @@
 // model (any OpenAI-compatible completions endpoint) every method's
 // retrieved snippets go through the same prompt layout and budget.
 //
+// Besides the paper's hit@k the harness counts hit@k outside the query's
+// own window (OutsideQueryWindow): the leak rule lets a method return the
+// rows right above the hole, which the prompt holds anyway, and the
+// sequence baselines rank exactly those first; a target that repeats a
+// recent line is then a "hit" no retrieval was needed for.
+//
 // Retrieval time is wall time of the retrieval calls of one task (all
 // three rounds for repocoder) and excludes generation. Results are
 // deterministic for a seed: tasks are sampled and processed in a fixed

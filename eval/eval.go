@@ -129,19 +129,24 @@ type GraphResult struct {
 
 // Record is the outcome of one method on one task.
 type Record struct {
-	TaskID      string   `json:"task_id"`
-	Method      string   `json:"method"`
-	Path        string   `json:"path"`
-	Line        int      `json:"line_no"`
-	GroundTruth string   `json:"ground_truth"`
-	Prediction  string   `json:"prediction"`
-	EM          bool     `json:"em"`
-	ES          float64  `json:"es"`
-	IDEM        bool     `json:"id_em"`
-	IDF1        float64  `json:"id_f1"`
-	Hit1        bool     `json:"hit@1"`
-	Hit5        bool     `json:"hit@5"`
-	Hit10       bool     `json:"hit@10"`
+	TaskID      string  `json:"task_id"`
+	Method      string  `json:"method"`
+	Path        string  `json:"path"`
+	Line        int     `json:"line_no"`
+	GroundTruth string  `json:"ground_truth"`
+	Prediction  string  `json:"prediction"`
+	EM          bool    `json:"em"`
+	ES          float64 `json:"es"`
+	IDEM        bool    `json:"id_em"`
+	IDF1        float64 `json:"id_f1"`
+	Hit1        bool    `json:"hit@1"`
+	Hit5        bool    `json:"hit@5"`
+	Hit10       bool    `json:"hit@10"`
+	// OutHit1, OutHit5 and OutHit10 are hit@k counting only snippets
+	// outside the query's own window (see OutsideQueryWindow).
+	OutHit1     bool     `json:"outside_hit@1"`
+	OutHit5     bool     `json:"outside_hit@5"`
+	OutHit10    bool     `json:"outside_hit@10"`
 	RetrievalMS float64  `json:"retrieval_ms"`
 	Snippets    []string `json:"snippets"` // path:first-last, 1-based
 }
@@ -151,10 +156,12 @@ type MethodResult struct {
 	Name               string
 	EM, ES, IDEM, IDF1 float64
 	Hit1, Hit5, Hit10  float64
-	RetrievalP50MS     float64
-	RetrievalP95MS     float64
-	Entries            int
-	Bytes              int64
+	// OutHit1, OutHit5, OutHit10: hit@k outside the query's own window.
+	OutHit1, OutHit5, OutHit10 float64
+	RetrievalP50MS             float64
+	RetrievalP95MS             float64
+	Entries                    int
+	Bytes                      int64
 }
 
 // Report is the result of a run.
@@ -354,10 +361,13 @@ func aggregate(m *method, records []Record, j, stride int) MethodResult {
 		r.Hit1 += pct(rec.Hit1)
 		r.Hit5 += pct(rec.Hit5)
 		r.Hit10 += pct(rec.Hit10)
+		r.OutHit1 += pct(rec.OutHit1)
+		r.OutHit5 += pct(rec.OutHit5)
+		r.OutHit10 += pct(rec.OutHit10)
 		times = append(times, rec.RetrievalMS)
 	}
 	if n > 0 {
-		for _, v := range []*float64{&r.EM, &r.ES, &r.IDEM, &r.IDF1, &r.Hit1, &r.Hit5, &r.Hit10} {
+		for _, v := range []*float64{&r.EM, &r.ES, &r.IDEM, &r.IDF1, &r.Hit1, &r.Hit5, &r.Hit10, &r.OutHit1, &r.OutHit5, &r.OutHit10} {
 			*v /= float64(n)
 		}
 	}

@@ -424,3 +424,58 @@ func TestDeterministicAllMethods(t *testing.T) {
 		}
 	}
 }
+
+func TestOutsideQueryWindow(t *testing.T) {
+	task := &tasks.Task{Path: "a.py", Line: 30}
+	tests := []struct {
+		name string
+		sn   Snippet
+		want bool
+	}{
+		{"other file", Snippet{Path: "b.py", Start: 10, End: 30}, true},
+		{"ends where the window starts", Snippet{Path: "a.py", Start: 0, End: 10}, true},
+		{"overlaps the window by a row", Snippet{Path: "a.py", Start: 0, End: 11}, false},
+		{"the window itself", Snippet{Path: "a.py", Start: 10, End: 30}, false},
+		{"shifted by one", Snippet{Path: "a.py", Start: 9, End: 29}, false},
+		{"after the hole", Snippet{Path: "a.py", Start: 31, End: 40}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OutsideQueryWindow(tt.sn, task, 20); got != tt.want {
+				t.Errorf("OutsideQueryWindow(%+v) = %v, want %v", tt.sn, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOutsideHits checks that a target repeating a line right above the
+// hole is a hit of the query's own window only.
+func TestOutsideHits(t *testing.T) {
+	dir := t.TempDir()
+	// Each pair of lines repeats once, two rows later, and nowhere else:
+	// every hit is in the query's own window.
+	var b strings.Builder
+	for k := 0; k < 6; k++ {
+		for range 2 {
+			fmt.Fprintf(&b, "    x%d = compute(a, b) + %d\n    y%d = other(c, d) * %d\n", k, k, k, k)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "only.toy"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Repo: dir, Lang: "toy", Tasks: 24, Seed: 1, Methods: []string{Vanilla}, Window: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Methods[0]
+	if m.Hit10 == 0 {
+		t.Fatalf("no hits at all: %+v", m)
+	}
+	if m.OutHit1 != 0 || m.OutHit5 != 0 || m.OutHit10 != 0 {
+		t.Errorf("hits outside the query window in a one-file repository: %+v", m)
+	}
+	s := rep.Summary().Methods[Vanilla]
+	if s.Hit10 != round2(m.Hit10) || s.OutHit10 != 0 {
+		t.Errorf("summary %+v", s)
+	}
+}

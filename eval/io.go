@@ -21,6 +21,9 @@ type MethodSummary struct {
 	Hit1           float64 `json:"hit@1"`
 	Hit5           float64 `json:"hit@5"`
 	Hit10          float64 `json:"hit@10"`
+	OutHit1        float64 `json:"outside_hit@1"`
+	OutHit5        float64 `json:"outside_hit@5"`
+	OutHit10       float64 `json:"outside_hit@10"`
 	RetrievalP50MS float64 `json:"retrieval_ms_p50"`
 	RetrievalP95MS float64 `json:"retrieval_ms_p95"`
 	Entries        int     `json:"db_entries"`
@@ -46,6 +49,7 @@ func (r *Report) Summary() Summary {
 		s.Methods[m.Name] = MethodSummary{
 			EM: round2(m.EM), ES: round2(m.ES), IDEM: round2(m.IDEM), IDF1: round2(m.IDF1),
 			Hit1: round2(m.Hit1), Hit5: round2(m.Hit5), Hit10: round2(m.Hit10),
+			OutHit1: round2(m.OutHit1), OutHit5: round2(m.OutHit5), OutHit10: round2(m.OutHit10),
 			RetrievalP50MS: round2(m.RetrievalP50MS), RetrievalP95MS: round2(m.RetrievalP95MS),
 			Entries: m.Entries, Bytes: m.Bytes,
 		}
@@ -57,10 +61,10 @@ func (r *Report) Summary() Summary {
 func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s, %s level, %d tasks, seed %d\n\n", r.Language, r.Level, len(r.Tasks), r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tEM\tES\tID-EM\tID-F1\thit@1\thit@5\thit@10\tret p50 ms\tret p95 ms\tentries\tMB\t")
+	fmt.Fprintln(tw, "method\tEM\tES\tID-EM\tID-F1\thit@1\thit@5\thit@10\tout@10\tret p50 ms\tret p95 ms\tentries\tMB\t")
 	for _, m := range r.Methods {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%d\t%.1f\t\n",
-			m.Name, m.EM, m.ES, m.IDEM, m.IDF1, m.Hit1, m.Hit5, m.Hit10,
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%d\t%.1f\t\n",
+			m.Name, m.EM, m.ES, m.IDEM, m.IDF1, m.Hit1, m.Hit5, m.Hit10, m.OutHit10,
 			m.RetrievalP50MS, m.RetrievalP95MS, m.Entries, float64(m.Bytes)/1e6)
 	}
 	return tw.Flush()

@@ -185,9 +185,13 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 	}
 	s := h.scorer.Score(t.GroundTruth, pred)
 	values := make([]string, len(snips))
+	outside := make([]string, len(snips)) // "" stands for a snippet in the query window
 	locs := make([]string, len(snips))
 	for i, sn := range snips {
 		values[i] = sn.Text
+		if OutsideQueryWindow(sn, t, h.opts.Window) {
+			outside[i] = sn.Text
+		}
 		locs[i] = fmt.Sprintf("%s:%d-%d", sn.Path, sn.Start+1, sn.End)
 	}
 	return Record{
@@ -197,9 +201,24 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 		Hit1:        h.scorer.Hit(t.GroundTruth, values, 1),
 		Hit5:        h.scorer.Hit(t.GroundTruth, values, 5),
 		Hit10:       h.scorer.Hit(t.GroundTruth, values, 10),
+		OutHit1:     h.scorer.Hit(t.GroundTruth, outside, 1),
+		OutHit5:     h.scorer.Hit(t.GroundTruth, outside, 5),
+		OutHit10:    h.scorer.Hit(t.GroundTruth, outside, 10),
 		RetrievalMS: float64(took.Microseconds()) / 1000,
 		Snippets:    locs,
 	}, nil
+}
+
+// OutsideQueryWindow reports whether a snippet lies outside the query's
+// own window: the window rows of the hole's file right before the hole,
+// which the query (and any prompt) already holds. The leak rule allows
+// snippets there, and the sequence baselines rank them first, since the
+// query matches a copy of itself shifted by a row best; a hit in them is a
+// target line that repeats a line of the last rows, found without
+// retrieval. RepoCoder's own evaluation drops such windows; hit@k counted
+// outside them measures what retrieval adds.
+func OutsideQueryWindow(sn Snippet, t *tasks.Task, window int) bool {
+	return sn.Path != t.Path || sn.End <= t.Line-window || sn.Start >= t.Line
 }
 
 func windowSnippets(hits []window.Hit) []Snippet {

@@ -44,11 +44,14 @@ method's snippets go through the same prompt layout and budget.
 
 Columns: EM, ES (edit similarity), ID-EM and ID-F1 (identifier match) of the
 predictions; hit@k: the target line occurs in one of the top k snippets;
+out@10: hit@10 counting only snippets outside the query's own window (the
+--window rows right above the hole, which the prompt already holds);
 retrieval time per task (median and p95); database entries and size.
 
 --json prints {"language", "level", "tasks", "seed", "methods": {NAME: {"em",
-"es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "retrieval_ms_p50",
-"retrieval_ms_p95", "db_entries", "db_bytes"}}} with rates in percent.
+"es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@1",
+"outside_hit@5", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95",
+"db_entries", "db_bytes"}}} with rates in percent.
 --out DIR also writes tasks.jsonl (RepoEval format), predictions.jsonl,
 summary.json and metrics.svg. The same seed gives the same numbers.`,
 		Args: cobra.NoArgs,
