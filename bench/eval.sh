@@ -85,7 +85,7 @@ done
 python3 - "$out" >"$out/aggregate.md" <<'PY'
 import json, os, sys
 out = sys.argv[1]
-cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
+cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
 groups = {}
 for name in sorted(os.listdir(out)):
     if not name.endswith(".json"):
