@@ -120,6 +120,12 @@ func Open(dir string, opts OpenOptions) (*DB, error) {
 		WithNumVersionsToKeep(1).
 		WithNumCompactors(2).
 		WithDetectConflicts(false)
+	if opts.ReadOnly {
+		// A reader decodes every blob once to load an index: a block
+		// cache would only hold tens of megabytes it never reads again.
+		// (Badger requires some cache when blocks are compressed.)
+		bo = bo.WithBlockCacheSize(1 << 20)
+	}
 	bdb, err := badger.Open(bo)
 	if err != nil && opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
 		// A writer was killed: its write-ahead log has an unfinished

@@ -3,16 +3,31 @@
 //
 // An Index is built once from the database records (Builder) and then
 // only read, so any number of searches can run on it at once. It maps
-// every file's local token vocabulary onto global integer ids, keeps each
-// entry's key token set as a sorted []uint32 in one arena, and an inverted
-// index from token to entries.
+// every file's local token vocabulary onto global integer ids and keeps
+// everything in a few flat arenas, compact enough that an opened index
+// holds less than three times its size on disk:
+//
+//   - each entry's key token set is split in two: the tokens held by the
+//     most keys (DefaultMaskWords x 64 of them) are bits of a per-entry
+//     mask; every other token has a postings list of the entries holding
+//     it, delta-encoded as varints;
+//   - statements' token sets and entries' slice statements are varint
+//     deltas; a slice's edges and hops are not stored but derived from
+//     the file's edge union (a slice of package slice is that union
+//     induced on its statements, minus the DD and CD edges into its
+//     target), checked at build time, with the rare slice that does not
+//     follow the rule stored as given;
+//   - each file's source is kept compressed; a query reads back only the
+//     few files it returns.
 //
 // The coarse stage is exact: the Jaccard similarity of the query's key
-// set against every entry. Walking the postings of the query's tokens
-// counts |A n B| for each entry sharing a token in a reused counter array,
-// and |A u B| = |A| + |B| - |A n B| follows, so entries sharing nothing
-// (similarity 0) are never touched and never returned. The top k are kept
-// in a heap, ties broken by entry id.
+// set against every entry. Walking the postings of the query's rarer
+// tokens counts their share of |A n B| per entry; one pass over all
+// entries adds the popcount of the entry's mask against the query's and
+// keeps the top k in a heap (ties broken by entry id), with |A u B| =
+// |A| + |B| - |A n B|. The pass reads a few bytes per entry, cheaper than
+// walking the long postings of frequent tokens and exact without bounds.
+// Entries sharing nothing (similarity 0) are never returned.
 //
 // The leak rule keeps a completion honest inside an indexed file: an entry
 // of the query's own file is dropped when its value window (10 lines

@@ -1,9 +1,16 @@
 package retrieve
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"sort"
+	"strings"
 
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/slice"
 )
 
@@ -50,61 +57,78 @@ type Params struct {
 // value (the retrieved code window) holds (spec section 3).
 const ValueRadius = 10
 
+// DefaultMaskWords is the number of 64-bit words of the per-entry bit set
+// of the most frequent key tokens (see the package comment).
+const DefaultMaskWords = 2
+
 type fileData struct {
 	path, language string
-	lines          []string
-	stmtBase       uint32
+	src            []byte // the lines joined by '\n', compressed
+	lines          int32
+	stmtBase       uint32 // first global statement id
+	entryBase      uint32 // first entry id
 }
 
-// entry is an Entry flattened into the index's arenas.
-type entry struct {
-	file           int32
-	target         uint32 // global statement id
-	targetLocal    uint16 // position of the target among the nodes
-	lastRow        int32  // last row any slice statement reaches
-	keyOff, keyEnd uint32 // keyArena
-	nodeOff        uint32 // nodeArena and hopArena; length in nodeLen
-	nodeLen        uint16
-	edgeOff        uint32 // edgeArena
-	edgeLen        uint16
+// explicitGraph holds the hops and edges of an entry that the file's edge
+// union does not reproduce (slices not made by package slice).
+type explicitGraph struct {
+	hop   []uint8
+	edges []slice.Edge
 }
 
 // Index is an immutable in-memory retrieval index: every entry's key token
-// set (global ids), an inverted index over them, and the compact slice
-// graphs the fine stage scores. It is safe for concurrent queries.
+// set, split between a bit set of the most frequent tokens and an inverted
+// index of the others, and the compact slice graphs the fine stage scores.
+// It is safe for concurrent queries.
 type Index struct {
 	tok    Tokenizer
 	params Params
 	vocab  map[string]uint32
 
 	files []fileData
-	// Statements: token sets (global ids) and rows.
-	stmtTokOff []uint32 // len = statements+1, into stmtTokens
-	stmtTokens []uint32
-	stmtRows   [][2]int32
-	// Statement defs: ids into defNames, per statement.
-	stmtDefOff []uint32 // len = statements+1, into stmtDefs
-	stmtDefs   []uint32
-	defNames   []string
 
-	entries   []entry
-	keyArena  []uint32
-	nodeArena []uint32 // global statement ids
-	hopArena  []uint8
-	edgeArena []slice.Edge
+	// Statements, by global id.
+	stmtRows    [][2]int32
+	stmtTokOff  []uint32 // len = statements+1, into stmtTokens
+	stmtTokens  []byte   // sorted global token ids as uvarint deltas
+	stmtEdgeOff []uint32 // len = statements+1, into stmtEdges
+	stmtEdges   []byte   // out-edges in the file's edge union: uvarint zigzag(to-from)<<2|type
+	stmtDefOff  []uint32 // len = statements+1, into stmtDefs
+	stmtDefs    []uint32 // ids into defNames
+	defNames    []string
 
-	// postings: CSR inverted index, token -> entries whose key holds it.
+	// Entries, by id.
+	entryOff   []uint32 // len = entries+1, into entryBytes
+	entryBytes []byte   // see appendEntry
+	keyLen     []uint32 // |key|
+	maskWords  int
+	masks      []uint64 // maskWords per entry: the key's frequent tokens
+	maskBit    []int32  // token -> bit in the masks, or -1
+	explicit   map[uint32]*explicitGraph
+
+	// postings: token -> entries whose key holds it, for tokens without a
+	// mask bit, as uvarint deltas (the first from 0).
 	postOff []uint32
-	post    []uint32
+	post    []byte
 
 	byPath map[string]int32
 }
 
 // Builder accumulates files into an Index.
 type Builder struct {
-	ix     *Index
-	tmp    []uint32
-	defIDs map[string]uint32
+	ix       *Index
+	maskBits int // tokens given a mask bit
+	defIDs   map[string]uint32
+	// Key token sets of the entries until Index builds the masks and
+	// postings from them, as uvarint deltas.
+	keyOff []uint32
+	keys   []byte
+	df     []uint32 // token -> entries holding it
+
+	tmp, tmp2 []uint32
+	union     []unionEdge
+	derive    deriveScratch
+	encoder   *zstd.Encoder
 }
 
 // NewBuilder starts an index whose queries are tokenized with tok and
@@ -112,11 +136,20 @@ type Builder struct {
 func NewBuilder(tok Tokenizer, params Params) *Builder {
 	return &Builder{ix: &Index{
 		tok: tok, params: params,
-		vocab:      map[string]uint32{},
-		stmtTokOff: []uint32{0},
-		stmtDefOff: []uint32{0},
-		byPath:     map[string]int32{},
-	}, defIDs: map[string]uint32{}}
+		vocab:       map[string]uint32{},
+		stmtTokOff:  []uint32{0},
+		stmtEdgeOff: []uint32{0},
+		stmtDefOff:  []uint32{0},
+		entryOff:    []uint32{0},
+		explicit:    map[uint32]*explicitGraph{},
+		byPath:      map[string]int32{},
+	}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
+}
+
+// unionEdge is an edge of a file's edge union, by global statement ids.
+type unionEdge struct {
+	from, to uint32
+	typ      ccg.EdgeType
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -134,26 +167,33 @@ func (b *Builder) Add(f *File) error {
 		id, ok := ix.vocab[t]
 		if !ok {
 			id = uint32(len(ix.vocab))
-			ix.vocab[t] = id
+			ix.vocab[strings.Clone(t)] = id
+			b.df = append(b.df, 0)
 		}
 		global[i] = id
 	}
 	fi := int32(len(ix.files))
 	base := uint32(len(ix.stmtRows))
-	ix.files = append(ix.files, fileData{path: f.Path, language: f.Language, lines: f.Lines, stmtBase: base})
+	ix.files = append(ix.files, fileData{path: f.Path, language: f.Language,
+		src: compress(b.encoder, f.Lines), lines: int32(len(f.Lines)),
+		stmtBase: base, entryBase: uint32(len(ix.keyLen))})
 	ix.byPath[f.Path] = fi
+
 	for _, s := range f.Stmts {
-		start := len(ix.stmtTokens)
+		ids := b.tmp[:0]
 		for _, t := range s.Tokens {
-			ix.stmtTokens = append(ix.stmtTokens, global[t])
+			ids = append(ids, global[t])
 		}
-		ix.stmtTokens = ix.stmtTokens[:start+len(sortedSet(ix.stmtTokens[start:]))]
+		ids = sortedSet(ids)
+		b.tmp = ids
+		ix.stmtTokens = appendSet(ix.stmtTokens, ids)
 		ix.stmtTokOff = append(ix.stmtTokOff, uint32(len(ix.stmtTokens)))
 		ix.stmtRows = append(ix.stmtRows, [2]int32{int32(s.StartRow), int32(s.EndRow)})
 		for _, d := range s.Defs {
 			id, ok := b.defIDs[d]
 			if !ok {
 				id = uint32(len(ix.defNames))
+				d = strings.Clone(d)
 				b.defIDs[d] = id
 				ix.defNames = append(ix.defNames, d)
 			}
@@ -161,33 +201,62 @@ func (b *Builder) Add(f *File) error {
 		}
 		ix.stmtDefOff = append(ix.stmtDefOff, uint32(len(ix.stmtDefs)))
 	}
+
+	// The file's edge union: every slice's edges by statement ids. A
+	// slice of package slice is the union induced on its statements, minus
+	// the DD and CD edges into its target, so it need not be stored.
+	union := b.union[:0]
 	for _, e := range f.Entries {
-		en := entry{
-			file: fi, target: base + e.Target, targetLocal: uint16(len(e.Nodes)),
-			lastRow: int32(f.Stmts[e.Target].EndRow),
-			nodeOff: uint32(len(ix.nodeArena)), nodeLen: uint16(len(e.Nodes)),
-			edgeOff: uint32(len(ix.edgeArena)), edgeLen: uint16(len(e.Edges)),
+		for _, ed := range e.Edges {
+			union = append(union, unionEdge{base + e.Nodes[ed.From], base + e.Nodes[ed.To], ed.Type})
 		}
-		key := b.tmp[:0]
+	}
+	slices.SortFunc(union, func(a, b unionEdge) int {
+		return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to), cmp.Compare(a.typ, b.typ))
+	})
+	union = slices.Compact(union)
+	b.union = union
+	for s := range f.Stmts {
+		from := base + uint32(s)
+		for len(union) > 0 && union[0].from == from {
+			d := int64(union[0].to) - int64(from)
+			ix.stmtEdges = binary.AppendUvarint(ix.stmtEdges, zigzag(d)<<2|uint64(union[0].typ))
+			union = union[1:]
+		}
+		ix.stmtEdgeOff = append(ix.stmtEdgeOff, uint32(len(ix.stmtEdges)))
+	}
+
+	for _, e := range f.Entries {
+		ei := uint32(len(ix.keyLen))
+		nodes := b.tmp2[:0]
+		targetPos := len(e.Nodes)
 		for i, n := range e.Nodes {
-			ix.nodeArena = append(ix.nodeArena, base+n)
-			ix.hopArena = append(ix.hopArena, e.Hop[i])
-			en.lastRow = max(en.lastRow, int32(f.Stmts[n].EndRow))
-			if n == e.Target {
-				en.targetLocal = uint16(i)
-				continue
-			}
-			for _, t := range f.Stmts[n].Tokens {
-				key = append(key, global[t])
+			nodes = append(nodes, base+n)
+			if n == e.Target && targetPos == len(e.Nodes) {
+				targetPos = i
 			}
 		}
-		ix.edgeArena = append(ix.edgeArena, e.Edges...)
+		b.tmp2 = nodes
+		ix.entryBytes = appendEntry(ix.entryBytes, e.Target, targetPos, e.Nodes)
+		ix.entryOff = append(ix.entryOff, uint32(len(ix.entryBytes)))
+		if !b.derive.matches(ix, nodes, targetPos, e.Hop, e.Edges) {
+			ix.explicit[ei] = &explicitGraph{hop: slices.Clone(e.Hop), edges: slices.Clone(e.Edges)}
+		}
+
+		key := b.tmp[:0]
+		for _, n := range nodes {
+			if n != base+e.Target {
+				key = ix.appendStmtTokens(key, n)
+			}
+		}
 		key = sortedSet(key)
-		en.keyOff = uint32(len(ix.keyArena))
-		ix.keyArena = append(ix.keyArena, key...)
-		en.keyEnd = uint32(len(ix.keyArena))
 		b.tmp = key
-		ix.entries = append(ix.entries, en)
+		for _, t := range key {
+			b.df[t]++
+		}
+		b.keys = appendSet(b.keys, key)
+		b.keyOff = append(b.keyOff, uint32(len(b.keys)))
+		ix.keyLen = append(ix.keyLen, uint32(len(key)))
 	}
 	return nil
 }
@@ -224,36 +293,88 @@ func validate(f *File) error {
 	return nil
 }
 
-// Index finishes the build: it computes the inverted index. The builder
-// must not be used afterwards.
+// Index finishes the build: it gives the DefaultMaskWords*64 tokens held by the
+// most keys a bit in the per-entry masks and indexes the other tokens in
+// postings lists. The builder must not be used afterwards.
 func (b *Builder) Index() *Index {
 	ix := b.ix
 	b.ix = nil
-	counts := make([]uint32, len(ix.vocab)+1)
-	for _, t := range ix.keyArena {
-		counts[t+1]++
-	}
-	for i := 1; i < len(counts); i++ {
-		counts[i] += counts[i-1]
-	}
-	ix.postOff = counts
-	ix.post = make([]uint32, len(ix.keyArena))
-	fill := slices.Clone(counts[:len(counts)-1])
-	for ei := range ix.entries {
-		en := &ix.entries[ei]
-		for _, t := range ix.keyArena[en.keyOff:en.keyEnd] {
-			ix.post[fill[t]] = uint32(ei)
-			fill[t]++
+	nv := len(ix.vocab)
+	nEntries := len(ix.keyLen)
+
+	byDF := make([]uint32, 0, nv)
+	for t, n := range b.df {
+		if n > 0 {
+			byDF = append(byDF, uint32(t))
 		}
 	}
-	// Trim arenas grown by append.
-	ix.stmtTokens = slices.Clip(ix.stmtTokens)
-	ix.keyArena = slices.Clip(ix.keyArena)
+	slices.SortFunc(byDF, func(x, y uint32) int { return cmp.Or(cmp.Compare(b.df[y], b.df[x]), cmp.Compare(x, y)) })
+	bits := min(b.maskBits, len(byDF))
+	ix.maskWords = (bits + 63) / 64
+	ix.maskBit = make([]int32, nv)
+	for i := range ix.maskBit {
+		ix.maskBit[i] = -1
+	}
+	for i, t := range byDF[:bits] {
+		ix.maskBit[t] = int32(i)
+	}
+
+	// Size the postings, then fill them, decoding the keys twice.
+	ix.masks = make([]uint64, nEntries*ix.maskWords)
+	size := make([]uint32, nv+1)
+	last := make([]uint32, nv)
+	var key []uint32
+	for e := range nEntries {
+		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
+		m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
+		for _, t := range key {
+			if bit := ix.maskBit[t]; bit >= 0 {
+				m[bit>>6] |= 1 << (bit & 63)
+				continue
+			}
+			size[t+1] += uint32(uvarintLen(uint64(uint32(e) - last[t])))
+			last[t] = uint32(e)
+		}
+	}
+	for i := 1; i <= nv; i++ {
+		size[i] += size[i-1]
+	}
+	ix.postOff = size
+	ix.post = make([]byte, size[nv])
+	fill := slices.Clone(size[:nv])
+	clear(last)
+	for e := range nEntries {
+		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
+		for _, t := range key {
+			if ix.maskBit[t] < 0 {
+				fill[t] += uint32(binary.PutUvarint(ix.post[fill[t]:], uint64(uint32(e)-last[t])))
+				last[t] = uint32(e)
+			}
+		}
+	}
+	b.keys, b.keyOff, b.df, b.encoder = nil, nil, nil, nil
+
+	// Copy the arenas grown by append to their exact size.
+	ix.stmtTokens = slices.Clone(ix.stmtTokens)
+	ix.stmtEdges = slices.Clone(ix.stmtEdges)
+	ix.entryBytes = slices.Clone(ix.entryBytes)
+	ix.stmtRows = slices.Clone(ix.stmtRows)
+	ix.keyLen = slices.Clone(ix.keyLen)
+	ix.files = slices.Clone(ix.files)
+	ix.stmtTokOff = slices.Clone(ix.stmtTokOff)
+	ix.stmtEdgeOff = slices.Clone(ix.stmtEdgeOff)
+	ix.stmtDefOff = slices.Clone(ix.stmtDefOff)
+	ix.stmtDefs = slices.Clone(ix.stmtDefs)
+	ix.defNames = slices.Clone(ix.defNames)
+	ix.entryOff = slices.Clone(ix.entryOff)
+	if len(ix.explicit) == 0 {
+		ix.explicit = nil
+	}
 	return ix
 }
 
 // Len returns the number of entries.
-func (ix *Index) Len() int { return len(ix.entries) }
+func (ix *Index) Len() int { return len(ix.keyLen) }
 
 // Files returns the number of files.
 func (ix *Index) Files() int { return len(ix.files) }
@@ -267,30 +388,41 @@ func (ix *Index) Tokenizer() Tokenizer { return ix.tok }
 // Lines returns the indexed lines of the file at path, or nil.
 func (ix *Index) Lines(path string) []string {
 	if fi, ok := ix.byPath[path]; ok {
-		return ix.files[fi].lines
+		return ix.lines(fi)
 	}
 	return nil
 }
 
 // Bytes estimates the memory the index holds, for capacity checks.
 func (ix *Index) Bytes() int64 {
-	n := int64(len(ix.stmtTokOff)+len(ix.stmtTokens)+len(ix.keyArena)+len(ix.nodeArena)+len(ix.postOff)+len(ix.post)) * 4
-	n += int64(len(ix.stmtRows)) * 8
-	n += int64(len(ix.hopArena)) + int64(len(ix.edgeArena))*6
-	n += int64(len(ix.entries)) * 40
+	n := int64(len(ix.stmtTokOff)+len(ix.stmtEdgeOff)+len(ix.stmtDefOff)+len(ix.stmtDefs)+
+		len(ix.entryOff)+len(ix.keyLen)+len(ix.maskBit)+len(ix.postOff)) * 4
+	n += int64(len(ix.stmtRows))*8 + int64(len(ix.masks))*8
+	n += int64(len(ix.stmtTokens) + len(ix.stmtEdges) + len(ix.entryBytes) + len(ix.post))
 	for t := range ix.vocab {
-		n += int64(len(t)) + 24
+		n += int64(len(t)) + 32
+	}
+	for _, d := range ix.defNames {
+		n += int64(len(d)) + 16
 	}
 	for _, f := range ix.files {
-		for _, l := range f.lines {
-			n += int64(len(l)) + 16
-		}
+		n += int64(len(f.src) + len(f.path) + 64)
+	}
+	for _, x := range ix.explicit {
+		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}
 	return n
 }
 
-func (ix *Index) stmtTokensOf(s uint32) []uint32 {
-	return ix.stmtTokens[ix.stmtTokOff[s]:ix.stmtTokOff[s+1]]
+// fileOf returns the file of entry e.
+func (ix *Index) fileOf(e uint32) int32 {
+	i := sort.Search(len(ix.files), func(i int) bool { return ix.files[i].entryBase > e })
+	return int32(i - 1)
+}
+
+// appendStmtTokens appends the token ids of statement s to dst.
+func (ix *Index) appendStmtTokens(dst []uint32, s uint32) []uint32 {
+	return decodeSet(dst, ix.stmtTokens[ix.stmtTokOff[s]:ix.stmtTokOff[s+1]])
 }
 
 // defsOf appends to dst the names statement s defines.
@@ -301,9 +433,180 @@ func (ix *Index) defsOf(dst []string, s uint32) []string {
 	return dst
 }
 
-func (ix *Index) key(ei int) []uint32 {
-	en := &ix.entries[ei]
-	return ix.keyArena[en.keyOff:en.keyEnd]
+// entryView is an entry decoded from its bytes.
+type entryView struct {
+	file      int32
+	target    uint32   // global statement id
+	targetPos int      // index of the target in nodes, len(nodes) if absent
+	nodes     []uint32 // global statement ids, by position
+}
+
+// appendEntry encodes an entry: uv target (file-local), uv n, uv target
+// position, then n zigzag deltas of the file-local node ids, the first
+// from the target.
+func appendEntry(dst []byte, target uint32, targetPos int, nodes []uint32) []byte {
+	dst = binary.AppendUvarint(dst, uint64(target))
+	dst = binary.AppendUvarint(dst, uint64(len(nodes)))
+	dst = binary.AppendUvarint(dst, uint64(targetPos))
+	prev := int64(target)
+	for _, n := range nodes {
+		dst = binary.AppendVarint(dst, int64(n)-prev)
+		prev = int64(n)
+	}
+	return dst
+}
+
+// entry decodes entry e into v, reusing v.nodes.
+func (ix *Index) entry(e uint32, v *entryView) {
+	fi := ix.fileOf(e)
+	base := int64(ix.files[fi].stmtBase)
+	b := ix.entryBytes[ix.entryOff[e]:ix.entryOff[e+1]]
+	target, k := binary.Uvarint(b)
+	b = b[k:]
+	n, k := binary.Uvarint(b)
+	b = b[k:]
+	pos, k := binary.Uvarint(b)
+	b = b[k:]
+	v.file, v.target, v.targetPos = fi, uint32(base+int64(target)), int(pos)
+	v.nodes = v.nodes[:0]
+	prev := int64(target)
+	for range n {
+		d, k := binary.Varint(b)
+		b = b[k:]
+		prev += d
+		v.nodes = append(v.nodes, uint32(base+prev))
+	}
+}
+
+// key appends the key token set of entry e to dst (tests and Fine).
+func (ix *Index) key(e int, dst []uint32) []uint32 {
+	var v entryView
+	ix.entry(uint32(e), &v)
+	start := len(dst)
+	for _, n := range v.nodes {
+		if n != v.target {
+			dst = ix.appendStmtTokens(dst, n)
+		}
+	}
+	return append(dst[:start], sortedSet(dst[start:])...)
+}
+
+// deriveScratch holds the buffers of deriving a slice's edges and hops.
+type deriveScratch struct {
+	pos   []nodePos
+	edges []slice.Edge
+	hop   []uint8
+	queue []int32
+	adj   [][]uint16
+}
+
+type nodePos struct {
+	node uint32
+	pos  uint16
+}
+
+// derive computes the edges and hops of the slice with the given nodes
+// from the file's edge union, as package slice makes them: the union
+// induced on the nodes minus the DD and CD edges into the target, sorted
+// by (From, To, Type), and hops by breadth-first search from the target
+// over the edges in both directions.
+func (d *deriveScratch) derive(ix *Index, nodes []uint32, targetPos int) (hop []uint8, edges []slice.Edge) {
+	d.pos = d.pos[:0]
+	for i, n := range nodes {
+		d.pos = append(d.pos, nodePos{n, uint16(i)})
+	}
+	slices.SortFunc(d.pos, func(a, b nodePos) int { return cmp.Compare(a.node, b.node) })
+	d.edges = d.edges[:0]
+	for i, n := range nodes {
+		b := ix.stmtEdges[ix.stmtEdgeOff[n]:ix.stmtEdgeOff[n+1]]
+		for len(b) > 0 {
+			v, k := binary.Uvarint(b)
+			b = b[k:]
+			to := uint32(int64(n) + unzigzag(v>>2))
+			typ := ccg.EdgeType(v & 3)
+			j, ok := slices.BinarySearchFunc(d.pos, to, func(p nodePos, t uint32) int { return cmp.Compare(p.node, t) })
+			if !ok || (typ != ccg.CF && int(d.pos[j].pos) == targetPos) {
+				continue
+			}
+			d.edges = append(d.edges, slice.Edge{From: uint16(i), To: d.pos[j].pos, Type: typ})
+		}
+	}
+	slices.SortFunc(d.edges, func(a, b slice.Edge) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Type, b.Type))
+	})
+
+	k := len(nodes)
+	d.hop = slices.Grow(d.hop[:0], k)[:k]
+	for i := range d.hop {
+		d.hop[i] = slice.Unreachable
+	}
+	if targetPos < k {
+		for len(d.adj) < k {
+			d.adj = append(d.adj, nil)
+		}
+		for i := range k {
+			d.adj[i] = d.adj[i][:0]
+		}
+		for _, e := range d.edges {
+			d.adj[e.From] = append(d.adj[e.From], e.To)
+			d.adj[e.To] = append(d.adj[e.To], e.From)
+		}
+		d.hop[targetPos] = 0
+		d.queue = append(d.queue[:0], int32(targetPos))
+		for head := 0; head < len(d.queue); head++ {
+			u := d.queue[head]
+			for _, w := range d.adj[u] {
+				if d.hop[w] == slice.Unreachable {
+					d.hop[w] = uint8(min(int(d.hop[u])+1, slice.Unreachable-1))
+					d.queue = append(d.queue, int32(w))
+				}
+			}
+		}
+	}
+	return d.hop, d.edges
+}
+
+// matches reports whether derive reproduces hop and edges.
+func (d *deriveScratch) matches(ix *Index, nodes []uint32, targetPos int, hop []uint8, edges []slice.Edge) bool {
+	if targetPos >= len(nodes) {
+		return false
+	}
+	h, e := d.derive(ix, nodes, targetPos)
+	return slices.Equal(h, hop) && slices.Equal(e, edges)
+}
+
+// appendSet appends a sorted set as uvarint deltas, the first from 0.
+func appendSet(dst []byte, set []uint32) []byte {
+	prev := uint32(0)
+	for _, t := range set {
+		dst = binary.AppendUvarint(dst, uint64(t-prev))
+		prev = t
+	}
+	return dst
+}
+
+// decodeSet appends the set encoded by appendSet to dst.
+func decodeSet(dst []uint32, b []byte) []uint32 {
+	prev := uint32(0)
+	for len(b) > 0 {
+		v, k := binary.Uvarint(b)
+		b = b[k:]
+		prev += uint32(v)
+		dst = append(dst, prev)
+	}
+	return dst
+}
+
+func zigzag(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
+func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 // sortedSet sorts s in place and returns its prefix without duplicates.

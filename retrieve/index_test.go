@@ -64,6 +64,9 @@ func randomFile(r *rand.Rand, path string, n, alphabet int) *File {
 
 func randomIndex(t testing.TB, r *rand.Rand, files, stmts, alphabet int) *Index {
 	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+	// Vary the tokens given a mask bit, so that both the masks and the
+	// postings hold tokens (0: postings only; 128: mostly masks).
+	b.maskBits = []int{0, 1, 5, 20, 64, 128}[r.IntN(6)]
 	for i := 0; i < files; i++ {
 		if err := b.Add(randomFile(r, fmt.Sprintf("f%d.py", i), stmts, alphabet)); err != nil {
 			t.Fatal(err)
@@ -92,9 +95,10 @@ func randomQuery(r *rand.Rand, ix *Index, alphabet int) *Query {
 // scores only, leak rule, best k by (score desc, entry asc).
 func bruteForce(ix *Index, q *Query, k int) []Candidate {
 	var all []Candidate
-	for e := range ix.entries {
-		s := sed.Jaccard(q.Key, ix.key(e))
-		if s == 0 || ix.leaks(q, uint32(e)) {
+	var v entryView
+	for e := range ix.Len() {
+		s := sed.Jaccard(q.Key, ix.key(e, nil))
+		if s == 0 || ix.leaks(q, uint32(e), &v) {
 			continue
 		}
 		all = append(all, ix.candidate(uint32(e), s))

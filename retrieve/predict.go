@@ -28,10 +28,10 @@ import (
 // relative to the last non-blank line before its statement, applied to the
 // last non-blank line before the cursor.
 func (ix *Index) Predict(q *Query, c *Candidate) string {
-	en := &ix.entries[c.Entry]
-	f := &ix.files[en.file]
-	row := int(ix.stmtRows[en.target][0])
-	line := f.lines[row]
+	fi := ix.fileOf(uint32(c.Entry))
+	lines := ix.lines(fi)
+	row := int(ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))][0])
+	line := lines[row]
 	body := strings.TrimLeft(line, " \t")
 	candIndent := len(line) - len(body)
 	if m := ix.renames(q, c); len(m) > 0 {
@@ -39,8 +39,8 @@ func (ix *Index) Predict(q *Query, c *Candidate) string {
 	}
 	prevCand := 0
 	for r := row - 1; r >= 0; r-- {
-		if t := strings.TrimLeft(f.lines[r], " \t"); t != "" {
-			prevCand = len(f.lines[r]) - len(t)
+		if t := strings.TrimLeft(lines[r], " \t"); t != "" {
+			prevCand = len(lines[r]) - len(t)
 			break
 		}
 	}
@@ -57,8 +57,9 @@ func (ix *Index) renames(q *Query, c *Candidate) map[string]string {
 	if c.Alignment == nil || len(q.Defs) != len(c.Alignment) {
 		return nil
 	}
-	en := &ix.entries[c.Entry]
-	nodes := ix.nodeArena[en.nodeOff : en.nodeOff+uint32(en.nodeLen)]
+	var ev entryView
+	ix.entry(uint32(c.Entry), &ev)
+	nodes := ev.nodes
 	order := make([]int, len(c.Alignment))
 	for i := range order {
 		order[i] = i
@@ -68,7 +69,7 @@ func (ix *Index) renames(q *Query, c *Candidate) map[string]string {
 	var cd []string
 	for _, v := range order {
 		u := c.Alignment[v]
-		if v == q.Graph.Target || u == sed.Unaligned || int(u) == int(en.targetLocal) || int(u) >= len(nodes) {
+		if v == q.Graph.Target || u == sed.Unaligned || int(u) == ev.targetPos || int(u) >= len(nodes) {
 			continue
 		}
 		cd = ix.defsOf(cd[:0], nodes[u])

@@ -1,12 +1,13 @@
 package retrieve
 
 import (
-	"cmp"
 	"container/heap"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sort"
@@ -161,11 +162,11 @@ type Stats struct {
 
 // scratch is the per-search reusable state of the coarse stage.
 type scratch struct {
-	counts  []uint16
-	touched []uint32
-	order   []uint32
-	pending []uint32
-	rest    []uint32
+	counts  []uint32 // per entry: query tokens without a mask bit in its key
+	touched []uint32 // entries with a nonzero count
+	qmask   []uint64
+	heap    minHeap
+	nodes   entryView
 }
 
 var scratchPool sync.Pool
@@ -175,8 +176,8 @@ func (ix *Index) getScratch() *scratch {
 	if s == nil {
 		s = &scratch{}
 	}
-	if len(s.counts) < len(ix.entries) {
-		s.counts = make([]uint16, len(ix.entries))
+	if len(s.counts) < ix.Len() {
+		s.counts = make([]uint32, ix.Len())
 	}
 	s.touched = s.touched[:0]
 	return s
@@ -185,15 +186,19 @@ func (ix *Index) getScratch() *scratch {
 var sedPool = sync.Pool{New: func() any { return new(fineScratch) }}
 
 type fineScratch struct {
-	sed sed.Scratch
-	g   sed.Graph
+	sed    sed.Scratch
+	g      sed.Graph
+	v      entryView
+	tokens []uint32
+	ends   []int
+	derive deriveScratch
 }
 
 // Search ranks the index's entries against q. It returns an error only
 // when ctx is cancelled.
 func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate, Stats, error) {
 	opt = opt.withDefaults()
-	st := Stats{Entries: len(ix.entries)}
+	st := Stats{Entries: ix.Len()}
 	var deadline time.Time
 	if opt.Budget > 0 {
 		deadline = time.Now().Add(opt.Budget)
@@ -204,21 +209,18 @@ func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate
 	}
 
 	sc := ix.getScratch()
-	defer scratchPool.Put(sc)
+	ix.count(q, sc)
 	var cands []Candidate
 	switch opt.Mode {
 	case Coarse, CoarseToFine:
 		cands = ix.topK(q, sc, opt.TopK, &st)
 	case Fine:
-		ix.intersect(q.Key, sc)
 		cands = ix.all(q, sc, &st)
 	default:
+		ix.release(sc)
 		return nil, st, fmt.Errorf("search: unknown mode %q", opt.Mode)
 	}
-	st.Scanned = len(sc.touched)
-	for _, e := range sc.touched {
-		sc.counts[e] = 0
-	}
+	ix.release(sc)
 	st.Coarse = time.Since(t0)
 
 	if opt.Mode == Coarse {
@@ -245,7 +247,7 @@ func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate
 	fs := sedPool.Get().(*fineScratch)
 	for i := range cands {
 		if c := &cands[i]; !math.IsNaN(c.SED) {
-			ix.graphOf(uint32(c.Entry), &fs.g)
+			ix.graphOf(uint32(c.Entry), fs)
 			sed.Distance(&q.Graph, &fs.g, opt.Gamma, &fs.sed)
 			c.Alignment = append([]int32(nil), fs.sed.Alignment()...)
 		}
@@ -269,15 +271,32 @@ func less(a, b *Candidate) bool {
 	return a.Entry < b.Entry
 }
 
-// intersect counts, for every entry sharing a token with key, the size of
-// the intersection, walking the postings of the key's tokens.
-func (ix *Index) intersect(key []uint32, sc *scratch) {
-	nv := uint32(len(ix.postOff) - 1)
-	for _, t := range key {
+// count prepares the query's side of the intersections: the bit set of
+// its frequent tokens, and, in sc.counts, for every entry the number of
+// the query's other tokens its key holds, walking their postings.
+func (ix *Index) count(q *Query, sc *scratch) {
+	sc.qmask = append(sc.qmask[:0], make([]uint64, ix.maskWords)...)
+	nv := uint32(len(ix.maskBit))
+	for _, t := range q.Key {
 		if t >= nv {
-			continue // unseen token: no postings
+			continue // unseen token: in no key
 		}
-		for _, e := range ix.post[ix.postOff[t]:ix.postOff[t+1]] {
+		if bit := ix.maskBit[t]; bit >= 0 {
+			sc.qmask[bit>>6] |= 1 << (bit & 63)
+			continue
+		}
+		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+		e := uint32(0)
+		for len(b) > 0 {
+			// Inline one-byte deltas, the common case.
+			if b[0] < 0x80 {
+				e += uint32(b[0])
+				b = b[1:]
+			} else {
+				v, k := binary.Uvarint(b)
+				e += uint32(v)
+				b = b[k:]
+			}
 			if sc.counts[e] == 0 {
 				sc.touched = append(sc.touched, e)
 			}
@@ -286,53 +305,86 @@ func (ix *Index) intersect(key []uint32, sc *scratch) {
 	}
 }
 
-func (ix *Index) jaccard(q *Query, e uint32, inter uint16) float64 {
-	en := &ix.entries[e]
-	union := len(q.Key) + int(en.keyEnd-en.keyOff) - int(inter)
-	if union == 0 {
-		return 0
+// release clears the counts and returns sc to the pool.
+func (ix *Index) release(sc *scratch) {
+	for _, e := range sc.touched {
+		sc.counts[e] = 0
 	}
-	return float64(inter) / float64(union)
+	sc.touched = sc.touched[:0]
+	scratchPool.Put(sc)
+}
+
+// inter returns |A n B| of the query's key and entry e's key.
+func (ix *Index) inter(sc *scratch, e int) uint32 {
+	n := sc.counts[e]
+	m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
+	for w, x := range sc.qmask {
+		n += uint32(bits.OnesCount64(m[w] & x))
+	}
+	return n
 }
 
 // leaks reports whether entry e would reveal the code at or after the
 // query's target line: same file, and its key or value reaches the
 // target row.
-func (ix *Index) leaks(q *Query, e uint32) bool {
+func (ix *Index) leaks(q *Query, e uint32, v *entryView) bool {
 	if q.Path == "" {
 		return false
 	}
-	en := &ix.entries[e]
-	f := &ix.files[en.file]
+	fi := ix.fileOf(e)
+	f := &ix.files[fi]
 	if f.path != q.Path {
 		return false
 	}
+	ix.entry(e, v)
 	row := int32(q.Line - 1)
-	valueEnd := min(ix.stmtRows[en.target][0]+ValueRadius, int32(len(f.lines)-1))
-	return valueEnd >= row || en.lastRow >= row
+	if min(ix.stmtRows[v.target][0]+ValueRadius, f.lines-1) >= row || ix.stmtRows[v.target][1] >= row {
+		return true
+	}
+	for _, n := range v.nodes {
+		if ix.stmtRows[n][1] >= row {
+			return true
+		}
+	}
+	return false
 }
 
 func (ix *Index) sameLanguage(q *Query, e uint32) bool {
-	return q.Language == "" || ix.files[ix.entries[e].file].language == q.Language
+	return q.Language == "" || ix.files[ix.fileOf(e)].language == q.Language
 }
 
+// scored is an entry with its Jaccard similarity inter/union.
 type scored struct {
-	e     uint32
-	score float64
+	e            uint32
+	inter, union uint32
 }
 
-// minHeap keeps the k best by (score desc, entry asc); its root is the worst.
+// better orders by similarity descending, then entry ascending. The
+// fractions are compared exactly, which orders them as their float64
+// values do (distinct fractions of integers below 2^26 never round to the
+// same float64).
+func better(a, b scored) bool {
+	l, r := uint64(a.inter)*uint64(b.union), uint64(b.inter)*uint64(a.union)
+	if l != r {
+		return l > r
+	}
+	return a.e < b.e
+}
+
+func (s scored) score() float64 {
+	if s.union == 0 {
+		return 0
+	}
+	return float64(s.inter) / float64(s.union)
+}
+
+// minHeap keeps the k best; its root is the worst.
 type minHeap []scored
 
-func (h minHeap) Len() int { return len(h) }
-func (h minHeap) Less(i, j int) bool {
-	if h[i].score != h[j].score {
-		return h[i].score < h[j].score
-	}
-	return h[i].e > h[j].e
-}
-func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(scored)) }
 func (h *minHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
@@ -340,151 +392,105 @@ func (h *minHeap) Pop() any {
 	return x
 }
 
-// verified marks, in scratch.counts, an entry whose exact score is known.
-const verified = math.MaxUint16
-
 // topK returns the k entries of highest Jaccard similarity (ties by entry
 // id), among entries sharing at least one token with the query, of the
 // query's language and not leaking.
 //
-// It is exact but avoids walking the long postings of common tokens when
-// it can. An entry with similarity J shares I >= J*|A| of the query's |A|
-// tokens (J <= I/|A| since |B| >= I). The query's tokens are visited
-// rarest first, counting intersections; whenever verifying the entries
-// met since the last check is cheaper than walking the next postings list,
-// their exact scores are computed (the count so far plus a merge of the
-// tokens still to visit against their key) and offered to the heap. Once
-// the heap holds k entries whose worst score is theta, an entry not met
-// yet, after the first j tokens, has I <= |A|-j; when |A|-j < theta*|A| it
-// cannot enter the heap, not even on a tie, and the search stops.
+// It is exact and computes the intersection of every entry: the frequent
+// tokens by a popcount of the entry's mask against the query's, the others
+// from the counts the postings walk left. One pass over a few bytes per
+// entry costs less than walking the long postings of frequent tokens, and
+// needs no bound to be exact.
 func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
-	nv := uint32(len(ix.postOff) - 1)
-	postLen := func(t uint32) int {
-		if t >= nv {
-			return 0 // unseen token: no postings
-		}
-		return int(ix.postOff[t+1] - ix.postOff[t])
+	n := uint32(len(q.Key))
+	h := sc.heap[:0]
+	anyMask := false
+	for _, x := range sc.qmask {
+		anyMask = anyMask || x != 0
 	}
-	order := append(sc.order[:0], q.Key...)
-	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(postLen(a), postLen(b)) })
-	sc.order = order
-	n := len(q.Key)
-
-	h := make(minHeap, 0, k+1)
-	pending := sc.pending[:0]
-	verify := func(j int) {
-		rest := append(sc.rest[:0], order[j:]...)
-		slices.Sort(rest)
-		sc.rest = rest
-		for _, e := range pending {
-			key := ix.key(int(e))
-			inter := int(sc.counts[e]) + intersection(rest, key)
-			sc.counts[e] = verified
-			s := scored{e, float64(inter) / float64(n+len(key)-inter)}
-			if len(h) == k && !better(s, h[0]) {
-				continue
-			}
-			if !ix.sameLanguage(q, e) {
-				continue
-			}
-			if ix.leaks(q, e) {
-				st.Leaked++
-				continue
-			}
-			if len(h) < k {
-				heap.Push(&h, s)
-			} else {
-				h[0] = s
-				heap.Fix(&h, 0)
-			}
+	offer := func(e uint32, inter uint32) {
+		st.Scanned++
+		s := scored{e, inter, n + ix.keyLen[e] - inter}
+		if len(h) == k && !better(s, h[0]) {
+			return
 		}
-		pending = pending[:0]
-	}
-	for j, t := range order {
-		pl := postLen(t)
-		if len(pending) > 0 && pl > 4*len(pending) {
-			verify(j)
+		if !ix.sameLanguage(q, e) {
+			return
 		}
-		if len(pending) == 0 && len(h) == k && float64(n-j) < h[0].score*float64(n)-1e-9 {
-			break
+		if ix.leaks(q, e, &sc.nodes) {
+			st.Leaked++
+			return
 		}
-		if pl == 0 {
-			continue
-		}
-		for _, e := range ix.post[ix.postOff[t]:ix.postOff[t+1]] {
-			switch c := sc.counts[e]; c {
-			case verified:
-				continue
-			case 0:
-				sc.touched = append(sc.touched, e)
-				pending = append(pending, e)
-			}
-			sc.counts[e]++
+		if len(h) < k {
+			heap.Push(&h, s)
+		} else {
+			h[0] = s
+			heap.Fix(&h, 0)
 		}
 	}
-	verify(len(order))
-	sc.pending = pending
-
+	if !anyMask {
+		// Only the postings can give an entry a token: visit the touched
+		// entries in id order.
+		slices.Sort(sc.touched)
+		for _, e := range sc.touched {
+			offer(e, sc.counts[e])
+		}
+	} else {
+		for e := range ix.Len() {
+			if inter := ix.inter(sc, e); inter > 0 {
+				offer(uint32(e), inter)
+			}
+		}
+	}
+	sc.heap = h
 	out := make([]Candidate, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
 		s := heap.Pop(&h).(scored)
-		out[i] = ix.candidate(s.e, s.score)
+		out[i] = ix.candidate(s.e, s.score())
 	}
 	return out
 }
 
-// intersection returns |a n b| of two sorted sets.
-func intersection(a, b []uint32) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
-}
-
-func better(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.e < b.e
-}
-
 // all returns every non-leaking entry with its coarse score.
 func (ix *Index) all(q *Query, sc *scratch, st *Stats) []Candidate {
-	out := make([]Candidate, 0, len(ix.entries))
-	for e := range ix.entries {
+	out := make([]Candidate, 0, ix.Len())
+	n := uint32(len(q.Key))
+	for e := range ix.Len() {
+		inter := ix.inter(sc, e)
+		if inter > 0 {
+			st.Scanned++
+		}
 		if !ix.sameLanguage(q, uint32(e)) {
 			continue
 		}
-		if ix.leaks(q, uint32(e)) {
+		if ix.leaks(q, uint32(e), &sc.nodes) {
 			st.Leaked++
 			continue
 		}
-		out = append(out, ix.candidate(uint32(e), ix.jaccard(q, uint32(e), sc.counts[e])))
+		s := scored{uint32(e), inter, n + ix.keyLen[e] - inter}
+		out = append(out, ix.candidate(uint32(e), s.score()))
 	}
 	return out
 }
 
 func (ix *Index) candidate(e uint32, coarse float64) Candidate {
-	en := &ix.entries[e]
-	f := &ix.files[en.file]
-	row := int(ix.stmtRows[en.target][0])
+	fi := ix.fileOf(e)
+	f := &ix.files[fi]
+	target := f.stmtBase + ix.entryTarget(e)
+	row := int(ix.stmtRows[target][0])
 	return Candidate{
 		Entry: int(e), Path: f.path,
 		StartLine:  max(row-ValueRadius, 0) + 1,
-		EndLine:    min(row+ValueRadius, len(f.lines)-1) + 1,
+		EndLine:    min(row+ValueRadius, int(f.lines)-1) + 1,
 		TargetLine: row + 1,
 		Coarse:     coarse, SED: math.NaN(),
 	}
+}
+
+// entryTarget returns the file-local target statement of entry e.
+func (ix *Index) entryTarget(e uint32) uint32 {
+	t, _ := binary.Uvarint(ix.entryBytes[ix.entryOff[e]:])
+	return uint32(t)
 }
 
 var errBudget = errors.New("time budget exhausted")
@@ -514,7 +520,7 @@ func (ix *Index) fine(ctx context.Context, q *Query, cands []Candidate, gamma fl
 					}
 				}
 				c := &part[i]
-				ix.graphOf(uint32(c.Entry), &fs.g)
+				ix.graphOf(uint32(c.Entry), fs)
 				c.SED = sed.Distance(&q.Graph, &fs.g, gamma, &fs.sed)
 				c.Score = 1 / (1 + c.SED)
 			}
@@ -527,30 +533,40 @@ func (ix *Index) fine(ctx context.Context, q *Query, cands []Candidate, gamma fl
 	return ctx.Err()
 }
 
-// graphOf fills g with entry e's slice, reusing g's buffers.
-func (ix *Index) graphOf(e uint32, g *sed.Graph) {
-	en := &ix.entries[e]
-	nodes := ix.nodeArena[en.nodeOff : en.nodeOff+uint32(en.nodeLen)]
-	g.Target = int(en.targetLocal)
-	g.Hop = ix.hopArena[en.nodeOff : en.nodeOff+uint32(en.nodeLen)]
-	g.Edges = ix.edgeArena[en.edgeOff : en.edgeOff+uint32(en.edgeLen)]
+// graphOf fills fs.g with entry e's slice, reusing fs's buffers.
+func (ix *Index) graphOf(e uint32, fs *fineScratch) {
+	ix.entry(e, &fs.v)
+	g := &fs.g
+	g.Target = fs.v.targetPos
+	if x := ix.explicit[e]; x != nil {
+		g.Hop, g.Edges = x.hop, x.edges
+	} else {
+		g.Hop, g.Edges = fs.derive.derive(ix, fs.v.nodes, fs.v.targetPos)
+	}
+	fs.tokens = fs.tokens[:0]
+	fs.ends = fs.ends[:0]
+	for _, n := range fs.v.nodes {
+		fs.tokens = ix.appendStmtTokens(fs.tokens, n)
+		fs.ends = append(fs.ends, len(fs.tokens))
+	}
 	g.Tokens = g.Tokens[:0]
-	for _, n := range nodes {
-		g.Tokens = append(g.Tokens, ix.stmtTokensOf(n))
+	start := 0
+	for _, end := range fs.ends {
+		g.Tokens = append(g.Tokens, fs.tokens[start:end:end])
+		start = end
 	}
 }
 
 // Value returns the code window of a candidate (its value), lines
 // StartLine..EndLine joined by '\n'.
 func (ix *Index) Value(c *Candidate) string {
-	f := &ix.files[ix.entries[c.Entry].file]
-	return strings.Join(f.lines[c.StartLine-1:c.EndLine], "\n")
+	lines := ix.lines(ix.fileOf(uint32(c.Entry)))
+	return strings.Join(lines[c.StartLine-1:c.EndLine], "\n")
 }
 
 // Statement returns the text of a candidate's target statement.
 func (ix *Index) Statement(c *Candidate) string {
-	en := &ix.entries[c.Entry]
-	f := &ix.files[en.file]
-	r := ix.stmtRows[en.target]
-	return strings.Join(f.lines[r[0]:r[1]+1], "\n")
+	fi := ix.fileOf(uint32(c.Entry))
+	r := ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))]
+	return strings.Join(ix.lines(fi)[r[0]:r[1]+1], "\n")
 }
