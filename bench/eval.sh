@@ -7,14 +7,14 @@
 # OUT/<code base>-<level>/ and its JSON summary to OUT/<code base>-<level>.json.
 #
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
-# Environment: TASKS (default 1000 per code base and level), SEED (42),
+# Environment: TASKS (default 500 per code base and level), SEED (42),
 # GRAPHCODER (a prebuilt binary; default: build the committed HEAD, exported
 # with git archive so that uncommitted edits stay out, into OUT),
 # ONLY (space-separated code base names to run, default all).
 # Needs go, git, unzip, python3 (the aggregate table) and /usr/bin/time.
 set -eu
 out=${1:-/tmp/graphcoder-eval}
-tasks=${TASKS:-1000}
+tasks=${TASKS:-500}
 seed=${SEED:-42}
 py=${PYTHON_STDLIB:-/root/.pyenv/versions/3.11.7/lib/python3.11}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
