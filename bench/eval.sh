@@ -4,7 +4,9 @@
 # source (python3-oauthlib) and three JDK 17 modules, line and API
 # level, every method, a fixed seed. Each run writes tasks.jsonl,
 # predictions.jsonl, summary.json and metrics.svg under
-# OUT/<code base>-<level>/ and its JSON summary to OUT/<code base>-<level>.json.
+# OUT/<code base>-<level>/ and its JSON summary to OUT/<code base>-<level>.json;
+# OUT/index-<code base>.json is the summary of a graphcoder build of the code
+# base (its index_bytes is the index's size on disk).
 #
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
 # Environment: TASKS (default 500 per code base and level), SEED (42),
@@ -79,6 +81,9 @@ echo "$codebases" | while read -r name lang dir; do
 			>"$out/$name-$level.json" 2>"$out/$name-$level.log"
 		tail -n1 "$out/$name-$level.log"
 	done
+	# The graphcoder index on disk (the eval reports the loaded index).
+	rm -rf "$out/index-$name"
+	"$bin" build --json --index "$out/index-$name" "$dir" >"$out/index-$name.json" 2>/dev/null
 done
 
 # Mean of every metric over the code bases of a language and level.
