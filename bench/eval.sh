@@ -93,7 +93,7 @@ out = sys.argv[1]
 cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
 groups = {}
 for name in sorted(os.listdir(out)):
-    if not name.endswith(".json"):
+    if not name.endswith(".json") or name.startswith("index-"):
         continue
     with open(os.path.join(out, name)) as f:
         s = json.load(f)
