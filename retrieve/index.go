@@ -124,9 +124,11 @@ type Builder struct {
 	keyOff []uint32
 	keys   []byte
 	df     []uint32 // token -> entries holding it
+	seen   []uint32 // token -> 1 + the last entry whose key took it
+	stmt   []uint32
 
 	tmp, tmp2 []uint32
-	union     []unionEdge
+	union     []uint64
 	derive    deriveScratch
 	encoder   *zstd.Encoder
 }
@@ -146,12 +148,6 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 	}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 
-// unionEdge is an edge of a file's edge union, by global statement ids.
-type unionEdge struct {
-	from, to uint32
-	typ      ccg.EdgeType
-}
-
 // Add adds one file. A malformed record (an index out of range) is an
 // error and leaves the builder unchanged.
 func (b *Builder) Add(f *File) error {
@@ -169,6 +165,7 @@ func (b *Builder) Add(f *File) error {
 			id = uint32(len(ix.vocab))
 			ix.vocab[strings.Clone(t)] = id
 			b.df = append(b.df, 0)
+			b.seen = append(b.seen, 0)
 		}
 		global[i] = id
 	}
@@ -205,22 +202,21 @@ func (b *Builder) Add(f *File) error {
 	// The file's edge union: every slice's edges by statement ids. A
 	// slice of package slice is the union induced on its statements, minus
 	// the DD and CD edges into its target, so it need not be stored.
+	// Edges are packed as from<<34 | to<<2 | type (file-local ids), so
+	// that sorting the integers sorts the edges.
 	union := b.union[:0]
 	for _, e := range f.Entries {
 		for _, ed := range e.Edges {
-			union = append(union, unionEdge{base + e.Nodes[ed.From], base + e.Nodes[ed.To], ed.Type})
+			union = append(union, uint64(e.Nodes[ed.From])<<34|uint64(e.Nodes[ed.To])<<2|uint64(ed.Type))
 		}
 	}
-	slices.SortFunc(union, func(a, b unionEdge) int {
-		return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to), cmp.Compare(a.typ, b.typ))
-	})
+	slices.Sort(union)
 	union = slices.Compact(union)
 	b.union = union
 	for s := range f.Stmts {
-		from := base + uint32(s)
-		for len(union) > 0 && union[0].from == from {
-			d := int64(union[0].to) - int64(from)
-			ix.stmtEdges = binary.AppendUvarint(ix.stmtEdges, zigzag(d)<<2|uint64(union[0].typ))
+		for len(union) > 0 && union[0]>>34 == uint64(s) {
+			d := int64(union[0]>>2&(1<<32-1)) - int64(s)
+			ix.stmtEdges = binary.AppendUvarint(ix.stmtEdges, zigzag(d)<<2|union[0]&3)
 			union = union[1:]
 		}
 		ix.stmtEdgeOff = append(ix.stmtEdgeOff, uint32(len(ix.stmtEdges)))
@@ -239,21 +235,28 @@ func (b *Builder) Add(f *File) error {
 		b.tmp2 = nodes
 		ix.entryBytes = appendEntry(ix.entryBytes, e.Target, targetPos, e.Nodes)
 		ix.entryOff = append(ix.entryOff, uint32(len(ix.entryBytes)))
-		if !b.derive.matches(ix, nodes, targetPos, e.Hop, e.Edges) {
+		if !b.derive.matches(ix, base, nodes, targetPos, e.Hop, e.Edges) {
 			ix.explicit[ei] = &explicitGraph{hop: slices.Clone(e.Hop), edges: slices.Clone(e.Edges)}
 		}
 
+		// The key: the union of the other statements' tokens, deduplicated
+		// by marking each token with the entry that last took it.
 		key := b.tmp[:0]
 		for _, n := range nodes {
-			if n != base+e.Target {
-				key = ix.appendStmtTokens(key, n)
+			if n == base+e.Target {
+				continue
+			}
+			b.stmt = ix.appendStmtTokens(b.stmt[:0], n)
+			for _, t := range b.stmt {
+				if b.seen[t] != ei+1 {
+					b.seen[t] = ei + 1
+					b.df[t]++
+					key = append(key, t)
+				}
 			}
 		}
-		key = sortedSet(key)
+		slices.Sort(key)
 		b.tmp = key
-		for _, t := range key {
-			b.df[t]++
-		}
 		b.keys = appendSet(b.keys, key)
 		b.keyOff = append(b.keyOff, uint32(len(b.keys)))
 		ix.keyLen = append(ix.keyLen, uint32(len(key)))
@@ -352,7 +355,7 @@ func (b *Builder) Index() *Index {
 			}
 		}
 	}
-	b.keys, b.keyOff, b.df, b.encoder = nil, nil, nil, nil
+	b.keys, b.keyOff, b.df, b.seen, b.encoder = nil, nil, nil, nil, nil
 
 	// Copy the arenas grown by append to their exact size.
 	ix.stmtTokens = slices.Clone(ix.stmtTokens)
@@ -493,47 +496,63 @@ func (ix *Index) key(e int, dst []uint32) []uint32 {
 
 // deriveScratch holds the buffers of deriving a slice's edges and hops.
 type deriveScratch struct {
-	pos   []nodePos
+	// stamp[v] == epoch while file-local statement v is a node of the
+	// slice being derived, at position pos[v].
+	stamp []uint32
+	pos   []uint16
+	epoch uint32
+	keys  []uint64
 	edges []slice.Edge
 	hop   []uint8
 	queue []int32
 	adj   [][]uint16
 }
 
-type nodePos struct {
-	node uint32
-	pos  uint16
-}
-
 // derive computes the edges and hops of the slice with the given nodes
-// from the file's edge union, as package slice makes them: the union
-// induced on the nodes minus the DD and CD edges into the target, sorted
-// by (From, To, Type), and hops by breadth-first search from the target
-// over the edges in both directions.
-func (d *deriveScratch) derive(ix *Index, nodes []uint32, targetPos int) (hop []uint8, edges []slice.Edge) {
-	d.pos = d.pos[:0]
-	for i, n := range nodes {
-		d.pos = append(d.pos, nodePos{n, uint16(i)})
+// (global ids of statements of the file starting at global id base) from
+// the file's edge union, as package slice makes them: the union induced
+// on the nodes minus the DD and CD edges into the target, sorted by (From,
+// To, Type), and hops by breadth-first search from the target over the
+// edges in both directions. The results are reused by the next call.
+func (d *deriveScratch) derive(ix *Index, base uint32, nodes []uint32, targetPos int) (hop []uint8, edges []slice.Edge) {
+	d.epoch++
+	if d.epoch == 0 {
+		clear(d.stamp)
+		d.epoch = 1
 	}
-	slices.SortFunc(d.pos, func(a, b nodePos) int { return cmp.Compare(a.node, b.node) })
-	d.edges = d.edges[:0]
+	for i, n := range nodes {
+		v := n - base
+		if int(v) >= len(d.stamp) {
+			grow := int(v) + 1 + len(d.stamp)/2
+			d.stamp = append(d.stamp, make([]uint32, grow-len(d.stamp))...)
+			d.pos = append(d.pos, make([]uint16, grow-len(d.pos))...)
+		}
+		d.stamp[v], d.pos[v] = d.epoch, uint16(i)
+	}
+	// Keys From<<18 | To<<2 | Type sort as the edges must.
+	d.keys = d.keys[:0]
 	for i, n := range nodes {
 		b := ix.stmtEdges[ix.stmtEdgeOff[n]:ix.stmtEdgeOff[n+1]]
 		for len(b) > 0 {
 			v, k := binary.Uvarint(b)
 			b = b[k:]
-			to := uint32(int64(n) + unzigzag(v>>2))
-			typ := ccg.EdgeType(v & 3)
-			j, ok := slices.BinarySearchFunc(d.pos, to, func(p nodePos, t uint32) int { return cmp.Compare(p.node, t) })
-			if !ok || (typ != ccg.CF && int(d.pos[j].pos) == targetPos) {
+			to := int64(n-base) + unzigzag(v>>2)
+			typ := v & 3
+			if to < 0 || to >= int64(len(d.stamp)) || d.stamp[to] != d.epoch {
 				continue
 			}
-			d.edges = append(d.edges, slice.Edge{From: uint16(i), To: d.pos[j].pos, Type: typ})
+			j := d.pos[to]
+			if typ != uint64(ccg.CF) && int(j) == targetPos {
+				continue
+			}
+			d.keys = append(d.keys, uint64(i)<<18|uint64(j)<<2|typ)
 		}
 	}
-	slices.SortFunc(d.edges, func(a, b slice.Edge) int {
-		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Type, b.Type))
-	})
+	slices.Sort(d.keys)
+	d.edges = d.edges[:0]
+	for _, k := range d.keys {
+		d.edges = append(d.edges, slice.Edge{From: uint16(k >> 18), To: uint16(k >> 2), Type: ccg.EdgeType(k & 3)})
+	}
 
 	k := len(nodes)
 	d.hop = slices.Grow(d.hop[:0], k)[:k]
@@ -567,11 +586,11 @@ func (d *deriveScratch) derive(ix *Index, nodes []uint32, targetPos int) (hop []
 }
 
 // matches reports whether derive reproduces hop and edges.
-func (d *deriveScratch) matches(ix *Index, nodes []uint32, targetPos int, hop []uint8, edges []slice.Edge) bool {
+func (d *deriveScratch) matches(ix *Index, base uint32, nodes []uint32, targetPos int, hop []uint8, edges []slice.Edge) bool {
 	if targetPos >= len(nodes) {
 		return false
 	}
-	h, e := d.derive(ix, nodes, targetPos)
+	h, e := d.derive(ix, base, nodes, targetPos)
 	return slices.Equal(h, hop) && slices.Equal(e, edges)
 }
 

@@ -541,7 +541,7 @@ func (ix *Index) graphOf(e uint32, fs *fineScratch) {
 	if x := ix.explicit[e]; x != nil {
 		g.Hop, g.Edges = x.hop, x.edges
 	} else {
-		g.Hop, g.Edges = fs.derive.derive(ix, fs.v.nodes, fs.v.targetPos)
+		g.Hop, g.Edges = fs.derive.derive(ix, ix.files[fs.v.file].stmtBase, fs.v.nodes, fs.v.targetPos)
 	}
 	fs.tokens = fs.tokens[:0]
 	fs.ends = fs.ends[:0]
