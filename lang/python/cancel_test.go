@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // racingContext models a context cancelled at the instant a parse runs:
@@ -38,5 +39,27 @@ func TestParseCancelled(t *testing.T) {
 	cancel()
 	if _, err := NewParser().Parse(ctx, "a.py", []byte("x = 1\n")); err == nil || !strings.Contains(err.Error(), "context canceled") {
 		t.Fatalf("Parse with a cancelled context: err = %v, want context canceled", err)
+	}
+}
+
+// soonContext has a deadline a millisecond away but never reports itself
+// done, so only the deadline itself can stop a parse.
+type soonContext struct{ context.Context }
+
+func (soonContext) Deadline() (time.Time, bool) { return time.Now().Add(time.Millisecond), true }
+
+// A deadline bounds a parse, and the parser works again afterwards.
+func TestParseDeadline(t *testing.T) {
+	p := NewParser()
+	big := []byte(strings.Repeat("x = f(a, b, [c, d], {e: g})\n", 100_000))
+	start := time.Now()
+	if _, err := p.Parse(soonContext{context.Background()}, "big.py", big); err == nil {
+		t.Skipf("parsed %d bytes within a millisecond", len(big))
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("parse stopped after %v, want about a millisecond", d)
+	}
+	if _, err := p.Parse(context.Background(), "a.py", []byte("x = 1\n")); err != nil {
+		t.Fatalf("parse after a deadline: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -67,11 +68,20 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// The binding's cancellable parse can leave its cancellation flag set
 	// when ctx is cancelled just as a parse completes, and every later parse
 	// with this parser then fails; so the parse itself is not cancellable
-	// (the operation limit bounds it) and ctx is checked around it.
+	// and ctx is checked around it. A deadline of ctx still bounds it,
+	// through tree-sitter's own time limit, which leaves no state behind.
+	limit := int64(parseTimeout)
+	if d, ok := ctx.Deadline(); ok {
+		limit = max(min(limit, time.Until(d).Microseconds()), 1)
+	}
+	p.ts.SetOperationLimit(int(limit))
 	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		// A halted parser would resume the old parse on the next call.
 		p.ts.Reset()
+		if cerr := ctx.Err(); cerr != nil {
+			err = cerr
+		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	nodes, err := flatten(tree.RootNode(), p.nodes)
