@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // racingContext models a context cancelled at the instant a parse runs:
@@ -29,5 +30,27 @@ func TestParserSurvivesCancelledContexts(t *testing.T) {
 		if _, err := p.Parse(context.Background(), "A.java", src); err != nil {
 			t.Fatalf("parse %d after a cancelled context: %v", i, err)
 		}
+	}
+}
+
+// soonContext has a deadline a millisecond away but never reports itself
+// done, so only the deadline itself can stop a parse.
+type soonContext struct{ context.Context }
+
+func (soonContext) Deadline() (time.Time, bool) { return time.Now().Add(time.Millisecond), true }
+
+// A deadline bounds a parse, and the parser works again afterwards.
+func TestParseDeadline(t *testing.T) {
+	p := NewParser()
+	big := []byte("class A { void f() {\n" + strings.Repeat("x = g(a, b, new int[] {c, d});\n", 100_000) + "} }\n")
+	start := time.Now()
+	if _, err := p.Parse(soonContext{context.Background()}, "A.java", big); err == nil {
+		t.Skipf("parsed %d bytes within a millisecond", len(big))
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("parse stopped after %v, want about a millisecond", d)
+	}
+	if _, err := p.Parse(context.Background(), "B.java", []byte("class B {}\n")); err != nil {
+		t.Fatalf("parse after a deadline: %v", err)
 	}
 }
