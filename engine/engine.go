@@ -276,10 +276,11 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 
 	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
 	snips := make([]prompt.Snippet, len(cands))
+	values := st.ix.Values(cands)
 	for i := range cands {
 		c := &cands[i]
 		s := Snippet{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, TargetLine: c.TargetLine,
-			Score: c.Score, CoarseScore: c.Coarse, SED: c.SED, Text: st.ix.Value(c)}
+			Score: c.Score, CoarseScore: c.Coarse, SED: c.SED, Text: values[i]}
 		if s.SED != s.SED { // NaN: not computed
 			s.SED = -1
 		}

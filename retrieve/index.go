@@ -64,6 +64,7 @@ const DefaultMaskWords = 2
 type fileData struct {
 	path, language string
 	src            []byte // the lines joined by '\n', compressed
+	srcLen         int32  // length of the joined lines
 	lines          int32
 	stmtBase       uint32 // first global statement id
 	entryBase      uint32 // first entry id
@@ -171,8 +172,9 @@ func (b *Builder) Add(f *File) error {
 	}
 	fi := int32(len(ix.files))
 	base := uint32(len(ix.stmtRows))
+	src, srcLen := compress(b.encoder, f.Lines)
 	ix.files = append(ix.files, fileData{path: f.Path, language: f.Language,
-		src: compress(b.encoder, f.Lines), lines: int32(len(f.Lines)),
+		src: src, srcLen: int32(srcLen), lines: int32(len(f.Lines)),
 		stmtBase: base, entryBase: uint32(len(ix.keyLen))})
 	ix.byPath[f.Path] = fi
 

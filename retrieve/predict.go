@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -29,20 +30,27 @@ import (
 // last non-blank line before the cursor.
 func (ix *Index) Predict(q *Query, c *Candidate) string {
 	fi := ix.fileOf(uint32(c.Entry))
-	lines := ix.lines(fi)
 	row := int(ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))][0])
-	line := lines[row]
+	var line string
+	prevCand := 0
+	ix.withSource(fi, func(src []byte) {
+		a, b := lineSpan(src, row, row)
+		line = string(src[a:b])
+		// The last non-blank line before the statement, walking back.
+		for end := a - 1; end > 0; {
+			start := bytes.LastIndexByte(src[:end], '\n') + 1
+			prev := src[start:end]
+			if t := bytes.TrimLeft(prev, " \t"); len(t) > 0 {
+				prevCand = len(prev) - len(t)
+				break
+			}
+			end = start - 1
+		}
+	})
 	body := strings.TrimLeft(line, " \t")
 	candIndent := len(line) - len(body)
 	if m := ix.renames(q, c); len(m) > 0 {
 		body = Rename(body, m)
-	}
-	prevCand := 0
-	for r := row - 1; r >= 0; r-- {
-		if t := strings.TrimLeft(lines[r], " \t"); t != "" {
-			prevCand = len(lines[r]) - len(t)
-			break
-		}
 	}
 	indent := max(len(q.Indent)+candIndent-prevCand, 0)
 	unit := " "

@@ -560,13 +560,43 @@ func (ix *Index) graphOf(e uint32, fs *fineScratch) {
 // Value returns the code window of a candidate (its value), lines
 // StartLine..EndLine joined by '\n'.
 func (ix *Index) Value(c *Candidate) string {
-	lines := ix.lines(ix.fileOf(uint32(c.Entry)))
-	return strings.Join(lines[c.StartLine-1:c.EndLine], "\n")
+	var v string
+	ix.withSource(ix.fileOf(uint32(c.Entry)), func(src []byte) {
+		a, b := lineSpan(src, c.StartLine-1, c.EndLine-1)
+		v = string(src[a:b])
+	})
+	return v
+}
+
+// Values returns the values of cands, reading each file once.
+func (ix *Index) Values(cands []Candidate) []string {
+	out := make([]string, len(cands))
+	done := make([]bool, len(cands))
+	for i := range cands {
+		if done[i] {
+			continue
+		}
+		fi := ix.fileOf(uint32(cands[i].Entry))
+		ix.withSource(fi, func(src []byte) {
+			for j := i; j < len(cands); j++ {
+				if c := &cands[j]; !done[j] && ix.fileOf(uint32(c.Entry)) == fi {
+					a, b := lineSpan(src, c.StartLine-1, c.EndLine-1)
+					out[j], done[j] = string(src[a:b]), true
+				}
+			}
+		})
+	}
+	return out
 }
 
 // Statement returns the text of a candidate's target statement.
 func (ix *Index) Statement(c *Candidate) string {
 	fi := ix.fileOf(uint32(c.Entry))
 	r := ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))]
-	return strings.Join(ix.lines(fi)[r[0]:r[1]+1], "\n")
+	var v string
+	ix.withSource(fi, func(src []byte) {
+		a, b := lineSpan(src, int(r[0]), int(r[1]))
+		v = string(src[a:b])
+	})
+	return v
 }

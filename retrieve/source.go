@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 
@@ -14,6 +15,7 @@ import (
 var (
 	decoderOnce sync.Once
 	decoder     *zstd.Decoder
+	srcPool     sync.Pool // *[]byte, decompression buffers
 )
 
 // newEncoder returns the encoder of a Builder; it is dropped with the
@@ -25,8 +27,9 @@ func newEncoder() *zstd.Encoder {
 	return enc
 }
 
-// compress returns the lines joined by '\n', compressed.
-func compress(encoder *zstd.Encoder, lines []string) []byte {
+// compress returns the lines joined by '\n', compressed, and the length
+// of the joined text.
+func compress(encoder *zstd.Encoder, lines []string) ([]byte, int) {
 	n := 0
 	for _, l := range lines {
 		n += len(l) + 1
@@ -39,27 +42,65 @@ func compress(encoder *zstd.Encoder, lines []string) []byte {
 		buf = append(buf, l...)
 	}
 	out := encoder.EncodeAll(buf, nil)
-	return append(make([]byte, 0, len(out)), out...)
+	return append(make([]byte, 0, len(out)), out...), len(buf)
 }
 
-// lines returns the source lines of file fi.
-func (ix *Index) lines(fi int32) []string {
+// withSource calls fn with the source of file fi (the lines joined by
+// '\n'); the bytes are only valid during the call.
+func (ix *Index) withSource(fi int32, fn func(src []byte)) {
 	f := &ix.files[fi]
-	if f.lines == 0 {
-		return nil
-	}
 	decoderOnce.Do(func() {
 		// The constructor cannot fail with these options.
 		decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true))
 	})
-	src, err := decoder.DecodeAll(f.src, nil)
-	if err != nil {
-		// The bytes were produced by compress in this process.
-		return make([]string, f.lines)
+	bp, _ := srcPool.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
 	}
-	lines := strings.SplitN(string(src), "\n", int(f.lines))
-	for len(lines) < int(f.lines) {
-		lines = append(lines, "")
+	src, err := decoder.DecodeAll(f.src, (*bp)[:0])
+	if err != nil || len(src) != int(f.srcLen) {
+		// The bytes were produced by compress in this process; never
+		// hand out anything but text of the right shape.
+		src = bytes.Repeat([]byte{'\n'}, max(int(f.lines)-1, 0))
 	}
+	fn(src)
+	*bp = src[:0]
+	srcPool.Put(bp)
+}
+
+// lines returns the source lines of file fi.
+func (ix *Index) lines(fi int32) []string {
+	if ix.files[fi].lines == 0 {
+		return nil
+	}
+	var lines []string
+	ix.withSource(fi, func(src []byte) {
+		lines = strings.Split(string(src), "\n")
+	})
 	return lines
+}
+
+// lineSpan returns the offsets of rows lo..hi (0-based, inclusive) in
+// src: src[start:end] is those lines joined by '\n'.
+func lineSpan(src []byte, lo, hi int) (start, end int) {
+	off := 0
+	for row := 0; row < lo; row++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src), len(src)
+		}
+		off += i + 1
+	}
+	start, end = off, off
+	for row := lo; row <= hi; row++ {
+		i := bytes.IndexByte(src[end:], '\n')
+		if i < 0 {
+			return start, len(src)
+		}
+		if row == hi {
+			return start, end + i
+		}
+		end += i + 1
+	}
+	return start, end
 }
