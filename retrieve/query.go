@@ -404,16 +404,13 @@ func (h *minHeap) Pop() any {
 func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
-	anyMask := false
-	for _, x := range sc.qmask {
-		anyMask = anyMask || x != 0
-	}
-	offer := func(e uint32, inter uint32) {
-		st.Scanned++
+	// While the heap is full, an entry enters only when inter/union beats
+	// the root's i0/u0: entries are visited in id order, so a tie with
+	// any entry in the heap (all of smaller id) loses.
+	var i0, u0 uint64
+	full := false
+	offer := func(e, inter uint32) {
 		s := scored{e, inter, n + ix.keyLen[e] - inter}
-		if len(h) == k && !better(s, h[0]) {
-			return
-		}
 		if !ix.sameLanguage(q, e) {
 			return
 		}
@@ -427,21 +424,57 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 			h[0] = s
 			heap.Fix(&h, 0)
 		}
+		if full = len(h) == k; full {
+			i0, u0 = uint64(h[0].inter), uint64(h[0].union)
+		}
 	}
-	if !anyMask {
+	anyMask := false
+	for _, x := range sc.qmask {
+		anyMask = anyMask || x != 0
+	}
+	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
+	switch {
+	case !anyMask:
 		// Only the postings can give an entry a token: visit the touched
 		// entries in id order.
 		slices.Sort(sc.touched)
 		for _, e := range sc.touched {
-			offer(e, sc.counts[e])
-		}
-	} else {
-		for e := range ix.Len() {
-			if inter := ix.inter(sc, e); inter > 0 {
-				offer(uint32(e), inter)
+			inter := counts[e]
+			scanned++
+			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
+				continue
 			}
+			offer(e, inter)
+		}
+	case ix.maskWords == 2:
+		// The default width, unrolled.
+		q0, q1 := sc.qmask[0], sc.qmask[1]
+		masks := ix.masks[:2*len(keyLen)]
+		for e := range keyLen {
+			inter := counts[e] + uint32(bits.OnesCount64(masks[2*e]&q0)+bits.OnesCount64(masks[2*e+1]&q1))
+			if inter == 0 {
+				continue
+			}
+			scanned++
+			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
+				continue
+			}
+			offer(uint32(e), inter)
+		}
+	default:
+		for e := range keyLen {
+			inter := ix.inter(sc, e)
+			if inter == 0 {
+				continue
+			}
+			scanned++
+			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
+				continue
+			}
+			offer(uint32(e), inter)
 		}
 	}
+	st.Scanned = scanned
 	sc.heap = h
 	out := make([]Candidate, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
