@@ -267,6 +267,9 @@ func (b *Builder) Add(f *File) error {
 }
 
 func validate(f *File) error {
+	if len(f.Stmts) >= 1<<30 {
+		return fmt.Errorf("%d statements, more than an index holds per file", len(f.Stmts))
+	}
 	for i, s := range f.Stmts {
 		for _, t := range s.Tokens {
 			if int(t) >= len(f.Vocab) {

@@ -275,7 +275,8 @@ func less(a, b *Candidate) bool {
 // its frequent tokens, and, in sc.counts, for every entry the number of
 // the query's other tokens its key holds, walking their postings.
 func (ix *Index) count(q *Query, sc *scratch) {
-	sc.qmask = append(sc.qmask[:0], make([]uint64, ix.maskWords)...)
+	sc.qmask = slices.Grow(sc.qmask[:0], ix.maskWords)[:ix.maskWords]
+	clear(sc.qmask)
 	nv := uint32(len(ix.maskBit))
 	for _, t := range q.Key {
 		if t >= nv {
