@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -101,53 +102,59 @@ func (s *Snapshot) load(f *FileInfo) (*FileRecord, error) {
 }
 
 // ForEach decodes every file of the snapshot and calls fn with each, in
-// path order, from one goroutine. Decoding runs in parallel ahead of fn.
-// It stops at the first error, fn's or a decoding one.
+// path order, from one goroutine. Decoding runs in parallel ahead of fn,
+// at most a bounded number of files ahead. It stops at the first error,
+// fn's or a decoding one.
 func (s *Snapshot) ForEach(ctx context.Context, fn func(*FileRecord) error) error {
-	workers := runtime.GOMAXPROCS(0)
 	type result struct {
 		rec *FileRecord
 		err error
 	}
-	// Files are decoded in windows: each worker fills slots of the
-	// current window, then fn consumes the window in order.
-	const window = 256
-	slots := make([]result, window)
-	for lo := 0; lo < len(s.files); lo += window {
+	n := len(s.files)
+	// ready[i] receives file i; a token of ahead is held from the moment a
+	// worker takes a file until fn has consumed it. Workers take a token
+	// before a file, so the files holding tokens are always the oldest
+	// unconsumed ones and the file fn waits for is always being decoded.
+	ready := make([]chan result, n)
+	for i := range ready {
+		ready[i] = make(chan result, 1)
+	}
+	ahead := make(chan struct{}, 64)
+	done := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-done:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				rec, err := s.load(&s.files[i])
+				ready[i] <- result{rec, err}
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer close(done)
+	for i := range n {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		hi := min(lo+window, len(s.files))
-		var wg sync.WaitGroup
-		var next int
-		var mu sync.Mutex
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					mu.Lock()
-					i := lo + next
-					next++
-					mu.Unlock()
-					if i >= hi {
-						return
-					}
-					rec, err := s.load(&s.files[i])
-					slots[i-lo] = result{rec, err}
-				}
-			}()
+		r := <-ready[i]
+		<-ahead
+		if r.err != nil {
+			return r.err
 		}
-		wg.Wait()
-		for i := range hi - lo {
-			r := slots[i]
-			slots[i] = result{}
-			if r.err != nil {
-				return r.err
-			}
-			if err := fn(r.rec); err != nil {
-				return err
-			}
+		if err := fn(r.rec); err != nil {
+			return err
 		}
 	}
 	return nil
