@@ -553,7 +553,9 @@ func (d *deriveScratch) derive(ix *Index, base uint32, nodes []uint32, targetPos
 			d.keys = append(d.keys, uint64(i)<<18|uint64(j)<<2|typ)
 		}
 	}
-	slices.Sort(d.keys)
+	if !slices.IsSorted(d.keys) { // positions mostly follow ids
+		slices.Sort(d.keys)
+	}
 	d.edges = d.edges[:0]
 	for _, k := range d.keys {
 		d.edges = append(d.edges, slice.Edge{From: uint16(k >> 18), To: uint16(k >> 2), Type: ccg.EdgeType(k & 3)})
