@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"io"
 	"io/fs"
 	"os"
@@ -19,8 +20,7 @@ import (
 )
 
 const (
-	pythonStdlib = "/root/.pyenv/versions/3.11.7/lib/python3.11"
-	jdkSrcZip    = "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"
+	jdkSrcZip = "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"
 )
 
 // openJDKSources opens the JDK source archive, falling back to any
@@ -48,7 +48,8 @@ type source struct {
 // (without site-packages), or skips the test when it is absent.
 func pythonSources(t testing.TB, limit int) []source {
 	t.Helper()
-	if _, err := os.Stat(pythonStdlib); err != nil {
+	pythonStdlib := realcode.PythonStdlib()
+	if _, err := os.Stat(pythonStdlib); pythonStdlib == "" || err != nil {
 		t.Skipf("python stdlib not found: %v", err)
 	}
 	var paths []string

@@ -1,6 +1,7 @@
 package token
 
 import (
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -103,7 +104,10 @@ func TestCL100K(t *testing.T) {
 
 // sampleSource returns a few hundred KiB of real Python, or skips.
 func sampleSource(tb testing.TB) string {
-	dir := "/root/.pyenv/versions/3.11.7/lib/python3.11"
+	dir := realcode.PythonStdlib()
+	if dir == "" {
+		tb.Skip("python stdlib not present")
+	}
 	var sb strings.Builder
 	for _, f := range []string{"argparse.py", "ast.py", "difflib.py", "typing.py", "inspect.py"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))

@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,14 +15,14 @@ import (
 )
 
 // stdlibDir is the Python standard library used as real-world input.
-const stdlibDir = "/root/.pyenv/versions/3.11.7/lib/python3.11"
+var stdlibDir = realcode.PythonStdlib()
 
 // stdlibFiles lists the .py files of the standard library (without
 // site-packages), or skips the test when it is absent. In -short mode it
 // returns an evenly spaced sample of about n files.
 func stdlibFiles(t testing.TB, n int) []string {
 	t.Helper()
-	if _, err := os.Stat(stdlibDir); err != nil {
+	if _, err := os.Stat(stdlibDir); stdlibDir == "" || err != nil {
 		t.Skipf("python standard library not found: %v", err)
 	}
 	var files []string
