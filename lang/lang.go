@@ -183,13 +183,20 @@ type Parser interface {
 	Parse(ctx context.Context, path string, src []byte) (*File, error)
 }
 
+// SyntaxParser runs the tree-sitter parse alone, building and freeing the
+// syntax tree: the floor that index build times are measured against.
+type SyntaxParser interface {
+	ParseSyntax(src []byte) error
+}
+
 // Language describes one supported language.
 type Language struct {
-	Name          string
-	Extensions    []string
-	CommentPrefix string
-	Keywords      []string
-	NewParser     func() Parser
+	Name            string
+	Extensions      []string
+	CommentPrefix   string
+	Keywords        []string
+	NewParser       func() Parser
+	NewSyntaxParser func() SyntaxParser
 }
 
 var registry []*Language

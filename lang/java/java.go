@@ -19,6 +19,11 @@ func init() {
 		CommentPrefix: "//",
 		Keywords:      keywords,
 		NewParser:     func() lang.Parser { return NewParser() },
+		NewSyntaxParser: func() lang.SyntaxParser {
+			ts := sitter.NewParser()
+			ts.SetLanguage(language)
+			return syntaxParser{ts}
+		},
 	})
 }
 
@@ -156,4 +161,17 @@ func monotone(stmts []*lang.Stmt) {
 		}
 		prev = s
 	})
+}
+
+// syntaxParser is the tree-sitter parse alone, for measuring the floor.
+type syntaxParser struct{ ts *sitter.Parser }
+
+func (p syntaxParser) ParseSyntax(src []byte) error {
+	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		p.ts.Reset()
+		return err
+	}
+	tree.Close()
+	return nil
 }

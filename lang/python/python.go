@@ -39,6 +39,11 @@ func init() {
 		CommentPrefix: "#",
 		Keywords:      keywords,
 		NewParser:     func() lang.Parser { return NewParser() },
+		NewSyntaxParser: func() lang.SyntaxParser {
+			ts := sitter.NewParser()
+			ts.SetLanguage(py.lang)
+			return syntaxParser{ts}
+		},
 	})
 }
 
@@ -540,4 +545,17 @@ func (b *builder) imports(i int32) {
 			b.addDef(b.text(c))
 		}
 	}
+}
+
+// syntaxParser is the tree-sitter parse alone, for measuring the floor.
+type syntaxParser struct{ ts *sitter.Parser }
+
+func (p syntaxParser) ParseSyntax(src []byte) error {
+	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		p.ts.Reset()
+		return err
+	}
+	tree.Close()
+	return nil
 }
