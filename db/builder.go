@@ -29,6 +29,12 @@ type BuildOptions struct {
 	Hops, MaxStatements int
 	// Root is the repository root, recorded in the generation metadata.
 	Root string
+	// Incremental starts the new generation from the published one: its
+	// files stay unless Add replaces or Remove drops them, so a build of a
+	// few changed paths neither walks nor hashes the rest of the
+	// repository. The published generation must have the same tokenizer,
+	// h, l and analysis; with nothing published it is an ordinary build.
+	Incremental bool
 }
 
 // Summary reports what a build did.
@@ -131,6 +137,18 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 			for i := range files {
 				b.known[string(meta.blobKey(&files[i]))] = &files[i]
 			}
+			if opts.Incremental {
+				if meta.Tokenizer != opts.Tokenizer || meta.Hops != opts.Hops ||
+					meta.MaxStatements != opts.MaxStatements || meta.Analysis != analysisVersion {
+					return fmt.Errorf("%w: the published generation was built with other parameters or analysis", ErrNotIncremental)
+				}
+				if b.opts.Root == "" {
+					b.opts.Root = meta.Root
+				}
+				for i := range files {
+					b.files[files[i].Path] = files[i]
+				}
+			}
 		}
 		// A build that wrote blobs and did not finish collecting left the
 		// dirty mark: its blobs are reusable, and unreferenced ones must
@@ -179,7 +197,19 @@ func (b *Builder) Add(ctx context.Context, path string, content []byte) error {
 	})
 }
 
+// Remove drops path from the new generation (an incremental build's
+// deleted file); a path not in it is ignored.
+func (b *Builder) Remove(path string) {
+	b.mu.Lock()
+	delete(b.files, path)
+	b.mu.Unlock()
+}
+
 var (
+	// ErrNotIncremental is returned by NewBuilder when an incremental
+	// build cannot start from the published generation; a full build
+	// is needed.
+	ErrNotIncremental = errors.New("incremental build impossible")
 	// ErrNoLanguage is returned by Add for a file no front end handles.
 	ErrNoLanguage = errors.New("no registered language for this file")
 	// ErrStorage is wrapped by Add errors that concern the index itself

@@ -14,7 +14,10 @@
 //   - Rebuilding is incremental: blobs are addressed by the hash of the
 //     file's content (and the parameters that shaped them), so a file that
 //     did not change is neither parsed nor written again, and two files with
-//     the same content share one blob.
+//     the same content share one blob. An incremental build
+//     (BuildOptions.Incremental) starts from the published manifest and
+//     only adds or removes the paths it is given, so an editor's saved
+//     file is published without walking or hashing the repository.
 //   - Publishing is atomic: a build writes its new blobs and a complete
 //     manifest for a new generation, and only then flips one key to point at
 //     it. A reader follows only that key, so it never sees a half-written
