@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -30,10 +31,19 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// cpuProfile names a file to write a CPU profile of the command to.
+var cpuProfile string
+
+func init() {
+	rootCmd.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	_ = rootCmd.PersistentFlags().MarkHidden("cpuprofile")
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := rootCmd.ExecuteContext(ctx); err != nil {
+	err := run(ctx)
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "graphcoder: %v\n", err)
 		var ee *exitError
 		if errors.As(err, &ee) {
@@ -41,4 +51,19 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+func run(ctx context.Context) error {
+	rootCmd.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		return pprof.StartCPUProfile(f)
+	}
+	defer pprof.StopCPUProfile()
+	return rootCmd.ExecuteContext(ctx)
 }
