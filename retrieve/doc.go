@@ -40,6 +40,13 @@
 // every entry. A time budget ends the fine stage early with the scored
 // candidates first; a cancelled context ends the search with an error.
 //
+// A Snapshot layers a small delta Index of changed files over a large
+// base Index whose versions of those files are masked out; each part is
+// searched exactly and the top k merged by (similarity, entry id), so a
+// Snapshot ranks as one Index of its live files would. It lets a
+// long-running server show a saved file within milliseconds without
+// rebuilding the base.
+//
 // Predict turns the best candidate into a completion without a model: the
 // statement that stands where the query's dummy target does, renamed
 // through the vertex alignment (see Predict for the exact rule).

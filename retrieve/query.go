@@ -10,7 +10,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +89,9 @@ type Query struct {
 	// Indent is the leading white space of the last non-blank line
 	// before the cursor.
 	Indent string
+
+	// delta is the same query in the token ids of a snapshot's delta.
+	delta *Query
 }
 
 // NewQuery turns the slice s of the query-side graph g (whose target is
@@ -197,63 +199,22 @@ type fineScratch struct {
 // Search ranks the index's entries against q. It returns an error only
 // when ctx is cancelled.
 func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate, Stats, error) {
-	opt = opt.withDefaults()
-	st := Stats{Entries: ix.Len()}
-	var deadline time.Time
-	if opt.Budget > 0 {
-		deadline = time.Now().Add(opt.Budget)
-	}
-	t0 := time.Now()
-	if err := ctx.Err(); err != nil {
-		return nil, st, fmt.Errorf("search: %w", err)
-	}
+	return (&Snapshot{base: ix}).Search(ctx, q, opt)
+}
 
+// coarse runs the coarse stage on one index: the top k (or, in mode
+// Fine, every entry), leaving out the entries of files marked dead.
+func (ix *Index) coarse(q *Query, opt Options, dead []bool, st *Stats) []Candidate {
 	sc := ix.getScratch()
 	ix.count(q, sc)
 	var cands []Candidate
-	switch opt.Mode {
-	case Coarse, CoarseToFine:
-		cands = ix.topK(q, sc, opt.TopK, &st)
-	case Fine:
-		cands = ix.all(q, sc, &st)
-	default:
-		ix.release(sc)
-		return nil, st, fmt.Errorf("search: unknown mode %q", opt.Mode)
+	if opt.Mode == Fine {
+		cands = ix.all(q, sc, dead, st)
+	} else {
+		cands = ix.topK(q, sc, opt.TopK, dead, st)
 	}
 	ix.release(sc)
-	st.Coarse = time.Since(t0)
-
-	if opt.Mode == Coarse {
-		for i := range cands {
-			cands[i].Score = cands[i].Coarse
-		}
-		return cands, st, nil
-	}
-	t1 := time.Now()
-	st.Candidates = len(cands)
-	err := ix.fine(ctx, q, cands, opt.Gamma, deadline)
-	st.Fine = time.Since(t1)
-	if errors.Is(err, errBudget) {
-		st.Partial = true
-	} else if err != nil {
-		return nil, st, fmt.Errorf("search: %w", err)
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return less(&cands[i], &cands[j]) })
-	if len(cands) > opt.TopK {
-		cands = cands[:opt.TopK]
-	}
-	// Keep the alignments of the returned candidates only: recomputing k
-	// distances is cheaper than copying one per scored entry.
-	fs := sedPool.Get().(*fineScratch)
-	for i := range cands {
-		if c := &cands[i]; !math.IsNaN(c.SED) {
-			ix.graphOf(uint32(c.Entry), fs)
-			sed.Distance(&q.Graph, &fs.g, opt.Gamma, &fs.sed)
-			c.Alignment = append([]int32(nil), fs.sed.Alignment()...)
-		}
-	}
-	sedPool.Put(fs)
-	return cands, st, nil
+	return cands
 }
 
 // less orders scored candidates by SED ascending, then coarse score
@@ -350,6 +311,12 @@ func (ix *Index) leaks(q *Query, e uint32, v *entryView) bool {
 	return false
 }
 
+// dead reports whether entry e belongs to a file marked in dead (a file
+// a snapshot's delta replaces or removes).
+func (ix *Index) dead(dead []bool, e uint32) bool {
+	return dead != nil && dead[ix.fileOf(e)]
+}
+
 func (ix *Index) sameLanguage(q *Query, e uint32) bool {
 	return q.Language == "" || ix.files[ix.fileOf(e)].language == q.Language
 }
@@ -402,7 +369,7 @@ func (h *minHeap) Pop() any {
 // from the counts the postings walk left. One pass over a few bytes per
 // entry costs less than walking the long postings of frequent tokens, and
 // needs no bound to be exact.
-func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
+func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, st *Stats) []Candidate {
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
 	// While the heap is full, an entry enters only when inter/union beats
@@ -412,7 +379,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 	full := false
 	offer := func(e, inter uint32) {
 		s := scored{e, inter, n + ix.keyLen[e] - inter}
-		if !ix.sameLanguage(q, e) {
+		if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
 			return
 		}
 		if ix.leaks(q, e, &sc.nodes) {
@@ -475,7 +442,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 			offer(uint32(e), inter)
 		}
 	}
-	st.Scanned = scanned
+	st.Scanned += scanned
 	sc.heap = h
 	out := make([]Candidate, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
@@ -486,7 +453,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, st *Stats) []Candidate {
 }
 
 // all returns every non-leaking entry with its coarse score.
-func (ix *Index) all(q *Query, sc *scratch, st *Stats) []Candidate {
+func (ix *Index) all(q *Query, sc *scratch, dead []bool, st *Stats) []Candidate {
 	out := make([]Candidate, 0, ix.Len())
 	n := uint32(len(q.Key))
 	for e := range ix.Len() {
@@ -494,7 +461,7 @@ func (ix *Index) all(q *Query, sc *scratch, st *Stats) []Candidate {
 		if inter > 0 {
 			st.Scanned++
 		}
-		if !ix.sameLanguage(q, uint32(e)) {
+		if !ix.sameLanguage(q, uint32(e)) || ix.dead(dead, uint32(e)) {
 			continue
 		}
 		if ix.leaks(q, uint32(e), &sc.nodes) {
@@ -531,7 +498,7 @@ var errBudget = errors.New("time budget exhausted")
 
 // fine scores cands by SED in parallel, in chunks, one sed.Scratch per
 // worker.
-func (ix *Index) fine(ctx context.Context, q *Query, cands []Candidate, gamma float64, deadline time.Time) error {
+func (s *Snapshot) fine(ctx context.Context, q, dq *Query, cands []Candidate, gamma float64, deadline time.Time) error {
 	const chunk = 64
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -554,8 +521,9 @@ func (ix *Index) fine(ctx context.Context, q *Query, cands []Candidate, gamma fl
 					}
 				}
 				c := &part[i]
-				ix.graphOf(uint32(c.Entry), fs)
-				c.SED = sed.Distance(&q.Graph, &fs.g, gamma, &fs.sed)
+				ix, lq, e := s.layer(c.Entry, q, dq)
+				ix.graphOf(e, fs)
+				c.SED = sed.Distance(&lq.Graph, &fs.g, gamma, &fs.sed)
 				c.Score = 1 / (1 + c.SED)
 			}
 			return nil

@@ -1,0 +1,279 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/sed"
+	"github.com/graphcoder/graphcoder/slice"
+)
+
+// Snapshot is what a query searches when the repository changes under a
+// long-lived index: a large immutable base Index with the files that
+// changed since it was built masked out, and a small delta Index holding
+// their current versions. Building an Index over a whole repository takes
+// seconds; a delta of the few files an editor saved takes milliseconds, so
+// a save becomes visible at once and the delta is folded into a new base
+// in the background now and then.
+//
+// Both parts are searched exactly and the results merged, so a Snapshot
+// answers as one Index over its live files would. Entry ids of the delta
+// follow the base's: delta entry e is Candidate.Entry base.Len()+e. A
+// Snapshot is immutable and safe for concurrent queries.
+type Snapshot struct {
+	base        *Index
+	dead        []bool // per base file: masked out; nil when none is
+	deadFiles   int
+	deadEntries int
+	delta       *Index // nil when empty
+}
+
+// NewSnapshot returns base with the files at the given paths masked out
+// (changed or deleted since base was built) and the files of delta (nil
+// for none) in their place; a file of delta masks the base's file of the
+// same path whether or not it is listed. delta must have been built with
+// base's tokenizer and parameters.
+func NewSnapshot(base, delta *Index, masked []string) (*Snapshot, error) {
+	s := &Snapshot{base: base}
+	if delta != nil && delta.Len() == 0 && delta.Files() == 0 {
+		delta = nil
+	}
+	if delta != nil {
+		if delta.params != base.params || delta.tok.Name() != base.tok.Name() {
+			return nil, errors.New("snapshot: the delta was built with other parameters than the base")
+		}
+		s.delta = delta
+	}
+	mask := func(p string) {
+		fi, ok := base.byPath[p]
+		if !ok || s.dead != nil && s.dead[fi] {
+			return
+		}
+		if s.dead == nil {
+			s.dead = make([]bool, len(base.files))
+		}
+		s.dead[fi] = true
+		s.deadFiles++
+		s.deadEntries += int(base.fileEntries(fi))
+	}
+	for _, p := range masked {
+		mask(p)
+	}
+	if delta != nil {
+		for _, f := range delta.files {
+			mask(f.path)
+		}
+	}
+	return s, nil
+}
+
+// Base returns the base index.
+func (s *Snapshot) Base() *Index { return s.base }
+
+// Delta returns the delta index, or nil.
+func (s *Snapshot) Delta() *Index { return s.delta }
+
+// Masked returns the number of base files masked out.
+func (s *Snapshot) Masked() int { return s.deadFiles }
+
+// Len returns the number of live entries.
+func (s *Snapshot) Len() int { return s.base.Len() - s.deadEntries + s.delta.length() }
+
+// Files returns the number of live files.
+func (s *Snapshot) Files() int {
+	n := s.base.Files() - s.deadFiles
+	if s.delta != nil {
+		n += s.delta.Files()
+	}
+	return n
+}
+
+// Params returns the slicing parameters of the index.
+func (s *Snapshot) Params() Params { return s.base.params }
+
+// Bytes estimates the memory the snapshot holds.
+func (s *Snapshot) Bytes() int64 {
+	n := s.base.Bytes() + int64(len(s.dead))
+	if s.delta != nil {
+		n += s.delta.Bytes()
+	}
+	return n
+}
+
+// Lines returns the indexed lines of the live file at path, or nil.
+func (s *Snapshot) Lines(path string) []string {
+	if s.delta != nil {
+		if l := s.delta.Lines(path); l != nil {
+			return l
+		}
+	}
+	if fi, ok := s.base.byPath[path]; ok && (s.dead == nil || !s.dead[fi]) {
+		return s.base.lines(fi)
+	}
+	return nil
+}
+
+func (ix *Index) length() int {
+	if ix == nil {
+		return 0
+	}
+	return ix.Len()
+}
+
+// fileEntries returns the number of entries of file fi.
+func (ix *Index) fileEntries(fi int32) uint32 {
+	end := uint32(ix.Len())
+	if int(fi)+1 < len(ix.files) {
+		end = ix.files[fi+1].entryBase
+	}
+	return end - ix.files[fi].entryBase
+}
+
+// NewQuery turns the slice sl of the query-side graph g into a Query for
+// both parts of the snapshot (their token ids differ).
+func (s *Snapshot) NewQuery(g *ccg.Graph, sl *slice.Slice, path string, line int) *Query {
+	q := s.base.NewQuery(g, sl, path, line)
+	if s.delta != nil {
+		q.delta = s.delta.NewQuery(g, sl, path, line)
+	}
+	return q
+}
+
+// layer resolves a snapshot entry id to its index, the query in that
+// index's token ids, and the entry id inside it.
+func (s *Snapshot) layer(e int, q, dq *Query) (*Index, *Query, uint32) {
+	if nb := s.base.Len(); e >= nb {
+		return s.delta, dq, uint32(e - nb)
+	}
+	return s.base, q, uint32(e)
+}
+
+// Search ranks the snapshot's live entries against q, as Index.Search
+// does. q must come from the snapshot's NewQuery.
+func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candidate, Stats, error) {
+	opt = opt.withDefaults()
+	st := Stats{Entries: s.Len()}
+	var deadline time.Time
+	if opt.Budget > 0 {
+		deadline = time.Now().Add(opt.Budget)
+	}
+	t0 := time.Now()
+	if err := ctx.Err(); err != nil {
+		return nil, st, fmt.Errorf("search: %w", err)
+	}
+	switch opt.Mode {
+	case Coarse, CoarseToFine, Fine:
+	default:
+		return nil, st, fmt.Errorf("search: unknown mode %q", opt.Mode)
+	}
+	dq := q.delta
+	if s.delta != nil && dq == nil {
+		return nil, st, errors.New("search: the query was not made for this snapshot")
+	}
+
+	cands := s.base.coarse(q, opt, s.dead, &st)
+	if s.delta != nil {
+		more := s.delta.coarse(dq, opt, nil, &st)
+		nb := s.base.Len()
+		for i := range more {
+			more[i].Entry += nb
+		}
+		cands = append(cands, more...)
+		if opt.Mode != Fine {
+			// Each part holds its own top k: the k best of their union
+			// are the snapshot's, in the same order (score, then id).
+			sort.Slice(cands, func(i, j int) bool {
+				if cands[i].Coarse != cands[j].Coarse {
+					return cands[i].Coarse > cands[j].Coarse
+				}
+				return cands[i].Entry < cands[j].Entry
+			})
+			cands = cands[:min(len(cands), opt.TopK)]
+		}
+	}
+	st.Coarse = time.Since(t0)
+
+	if opt.Mode == Coarse {
+		for i := range cands {
+			cands[i].Score = cands[i].Coarse
+		}
+		return cands, st, nil
+	}
+	t1 := time.Now()
+	st.Candidates = len(cands)
+	err := s.fine(ctx, q, dq, cands, opt.Gamma, deadline)
+	st.Fine = time.Since(t1)
+	if errors.Is(err, errBudget) {
+		st.Partial = true
+	} else if err != nil {
+		return nil, st, fmt.Errorf("search: %w", err)
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return less(&cands[i], &cands[j]) })
+	if len(cands) > opt.TopK {
+		cands = cands[:opt.TopK]
+	}
+	// Keep the alignments of the returned candidates only: recomputing k
+	// distances is cheaper than copying one per scored entry.
+	fs := sedPool.Get().(*fineScratch)
+	for i := range cands {
+		if c := &cands[i]; !math.IsNaN(c.SED) {
+			ix, lq, e := s.layer(c.Entry, q, dq)
+			ix.graphOf(e, fs)
+			sed.Distance(&lq.Graph, &fs.g, opt.Gamma, &fs.sed)
+			c.Alignment = append([]int32(nil), fs.sed.Alignment()...)
+		}
+	}
+	sedPool.Put(fs)
+	return cands, st, nil
+}
+
+// local returns the candidates of one part with entry ids inside it, and
+// their positions in cands.
+func (s *Snapshot) split(cands []Candidate) (parts [2][]Candidate, at [2][]int) {
+	nb := s.base.Len()
+	for i, c := range cands {
+		l := 0
+		if c.Entry >= nb {
+			l, c.Entry = 1, c.Entry-nb
+		}
+		parts[l] = append(parts[l], c)
+		at[l] = append(at[l], i)
+	}
+	return parts, at
+}
+
+// Values returns the values of cands, reading each file once.
+func (s *Snapshot) Values(cands []Candidate) []string {
+	out := make([]string, len(cands))
+	parts, at := s.split(cands)
+	for l, ix := range []*Index{s.base, s.delta} {
+		if len(parts[l]) == 0 {
+			continue
+		}
+		for i, v := range ix.Values(parts[l]) {
+			out[at[l][i]] = v
+		}
+	}
+	return out
+}
+
+// Statement returns the text of a candidate's target statement.
+func (s *Snapshot) Statement(c *Candidate) string {
+	ix, _, e := s.layer(c.Entry, nil, nil)
+	lc := *c
+	lc.Entry = int(e)
+	return ix.Statement(&lc)
+}
+
+// Predict is Index.Predict for a candidate of the snapshot.
+func (s *Snapshot) Predict(q *Query, c *Candidate) string {
+	ix, lq, e := s.layer(c.Entry, q, q.delta)
+	lc := *c
+	lc.Entry = int(e)
+	return ix.Predict(lq, &lc)
+}
