@@ -205,7 +205,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("no eligible %s-level tasks in %s", opts.Level, opts.Repo)
 	}
 
-	h := &harness{opts: opts, lang: l, tok: tok, scorer: metrics.New(l.CommentPrefix, l.Keywords)}
+	h := &harness{opts: opts, lang: l, tok: tok, scorer: metrics.New(l.CommentPrefix, metrics.Reserved(l.Name, l.Keywords))}
 	h.prompt = opts.Prompt
 	h.prompt.CommentPrefix = l.CommentPrefix
 	h.prompt.Tokenizer = tok

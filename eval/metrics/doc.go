@@ -12,7 +12,9 @@
 // Levenshtein distance over runes divided by the longer length). Identifier
 // match removes string literals, keeps the \w+ words that start with a
 // letter or underscore and are not keywords of the language, and compares
-// the lists (ID-EM) and their sets (ID-F1). Retrieval hit@k asks whether
+// the lists (ID-EM) and their sets (ID-F1). The keywords are the reserved
+// words only (Reserved drops soft and contextual keywords such as Python's
+// `type` or Java's `permits`, which code mostly uses as names). Retrieval hit@k asks whether
 // the normalised target occurs verbatim in one of the top k retrieved
 // windows: it measures the retriever alone, independent of any generator.
 package metrics

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -189,5 +190,30 @@ func BenchmarkLevenshtein(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Levenshtein(x, y)
+	}
+}
+
+func TestReserved(t *testing.T) {
+	tests := []struct {
+		language string
+		keywords []string
+		want     []string
+	}{
+		{"python", []string{"def", "type", "None", "match", "_", "case"}, []string{"def", "None"}},
+		{"java", []string{"class", "permits", "var", "null", "record", "to"}, []string{"class", "null"}},
+		{"toy", []string{"def", "type"}, []string{"def", "type"}},
+	}
+	for _, tt := range tests {
+		if got := Reserved(tt.language, tt.keywords); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Reserved(%q, %q) = %q, want %q", tt.language, tt.keywords, got, tt.want)
+		}
+	}
+	// A soft keyword used as a name is an identifier of the target.
+	s := New("#", Reserved("python", []string{"if", "type"}))
+	if got := s.Identifiers("if type == 'bool':"); !reflect.DeepEqual(got, []string{"type"}) {
+		t.Errorf("Identifiers = %q, want [type]", got)
+	}
+	if sc := s.Score("if type == 'bool':", ""); sc.IDEM {
+		t.Error("an empty prediction matches the identifiers of a line that has one")
 	}
 }
