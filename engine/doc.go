@@ -9,8 +9,15 @@
 // runs coarse to fine; the snippets feed the prompt and the model-free
 // prediction.
 //
-// An Engine holds one immutable retrieve.Index behind an atomic pointer.
-// Complete loads the pointer once, so a request sees one consistent
-// snapshot from start to end while Reload builds the next index beside it
-// and swaps it in; any number of requests may run at once.
+// An Engine holds one immutable retrieve.Snapshot behind an atomic
+// pointer. Complete loads the pointer once, so a request sees one
+// consistent snapshot from start to end while Reload builds the next
+// index beside it and swaps it in; any number of requests may run at once.
+//
+// Loading a large index takes seconds, too long for an editor's save, so
+// Update does not reload: it reads only the changed files' records into a
+// small delta index layered over the loaded base (whose versions of those
+// files are masked out) and swaps that in within milliseconds. When the
+// delta has grown past Options.FoldAfter files, a new base is loaded in
+// the background and swapped in with whatever changed meanwhile.
 package engine

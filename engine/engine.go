@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,10 @@ type Options struct {
 	// Root overrides the repository root recorded in the index (for a
 	// repository that moved since it was indexed).
 	Root string
+	// FoldAfter is the number of files changed since the last full load
+	// past which Update folds them into a new base index in the
+	// background (default 32).
+	FoldAfter int
 }
 
 // Engine answers completion requests from one index. It is safe for
@@ -49,15 +54,25 @@ type Engine struct {
 	opts   Options
 	cur    atomic.Pointer[state]
 	reload sync.Mutex
+
+	// Guarded by reload: a background fold is running, and the paths
+	// updated since it started.
+	folding   bool
+	sinceFold map[string]bool
+	folds     sync.WaitGroup
+	foldErr   error
 }
 
-// state is one loaded snapshot.
+// state is one loaded snapshot: a base index loaded in full and a delta
+// of the files changed since.
 type state struct {
-	ix   *retrieve.Index
-	meta db.Meta
-	tok  token.Tokenizer
-	root string
-	load time.Duration
+	ix      *retrieve.Snapshot
+	base    *retrieve.Index
+	changed []string // sorted paths changed since base was loaded
+	meta    db.Meta
+	tok     token.Tokenizer
+	root    string
+	load    time.Duration
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -89,13 +104,15 @@ func New(d *db.DB, o Options) (*Engine, error) {
 func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) *Engine {
 	e := &Engine{opts: o}
 	p := ix.Params()
-	e.cur.Store(&state{ix: ix, tok: tok, root: root,
+	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
+	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root,
 		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
 	return e
 }
 
-// Close releases the index if Open opened it.
+// Close releases the index if Open opened it, after any background fold.
 func (e *Engine) Close() error {
+	e.folds.Wait()
 	if e.ownsDB {
 		return e.d.Close()
 	}
@@ -107,23 +124,38 @@ func (e *Engine) Close() error {
 func (e *Engine) Reload() error {
 	e.reload.Lock()
 	defer e.reload.Unlock()
+	if e.folding {
+		// The running fold started from an older generation: have it
+		// refresh everything once it lands.
+		e.sinceFold = nil
+	}
+	st, err := e.loadBase()
+	if err != nil {
+		return err
+	}
+	e.cur.Store(st)
+	return nil
+}
+
+// loadBase reads the database's current generation into a new base index.
+func (e *Engine) loadBase() (*state, error) {
 	t0 := time.Now()
 	snap, err := e.d.Snapshot()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer snap.Close()
 	meta := snap.Meta()
 	tok, err := token.ByName(meta.Tokenizer)
 	if err != nil {
-		return fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
 	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
 	err = snap.ForEach(context.Background(), func(r *db.FileRecord) error {
 		return b.Add(fromRecord(r))
 	})
 	if err != nil {
-		return fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
 	root := meta.Root
 	if e.opts.Root != "" {
@@ -132,8 +164,123 @@ func (e *Engine) Reload() error {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	e.cur.Store(&state{ix: b.Index(), meta: meta, tok: tok, root: root, load: time.Since(t0)})
+	base := b.Index()
+	ix, err := retrieve.NewSnapshot(base, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0)}, nil
+}
+
+// Update makes the current versions of the given files (paths relative to
+// the repository root, as the index names them) visible to requests, as
+// the database's current generation holds them: a file absent from it is
+// removed. It does not reload the whole index: the files changed since
+// the last full load are read into a small delta index over the loaded
+// base, in milliseconds, and swapped in atomically. Once more than
+// Options.FoldAfter files have changed, a new base is built in the
+// background and swapped in when done; requests and updates go on
+// meanwhile.
+func (e *Engine) Update(paths []string) error {
+	e.reload.Lock()
+	defer e.reload.Unlock()
+	st := e.cur.Load()
+	set := make(map[string]bool, len(st.changed)+len(paths))
+	for _, p := range st.changed {
+		set[p] = true
+	}
+	for _, p := range paths {
+		set[p] = true
+		if e.folding && e.sinceFold != nil {
+			e.sinceFold[p] = true
+		}
+	}
+	next, err := e.withDelta(st, set)
+	if err != nil {
+		return err
+	}
+	if next == nil { // the generation's parameters changed: load it whole
+		if next, err = e.loadBase(); err != nil {
+			return err
+		}
+	}
+	e.cur.Store(next)
+	foldAfter := e.opts.FoldAfter
+	if foldAfter <= 0 {
+		foldAfter = 32
+	}
+	if len(next.changed) > foldAfter && !e.folding {
+		e.folding, e.sinceFold = true, map[string]bool{}
+		e.folds.Add(1)
+		go e.fold()
+	}
 	return nil
+}
+
+// withDelta returns st's base with the files in changed read from the
+// database's current generation into a delta, or nil when the generation
+// was built with other parameters than the base.
+func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
+	t0 := time.Now()
+	snap, err := e.d.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	meta := snap.Meta()
+	if meta.Tokenizer != st.meta.Tokenizer || meta.Hops != st.meta.Hops || meta.MaxStatements != st.meta.MaxStatements {
+		return nil, nil
+	}
+	paths := make([]string, 0, len(changed))
+	for p := range changed {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	b := retrieve.NewBuilder(st.tok, st.base.Params())
+	for _, p := range paths {
+		if _, ok := snap.File(p); !ok {
+			continue // removed: masked out below
+		}
+		r, err := snap.Load(p)
+		if err != nil {
+			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
+		}
+		if err := b.Add(fromRecord(r)); err != nil {
+			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
+		}
+	}
+	ix, err := retrieve.NewSnapshot(st.base, b.Index(), paths)
+	if err != nil {
+		return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
+	}
+	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0)}, nil
+}
+
+// fold builds a new base from the current generation in the background
+// and swaps it in, with the files updated meanwhile as its delta.
+func (e *Engine) fold() {
+	defer e.folds.Done()
+	st, err := e.loadBase()
+	e.reload.Lock()
+	defer e.reload.Unlock()
+	since := e.sinceFold
+	e.folding, e.sinceFold = false, nil
+	if err != nil {
+		e.foldErr = err
+		return
+	}
+	if since == nil { // a full Reload ran meanwhile
+		return
+	}
+	if len(since) > 0 {
+		next, err := e.withDelta(st, since)
+		if err != nil || next == nil {
+			e.foldErr = err
+			return
+		}
+		st = next
+	}
+	e.cur.Store(st)
 }
 
 func fromRecord(r *db.FileRecord) *retrieve.File {
@@ -159,6 +306,9 @@ type Info struct {
 	Entries    int           `json:"entries"`
 	Bytes      int64         `json:"bytes"` // estimated memory of the loaded index
 	Load       time.Duration `json:"load_ns"`
+	// Changed counts the files updated since the base index was loaded
+	// (held in the delta).
+	Changed int `json:"changed"`
 }
 
 // Info returns a description of the loaded snapshot.
@@ -166,7 +316,7 @@ func (e *Engine) Info() Info {
 	s := e.cur.Load()
 	return Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
 		Hops: s.meta.Hops, MaxStmts: s.meta.MaxStatements, Files: s.ix.Files(), Entries: s.ix.Len(),
-		Bytes: s.ix.Bytes(), Load: s.load}
+		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed)}
 }
 
 // Request asks for the completion of one line.
