@@ -12,11 +12,13 @@ import (
 // LiveOptions configure a [Live] index.
 type LiveOptions struct {
 	// Reindex updates the index for the changed paths (absolute); it is
-	// expected to be incremental. Required.
-	Reindex func(ctx context.Context, paths []string) error
-	// Reload makes the new index visible to queries, typically
-	// [Service.Reload]. Optional.
-	Reload func() error
+	// expected to be incremental. It returns the paths whose entries
+	// actually changed (in whatever form Reload expects), none when
+	// nothing did. Required.
+	Reindex func(ctx context.Context, paths []string) (changed []string, err error)
+	// Reload makes the changed paths visible to queries, typically
+	// [Service.Update]; it is not called when nothing changed. Optional.
+	Reload func(changed []string) error
 	// Debounce is how long changes must settle before a re-index
 	// (default 50 ms). A burst never delays a re-index by more than 20
 	// times this.
@@ -125,14 +127,14 @@ func (l *Live) runOnce(ctx context.Context) {
 	}
 	sort.Strings(paths)
 	start := time.Now()
-	err := l.opts.Reindex(ctx, paths)
-	if err == nil && l.opts.Reload != nil {
-		err = l.opts.Reload()
+	changed, err := l.opts.Reindex(ctx, paths)
+	if err == nil && len(changed) > 0 && l.opts.Reload != nil {
+		err = l.opts.Reload(changed)
 	}
 	l.runs.Add(1)
 	if err != nil {
 		l.opts.Logger.Printf("re-index of %d changed file(s) failed: %v", len(paths), err)
 		return
 	}
-	l.opts.Logger.Printf("re-indexed %d changed file(s) in %v", len(paths), time.Since(start).Round(time.Millisecond))
+	l.opts.Logger.Printf("re-indexed %d changed file(s) (%d in the index changed) in %v", len(paths), len(changed), time.Since(start).Round(time.Millisecond))
 }

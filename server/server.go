@@ -84,6 +84,12 @@ type Reloader interface {
 	Reload() error
 }
 
+// Updater is implemented by completers that can make a few changed files
+// visible without reloading the whole index.
+type Updater interface {
+	Update(paths []string) error
+}
+
 // GenerateRequest is what a model backend receives: the buffer split at the
 // cursor, the retrieved snippets and the assembled prompt.
 type GenerateRequest struct {
@@ -215,6 +221,22 @@ func (s *Service) Reload() error {
 	s.gen.Add(1)
 	if err != nil {
 		return fmt.Errorf("reload index: %w", err)
+	}
+	return nil
+}
+
+// Update makes the changed paths (relative to the root) visible to
+// queries, through the completer's [Updater] when it has one and a full
+// [Reloader] reload otherwise, and invalidates the cache.
+func (s *Service) Update(paths []string) error {
+	u, ok := s.completer.(Updater)
+	if !ok {
+		return s.Reload()
+	}
+	err := u.Update(paths)
+	s.gen.Add(1)
+	if err != nil {
+		return fmt.Errorf("update index: %w", err)
 	}
 	return nil
 }

@@ -245,13 +245,13 @@ func TestLiveDebounces(t *testing.T) {
 	reloaded := make(chan struct{}, 10)
 	l := NewLive(LiveOptions{
 		Debounce: 20 * time.Millisecond,
-		Reindex: func(ctx context.Context, paths []string) error {
+		Reindex: func(ctx context.Context, paths []string) ([]string, error) {
 			mu.Lock()
 			batches = append(batches, paths)
 			mu.Unlock()
-			return nil
+			return paths, nil
 		},
-		Reload: func() error { reloaded <- struct{}{}; return nil },
+		Reload: func([]string) error { reloaded <- struct{}{}; return nil },
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -281,7 +281,7 @@ func TestWatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wait, err := Watch(ctx, WatchOptions{
 		Root:    root,
-		SkipDir: func(p string) bool { return p == filepath.Join(root, ".graphcoder") },
+		SkipDir: func(p string) bool { return p == filepath.Join(root, ".graphcoder") || filepath.Base(p) == ".git" },
 		Match:   func(p string) bool { return filepath.Ext(p) == ".py" },
 		Notify:  func(p string) { got <- p },
 	})

@@ -12,26 +12,17 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// SkippedDirs are directory names never watched nor re-indexed: version
-// control, the index, vendored dependencies, build output and caches (the
-// same folders graphcoder build leaves out).
-var SkippedDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, ".graphcoder": true,
-	"node_modules": true, "vendor": true, "bower_components": true,
-	"build": true, "dist": true, "target": true, ".gradle": true,
-	".venv": true, "venv": true, "__pycache__": true, "site-packages": true,
-	".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true,
-	".ruff_cache": true, ".eggs": true, ".idea": true,
-}
-
 // WatchOptions configure [Watch].
 type WatchOptions struct {
 	// Root is the directory watched recursively.
 	Root string
-	// SkipDir reports directories (absolute paths) not to watch, in
-	// addition to [SkippedDirs]; use it for the index folder.
+	// SkipDir reports directories (absolute paths) not to watch: pass the
+	// indexer's rules (indexer.Rules.SkipDir) so that the watcher leaves
+	// out exactly the folders a build does. Default: none.
 	SkipDir func(path string) bool
-	// Match reports the files whose changes matter (default: all).
+	// Match reports the files whose changes matter (default: all). A
+	// removed or renamed path is notified whatever Match says, since it
+	// may have been a folder holding indexed files.
 	Match func(path string) bool
 	// Notify receives the absolute path of each changed file.
 	Notify func(path string)
@@ -53,9 +44,7 @@ func Watch(ctx context.Context, opts WatchOptions) (wait func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", opts.Root, err)
 	}
-	skip := func(path string) bool {
-		return SkippedDirs[filepath.Base(path)] || (opts.SkipDir != nil && opts.SkipDir(path))
-	}
+	skip := func(path string) bool { return opts.SkipDir != nil && opts.SkipDir(path) }
 	addTree := func(root string) error {
 		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -109,7 +98,8 @@ func Watch(ctx context.Context, opts WatchOptions) (wait func(), err error) {
 						continue
 					}
 				}
-				if opts.Match == nil || opts.Match(ev.Name) {
+				gone := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
+				if gone || opts.Match == nil || opts.Match(ev.Name) {
 					opts.Notify(ev.Name)
 				}
 			}
@@ -126,7 +116,7 @@ func notifyTree(root string, opts WatchOptions) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && (SkippedDirs[d.Name()] || (opts.SkipDir != nil && opts.SkipDir(p))) {
+			if p != root && opts.SkipDir != nil && opts.SkipDir(p) {
 				return filepath.SkipDir
 			}
 			return nil

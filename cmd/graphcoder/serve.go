@@ -144,7 +144,8 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		return &exitError{3, fmt.Errorf("open index: %w", err)}
 	}
 	defer d.Close()
-	ix := &backend.Indexer{DB: d, Root: repo, SkipDir: func(p string) bool { return p == indexDir }}
+	rules := indexer.NewRules(repo, indexDir, 0)
+	ix := &backend.Indexer{DB: d, Rules: rules}
 	eng, err := engine.New(d, engine.Options{Root: repo})
 	if err != nil {
 		return &exitError{3, err}
@@ -176,15 +177,15 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		return err
 	}
 
-	live := server.NewLive(server.LiveOptions{Reindex: ix.Reindex, Reload: svc.Reload, Debounce: f.debounce, Logger: logger})
+	live := server.NewLive(server.LiveOptions{Reindex: ix.Reindex, Reload: svc.Update, Debounce: f.debounce, Logger: logger})
 	onSave := func(string) {}
 	if !f.noWatch {
 		go live.Run(ctx)
 		onSave = func(p string) { live.Notify(p) }
 		wait, err := server.Watch(ctx, server.WatchOptions{
 			Root:    repo,
-			SkipDir: func(p string) bool { return p == indexDir },
-			Match:   backend.Match,
+			SkipDir: rules.SkipDir,
+			Match:   func(p string) bool { return backend.Match(p) && !rules.Ignored(p) },
 			Notify:  onSave,
 			Logger:  logger,
 		})

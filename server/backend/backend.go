@@ -13,13 +13,15 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/llm"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/server"
 )
 
-// Engine adapts an *engine.Engine to [server.Completer] and [server.Reloader].
+// Engine adapts an *engine.Engine to [server.Completer], [server.Reloader]
+// and [server.Updater].
 type Engine struct {
 	Engine *engine.Engine
 	// Mode and TopK tune retrieval; zero values are the engine's defaults.
@@ -85,6 +87,9 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 // Reload implements [server.Reloader].
 func (e Engine) Reload() error { return e.Engine.Reload() }
 
+// Update implements [server.Updater].
+func (e Engine) Update(paths []string) error { return e.Engine.Update(paths) }
+
 // Model adapts an llm.Backend to [server.Generator].
 type Model struct {
 	Backend llm.Backend
@@ -109,18 +114,14 @@ func (m Model) Generate(ctx context.Context, req server.GenerateRequest) (string
 	return resp.Text, nil
 }
 
-// Indexer re-indexes a repository into an open index. Each run walks the
-// repository and offers every source file to a db.Builder, which reuses
-// the stored records of files whose content is unchanged, so only changed
-// files are parsed again and removed files drop out.
+// Indexer re-indexes a repository into an open index. Reindex (the live
+// path) re-indexes only the paths it is given, with the indexer's rules
+// (skipped folders, .gitignore), and publishes a new generation without
+// walking the repository; Build walks the whole repository with the same
+// rules and lets the db.Builder reuse unchanged files.
 type Indexer struct {
-	DB   *db.DB
-	Root string // absolute repository root
-	// SkipDir reports folders (absolute paths) to leave out besides
-	// server.SkippedDirs; use it for the index folder.
-	SkipDir func(path string) bool
-	// MaxFileSize skips larger files (default 1 MiB).
-	MaxFileSize int64
+	DB    *db.DB
+	Rules *indexer.Rules
 }
 
 // Summary reports one build.
@@ -132,23 +133,20 @@ type Summary struct {
 	FirstError error `json:"-"`
 }
 
-// Build runs one incremental build and returns its summary.
+// Build runs one full incremental build and returns its summary.
 func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
 	var (
 		skipped  int
 		firstErr error
 	)
-	limit := ix.MaxFileSize
-	if limit <= 0 {
-		limit = 1 << 20
-	}
-	b, err := db.NewBuilder(ix.DB, db.BuildOptions{Root: ix.Root})
+	root := ix.Rules.Root()
+	b, err := db.NewBuilder(ix.DB, db.BuildOptions{Root: root})
 	if err != nil {
-		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+		return Summary{}, fmt.Errorf("index %s: %w", root, err)
 	}
-	err = filepath.WalkDir(ix.Root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == ix.Root {
+			if p == root {
 				return err
 			}
 			return nil // unreadable entries are skipped
@@ -157,26 +155,26 @@ func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
 			return ctx.Err()
 		}
 		if d.IsDir() {
-			if p != ix.Root && (server.SkippedDirs[d.Name()] || (ix.SkipDir != nil && ix.SkipDir(p))) {
+			if p != root && ix.Rules.SkipDir(p) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || lang.ForPath(p) == nil {
+		if !d.Type().IsRegular() || lang.ForPath(p) == nil || ix.Rules.Ignored(p) {
 			return nil
 		}
-		if fi, err := d.Info(); err != nil || fi.Size() > limit {
+		if fi, err := d.Info(); err != nil || fi.Size() > indexer.DefaultMaxFileSize {
 			return nil
 		}
 		src, err := os.ReadFile(p)
 		if err != nil || !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
 			return nil // unreadable, binary or not UTF-8: graphcoder build skips these too
 		}
-		rel, err := filepath.Rel(ix.Root, p)
-		if err != nil {
+		rel, ok := ix.Rules.Rel(p)
+		if !ok {
 			return nil
 		}
-		if err := b.Add(ctx, filepath.ToSlash(rel), src); err != nil {
+		if err := b.Add(ctx, rel, src); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -189,20 +187,24 @@ func (ix *Indexer) Build(ctx context.Context) (Summary, error) {
 	})
 	if err != nil {
 		b.Abort()
-		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+		return Summary{}, fmt.Errorf("index %s: %w", root, err)
 	}
 	s, err := b.Finish(ctx)
 	if err != nil {
-		return Summary{}, fmt.Errorf("index %s: %w", ix.Root, err)
+		return Summary{}, fmt.Errorf("index %s: %w", root, err)
 	}
 	return Summary{Summary: s, Skipped: skipped, FirstError: firstErr}, nil
 }
 
-// Reindex has the signature of server.LiveOptions.Reindex; it ignores the
-// list of paths because the build finds changes by content.
-func (ix *Indexer) Reindex(ctx context.Context, _ []string) error {
-	_, err := ix.Build(ctx)
-	return err
+// Reindex has the signature of server.LiveOptions.Reindex: it re-indexes
+// the given paths only (indexer.Update) and returns the repository-relative
+// paths whose entries changed, for Engine.Update.
+func (ix *Indexer) Reindex(ctx context.Context, paths []string) ([]string, error) {
+	s, err := indexer.Update(ctx, ix.DB, ix.Rules, paths)
+	if err != nil || !s.Published {
+		return nil, err
+	}
+	return s.Paths(), nil
 }
 
 // Match reports whether a changed path concerns the index: a file some

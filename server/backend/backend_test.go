@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/llm"
 	"github.com/graphcoder/graphcoder/server"
 )
@@ -60,7 +61,7 @@ func TestEngineLiveReindex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	ix := &Indexer{DB: d, Root: repo}
+	ix := &Indexer{DB: d, Rules: indexer.NewRules(repo, indexDir, 0)}
 	ctx := context.Background()
 	sum, err := ix.Build(ctx)
 	if err == nil && sum.Files == 0 && sum.Skipped > 0 {
@@ -121,15 +122,27 @@ func TestEngineLiveReindex(t *testing.T) {
 		}
 	}
 
-	// A new file becomes visible after a re-index and reload.
+	// A new file becomes visible after a re-index of its path and an
+	// update; a gitignored one never enters; a deleted one leaves.
 	before := eng.Info().Files
-	if err := os.WriteFile(filepath.Join(repo, "ledger", "extra.py"), []byte("def extra(x):\n    return x\n"), 0o644); err != nil {
+	extra := filepath.Join(repo, "ledger", "extra.py")
+	secret := filepath.Join(repo, "ledger", "secret.py")
+	for p, text := range map[string]string{
+		extra: "def extra(x):\n    return x\n", secret: "def secret():\n    pass\n",
+		filepath.Join(repo, ".gitignore"): "secret.py\n",
+	} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changed, err := ix.Reindex(ctx, []string{extra, secret})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.Reindex(ctx, nil); err != nil {
-		t.Fatal(err)
+	if len(changed) != 1 || changed[0] != "ledger/extra.py" {
+		t.Fatalf("changed %q, want the new file only", changed)
 	}
-	if err := svc.Reload(); err != nil {
+	if err := svc.Update(changed); err != nil {
 		t.Fatal(err)
 	}
 	if after := eng.Info().Files; after != before+1 {
@@ -137,6 +150,19 @@ func TestEngineLiveReindex(t *testing.T) {
 	}
 	if svc.Generation() != 1 {
 		t.Fatalf("generation %d", svc.Generation())
+	}
+	os.Remove(extra)
+	if changed, err = ix.Reindex(ctx, []string{extra}); err != nil || len(changed) != 1 {
+		t.Fatalf("reindex of a deleted file: %q, %v", changed, err)
+	}
+	if err := svc.Update(changed); err != nil {
+		t.Fatal(err)
+	}
+	if after := eng.Info().Files; after != before {
+		t.Fatalf("files %d after the delete, want %d", after, before)
+	}
+	if s, _ := ix.Build(ctx); s.Files != before {
+		t.Fatalf("a full build with the gitignored file holds %d files, want %d", s.Files, before)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

@@ -7,45 +7,42 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/server"
-	"github.com/graphcoder/graphcoder/server/lsp"
 )
 
-// lspRepoEnv makes the test binary act as the language server for the
-// editor test: it serves the repository named by the variable on stdio.
-const lspRepoEnv = "GRAPHCODER_TEST_LSP_REPO"
+// graphcoderBinary builds the real graphcoder command once per test run
+// and returns its path.
+var graphcoderBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "graphcoder-bin-")
+	if err != nil {
+		return "", err
+	}
+	binDir = dir
+	exe := filepath.Join(dir, "graphcoder")
+	cmd := exec.Command("go", "build", "-o", exe, "github.com/graphcoder/graphcoder/cmd/graphcoder")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build graphcoder: %w\n%s", err, out)
+	}
+	return exe, nil
+})
+
+// binDir is the folder of the built command, removed after the tests.
+var binDir string
 
 func TestMain(m *testing.M) {
-	if repo := os.Getenv(lspRepoEnv); repo != "" {
-		if err := serveLSP(repo); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
-	os.Exit(m.Run())
-}
-
-func serveLSP(repo string) error {
-	d, err := db.Open(filepath.Join(repo, ".graphcoder"), db.OpenOptions{})
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	eng, err := engine.New(d, engine.Options{Root: repo})
-	if err != nil {
-		return err
-	}
-	svc, err := server.New(Engine{Engine: eng}, server.Options{Root: repo})
-	if err != nil {
-		return err
-	}
-	return lsp.New(svc, lsp.Options{}).Serve(context.Background(), os.Stdin, os.Stdout)
+	os.Exit(code)
 }
 
 // The buffer the editor completes in: a file absent from the index, with
@@ -59,8 +56,7 @@ var nvimBuffer = []string{
 const nvimScript = `
 local ready = false
 local client_id = vim.lsp.start_client({
-  cmd = { %q, "-test.run=^$" },
-  cmd_env = { %s = %q },
+  cmd = { %q, "serve", "--lsp", "--no-watch", "--repo", %q },
   root_dir = %q,
   on_init = function() ready = true end,
 })
@@ -85,8 +81,8 @@ vim.cmd("qa!")
 `
 
 // TestNeovim runs a real editor, headless Neovim with its built-in LSP
-// client, against the server on the demo repository and checks the
-// completion item it receives.
+// client, against the real command (graphcoder serve --lsp, built for the
+// test) on the demo repository and checks the completion item it receives.
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -97,7 +93,7 @@ func TestNeovim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (&Indexer{DB: d, Root: repo}).Build(context.Background()); err != nil {
+	if _, err := (&Indexer{DB: d, Rules: indexer.NewRules(repo, "", 0)}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	eng, err := engine.New(d, engine.Options{Root: repo})
@@ -116,7 +112,7 @@ func TestNeovim(t *testing.T) {
 	}
 	d.Close() // the editor's server opens the index itself
 
-	exe, err := os.Executable()
+	exe, err := graphcoderBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +121,7 @@ func TestNeovim(t *testing.T) {
 	for i, l := range nvimBuffer {
 		quoted[i] = fmt.Sprintf("%q", l)
 	}
-	script := fmt.Sprintf(nvimScript, exe, lspRepoEnv, repo, repo, filepath.Join(repo, "ledger", "new.py"), strings.Join(quoted, ", "), out)
+	script := fmt.Sprintf(nvimScript, exe, repo, repo, filepath.Join(repo, "ledger", "new.py"), strings.Join(quoted, ", "), out)
 	scriptPath := filepath.Join(t.TempDir(), "complete.lua")
 	if err := os.WriteFile(scriptPath, []byte(script), 0o644); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/backend"
 	"github.com/graphcoder/graphcoder/server/httpapi"
@@ -69,7 +70,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			return nil
 		}
-		if de.IsDir() && server.SkippedDirs[de.Name()] {
+		if de.IsDir() && indexer.SkippedDir(de.Name()) {
 			return filepath.SkipDir
 		}
 		if !de.IsDir() && strings.HasSuffix(p, ".py") {
@@ -108,7 +109,7 @@ func TestLoad(t *testing.T) {
 	t.Logf("process RSS after the run: %.0f MiB", float64(rss)/(1<<20))
 
 	// A changed file: re-index and reload, timed.
-	ix := &backend.Indexer{DB: d, Root: repo, SkipDir: func(p string) bool { return p == index }}
+	ix := &backend.Indexer{DB: d, Rules: indexer.NewRules(repo, index, 0)}
 	t1 := time.Now()
 	if _, err := ix.Build(context.Background()); err != nil {
 		t.Fatal(err)
