@@ -37,6 +37,10 @@ type StmtRecord struct {
 	// front end's order; nil when none. Prediction renames through them,
 	// so a request never parses a candidate's file again.
 	Defs []string
+	// Params are the function or lambda parameters the statement binds
+	// in the scope it opens (ccg.Node.Params); nil when none. Prediction
+	// renames through Defs and Params together.
+	Params []string
 }
 
 // Entry is one database entry: the slice of statement Target taken as if
@@ -185,7 +189,8 @@ func encodeBlob(dst []byte, r *FileRecord) []byte {
 		}
 	}
 
-	dst = appendDefs(dst, r.Stmts)
+	dst = appendNames(dst, r.Stmts, defsOf)
+	dst = appendNames(dst, r.Stmts, paramsOf)
 
 	nNodes, nEdges := 0, 0
 	for i := range r.Entries {
@@ -379,7 +384,8 @@ func decodeBody(body []byte) (*FileRecord, error) {
 		}
 	}
 
-	decodeDefs(r, rec.Stmts)
+	decodeNames(r, rec.Stmts, defsOf)
+	decodeNames(r, rec.Stmts, paramsOf)
 
 	nEntries := r.count("entry count")
 	nNodes := r.count("node count")
@@ -451,21 +457,24 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, s...)
 }
 
-// appendDefs appends the defs section: the distinct def names, then every
-// statement's defs as indexes into them.
-func appendDefs(dst []byte, stmts []StmtRecord) []byte {
+func defsOf(s *StmtRecord) *[]string   { return &s.Defs }
+func paramsOf(s *StmtRecord) *[]string { return &s.Params }
+
+// appendNames appends a names section (the defs, or the params): the
+// distinct names, then every statement's names as indexes into them.
+func appendNames(dst []byte, stmts []StmtRecord, field func(*StmtRecord) *[]string) []byte {
 	ids := map[string]int{}
 	var names []string
 	nRefs, nameBytes := 0, 0
 	for i := range stmts {
-		for _, d := range stmts[i].Defs {
+		for _, d := range *field(&stmts[i]) {
 			if _, ok := ids[d]; !ok {
 				ids[d] = len(names)
 				names = append(names, d)
 				nameBytes += len(d)
 			}
 		}
-		nRefs += len(stmts[i].Defs)
+		nRefs += len((*field(&stmts[i])))
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(names)))
 	dst = binary.AppendUvarint(dst, uint64(nameBytes))
@@ -477,16 +486,16 @@ func appendDefs(dst []byte, stmts []StmtRecord) []byte {
 	}
 	dst = binary.AppendUvarint(dst, uint64(nRefs))
 	for i := range stmts {
-		dst = binary.AppendUvarint(dst, uint64(len(stmts[i].Defs)))
-		for _, d := range stmts[i].Defs {
+		dst = binary.AppendUvarint(dst, uint64(len((*field(&stmts[i])))))
+		for _, d := range *field(&stmts[i]) {
 			dst = binary.AppendUvarint(dst, uint64(ids[d]))
 		}
 	}
 	return dst
 }
 
-// decodeDefs reads the defs section into stmts.
-func decodeDefs(r *reader, stmts []StmtRecord) {
+// decodeNames reads a names section into the field of stmts.
+func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]string) {
 	nNames := r.count("def name count")
 	nameBytes := r.uvarint("def name bytes")
 	lens := make([]int, nNames)
@@ -520,14 +529,15 @@ func decodeDefs(r *reader, stmts []StmtRecord) {
 		if n == 0 {
 			continue
 		}
-		stmts[i].Defs, refs = refs[:n:n], refs[n:]
-		for j := range stmts[i].Defs {
+		*field(&stmts[i]), refs = refs[:n:n], refs[n:]
+		own := *field(&stmts[i])
+		for j := range own {
 			id := r.uvarint("def")
 			if id >= uint64(nNames) {
 				r.fail("def")
 				return
 			}
-			stmts[i].Defs[j] = names[id]
+			own[j] = names[id]
 		}
 	}
 }

@@ -335,6 +335,9 @@ func (b *Builder) record(a *analysis) *FileRecord {
 		if len(n.Defs) > 0 {
 			rec.Stmts[v].Defs = slices.Clone(n.Defs)
 		}
+		if len(n.Params) > 0 {
+			rec.Stmts[v].Params = slices.Clone(n.Params)
+		}
 	}
 	rec.Entries = make([]Entry, len(a.slices))
 	for i := range a.slices {

@@ -28,7 +28,7 @@ func sampleRecord() *FileRecord {
 		Vocab:    []string{"import", "os", "def", "f", "(", "x", ")", ":", "return", "+", "1"},
 		Stmts: []StmtRecord{
 			{Kind: lang.Simple, StartRow: 0, EndRow: 0, Tokens: []uint32{0, 1}, Defs: []string{"os"}},
-			{Kind: lang.Func, StartRow: 2, EndRow: 2, Tokens: []uint32{2, 3, 4, 5, 6, 7}, Defs: []string{"f", "x"}},
+			{Kind: lang.Func, StartRow: 2, EndRow: 2, Tokens: []uint32{2, 3, 4, 5, 6, 7}, Defs: []string{"f"}, Params: []string{"x"}},
 			{Kind: lang.Return, StartRow: 3, EndRow: 3, Tokens: []uint32{5, 8, 9, 10}},
 		},
 		Entries: []Entry{

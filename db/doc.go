@@ -25,7 +25,7 @@
 //     generation whole. Unreferenced generations and blobs are collected
 //     after the flip.
 //
-// # Layout (SchemaVersion 2)
+// # Layout (SchemaVersion 3)
 //
 // Keys are byte strings; <gen> is a generation number as 16 lower-case hex
 // digits (so keys sort by generation); integers inside values are unsigned
@@ -65,6 +65,8 @@
 //	                   the distinct names the statements define; then
 //	                   uv total defs, and per statement (in vertex-id
 //	                   order) uv n, n name indexes in the front end's order
+//	params             the same layout as defs, for the parameters each
+//	                   statement binds in the scope it opens
 //	entries            uv count, uv total nodes, uv total edges, then per
 //	                   entry (one per statement): uv target statement,
 //	                   uv n, n zz slice statement ids in slice (source) order,

@@ -287,7 +287,7 @@ func fromRecord(r *db.FileRecord) *retrieve.File {
 	f := &retrieve.File{Path: r.Path, Language: r.Language, Lines: r.Lines, Vocab: r.Vocab,
 		Stmts: make([]retrieve.Stmt, len(r.Stmts)), Entries: make([]retrieve.Entry, len(r.Entries))}
 	for i, s := range r.Stmts {
-		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens, Defs: s.Defs}
+		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens, Defs: s.Defs, Params: s.Params}
 	}
 	for i, en := range r.Entries {
 		f.Entries[i] = retrieve.Entry{Target: en.Target, Nodes: en.Nodes, Hop: en.Hop, Edges: en.Edges}

@@ -41,7 +41,7 @@ func fileFromSource(t testing.TB, tok token.Tokenizer, path string, src []byte) 
 		}
 		slices.Sort(set)
 		n := &g.Nodes[v]
-		rec.Stmts = append(rec.Stmts, retrieve.Stmt{StartRow: n.StartRow, EndRow: n.EndRow, Tokens: slices.Compact(set), Defs: n.Defs})
+		rec.Stmts = append(rec.Stmts, retrieve.Stmt{StartRow: n.StartRow, EndRow: n.EndRow, Tokens: slices.Compact(set), Defs: n.Defs, Params: n.Params})
 	}
 	var sl slice.Slicer
 	for v := range g.Nodes {

@@ -36,6 +36,7 @@ type Stmt struct {
 	StartRow, EndRow int      // 0-based, inclusive
 	Tokens           []uint32 // local ids, sorted, no duplicates
 	Defs             []string // names the statement defines (for renaming)
+	Params           []string // parameters it binds in the scope it opens (for renaming)
 }
 
 // Entry is the database key of one statement: the slice taken with that
@@ -188,7 +189,7 @@ func (b *Builder) Add(f *File) error {
 		ix.stmtTokens = appendSet(ix.stmtTokens, ids)
 		ix.stmtTokOff = append(ix.stmtTokOff, uint32(len(ix.stmtTokens)))
 		ix.stmtRows = append(ix.stmtRows, [2]int32{int32(s.StartRow), int32(s.EndRow)})
-		for _, d := range s.Defs {
+		for _, d := range names(s.Defs, s.Params) {
 			id, ok := b.defIDs[d]
 			if !ok {
 				id = uint32(len(ix.defNames))
@@ -264,6 +265,21 @@ func (b *Builder) Add(f *File) error {
 		ix.keyLen = append(ix.keyLen, uint32(len(key)))
 	}
 	return nil
+}
+
+// names returns defs and the params not among them: the names renaming
+// goes through (a parameter is as much a local name as a definition).
+func names(defs, params []string) []string {
+	if len(params) == 0 {
+		return defs
+	}
+	out := slices.Clip(defs)
+	for _, p := range params {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func validate(f *File) error {

@@ -102,3 +102,60 @@ func TestPredictRenames(t *testing.T) {
 		t.Errorf("prediction %q, want tab indentation", p)
 	}
 }
+
+// Parameters rename like definitions: the candidate's function takes fh,
+// the query's f, so the candidate's fh.read() is predicted as f.read().
+func TestPredictRenamesParams(t *testing.T) {
+	cand := &File{Path: "lib/load.py", Lines: []string{"def load(fh):", "    data = fh.read()"}}
+	vocab := map[string]uint32{}
+	for i, l := range cand.Lines {
+		var ids []uint32
+		for _, w := range strings.Fields(l) {
+			id, ok := vocab[w]
+			if !ok {
+				id = uint32(len(cand.Vocab))
+				vocab[w] = id
+				cand.Vocab = append(cand.Vocab, w)
+			}
+			ids = append(ids, id)
+		}
+		cand.Stmts = append(cand.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: sortedSet(ids)})
+	}
+	cand.Stmts[0].Defs, cand.Stmts[0].Params = []string{"load"}, []string{"fh"}
+	cand.Stmts[1].Defs = []string{"data"}
+	cand.Entries = []Entry{{Target: 1, Nodes: []uint32{0, 1}, Hop: []uint8{1, 0},
+		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}, {From: 0, To: 1, Type: ccg.CD}}}}
+	index := func(f *File) *Index {
+		b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+		return b.Index()
+	}
+	ix := index(cand)
+	g := &ccg.Graph{
+		Path:  "app/main.py",
+		Lines: []string{"def load(f):"},
+		Nodes: []ccg.Node{
+			{StartRow: 0, EndRow: 0, Defs: []string{"load"}, Params: []string{"f"}},
+			{StartRow: -1, EndRow: -1, Dummy: true},
+		},
+	}
+	s := &slice.Slice{Target: 1, Nodes: []int32{0, 1}, Hop: []uint8{1, 0},
+		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}}}
+	q := ix.NewQuery(g, s, g.Path, 2)
+	got, _, err := ix.Search(context.Background(), q, Options{})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("search: %v, %d candidates", err, len(got))
+	}
+	if p := ix.Predict(q, &got[0]); p != "    data = f.read()" {
+		t.Errorf("prediction %q, want %q", p, "    data = f.read()")
+	}
+	// Without the parameters nothing is renamed.
+	bare := *cand
+	bare.Stmts = slices.Clone(cand.Stmts)
+	bare.Stmts[0].Params = nil
+	if p := index(&bare).Predict(q, &got[0]); p != "    data = fh.read()" {
+		t.Errorf("prediction without params %q", p)
+	}
+}

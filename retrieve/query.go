@@ -83,7 +83,7 @@ type Query struct {
 	// Graph is the slice in the form package sed scores.
 	Graph sed.Graph
 	// Nodes are the CCG vertex ids of the slice and Defs the names each
-	// defines, for renaming through the alignment.
+	// defines or binds as parameters, for renaming through the alignment.
 	Nodes []int32
 	Defs  [][]string
 	// Indent is the leading white space of the last non-blank line
@@ -111,7 +111,7 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		if i == s.Target || g.Nodes[v].Dummy {
 			continue
 		}
-		q.Defs[i] = g.Nodes[v].Defs
+		q.Defs[i] = names(g.Nodes[v].Defs, g.Nodes[v].Params)
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {
