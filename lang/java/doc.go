@@ -96,7 +96,9 @@
 //
 // Each question asked of a tree-sitter node crosses into C, and asking
 // naively costs more than the parse. The front end therefore copies the
-// tree once into a flat array, asking each node only what the mapping
-// needs and not descending into types, literals and annotations, then maps
-// statements with plain Go code; names are substrings of the source.
+// whole tree into Go memory with one cgo call per file (package tsflat,
+// shared with the Python front end), then prunes that copy to what the
+// mapping needs, leaving out the insides of types, literals and
+// annotations, and maps statements with plain Go code; names are
+// substrings of the source.
 package java

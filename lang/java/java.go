@@ -10,6 +10,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
 func init() {
@@ -48,6 +49,7 @@ var keywords = []string{
 // use.
 type Parser struct {
 	ts    *sitter.Parser
+	flat  []tsflat.Node
 	nodes []node
 	b     builder
 }
@@ -89,8 +91,13 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: %w", path, errNoTree)
 	}
-	defer tree.Close()
-	nodes, err := flatten(ctx, tree.RootNode(), src, p.nodes)
+	flat, err := tsflat.Flatten(tree.RootNode(), p.flat)
+	tree.Close()
+	p.flat = flat
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	nodes, err := flatten(ctx, flat, src, p.nodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}

@@ -5,6 +5,8 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/java"
+
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
 // kind classifies grammar symbols for the mapping. Every tree-sitter symbol
@@ -231,7 +233,7 @@ type symbolInfo struct {
 	name  string
 }
 
-const errorSymbol = 0xFFFF
+const errorSymbol = tsflat.ErrorSymbol
 
 var (
 	language *sitter.Language
@@ -285,36 +287,36 @@ var rowsOfChildren = [...]bool{
 
 func needsChildRows(k kind) bool { return int(k) < len(rowsOfChildren) && rowsOfChildren[k] }
 
-// flatten copies the syntax tree under root into nodes in pre-order. The
-// children of kSkip nodes are left out (except when they hide a syntax
-// error), comments are dropped. It checks ctx every few thousand nodes.
+// flatten copies the syntax tree, given as tsflat records, into nodes in
+// pre-order. The children of kSkip nodes are left out (except when they
+// hide a syntax error), comments are dropped. It checks ctx every few
+// thousand nodes.
 //
-// Each question asked of a tree-sitter node is a cgo call, and they add up
-// to more than the parse itself if asked naively. So flatten asks only what
-// the mapping needs: rows of named nodes, rows of tokens and names only
-// under headers whose rows are measured from them (elsewhere a token gets
-// its parent's start row), the text of names (its end found by scanning the
-// source), and children only of nodes that can have any that matter. When
-// the tree holds syntax errors every question is asked, since recovery
-// breaks the shortcuts (zero-width tokens, names cut short).
-func flatten(ctx context.Context, root *sitter.Node, src []byte, nodes []node) ([]node, error) {
+// The rows and ends it records are what the mapping reads, no more: rows of
+// named nodes; rows of tokens and names only under headers whose rows are
+// measured from them (elsewhere a token gets its parent's start row); the
+// end of a name found by scanning the source. When the tree holds syntax
+// errors every node gets its own rows and ends, since recovery breaks these
+// shortcuts (zero-width tokens, names cut short).
+func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) ([]node, error) {
 	nodes = nodes[:0]
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	broken := root.HasError()
+	if len(flat) == 0 {
+		return nodes, nil
+	}
+	broken := flat[0].Flags&tsflat.HasError != 0
 
 	// last[d] is the most recent node at depth d, to link siblings.
 	last := make([]int32, 0, 64)
 	depth := 0
+	i := int32(0)
 	for {
-		n := c.CurrentNode()
-		sym := uint16(n.Symbol())
-		info := symbolOf(sym)
+		n := &flat[i]
+		info := symbolOf(n.Sym)
 		keep := info.kind != kComment
 		descend := false
 		if keep {
 			idx := int32(len(nodes))
-			nd := node{kind: info.kind, sym: sym, child: -1, next: -1}
+			nd := node{kind: info.kind, sym: n.Sym, child: -1, next: -1}
 			parent := int32(-1)
 			if depth > 0 {
 				parent = last[depth-1]
@@ -322,14 +324,13 @@ func flatten(ctx context.Context, root *sitter.Node, src []byte, nodes []node) (
 			leaf := !info.named || info.kind == kIdent || info.kind == kThis || info.kind == kSuper
 			switch {
 			case broken || !leaf:
-				sp, ep := n.StartPoint(), n.EndPoint()
-				nd.startRow, nd.endRow = int32(sp.Row), int32(ep.Row)
-				if ep.Column == 0 && ep.Row > sp.Row {
+				nd.startRow, nd.endRow = int32(n.StartRow), int32(n.EndRow)
+				if n.EndCol == 0 && n.EndRow > n.StartRow {
 					nd.endRow-- // the node ends with a newline: its last byte is on the row before
 				}
-				nd.missing = broken && ep == sp && n.IsMissing()
+				nd.missing = broken && n.EndRow == n.StartRow && n.EndCol == n.StartCol && n.Flags&tsflat.Missing != 0
 			case parent < 0 || needsChildRows(nodes[parent].kind):
-				nd.startRow = int32(n.StartPoint().Row)
+				nd.startRow = int32(n.StartRow)
 				nd.endRow = nd.startRow
 			default:
 				nd.startRow = nodes[parent].startRow
@@ -337,14 +338,14 @@ func flatten(ctx context.Context, root *sitter.Node, src []byte, nodes []node) (
 			}
 			switch info.kind {
 			case kIdent, kThis, kSuper:
-				nd.start = n.StartByte()
+				nd.start = n.StartByte
 				if broken {
-					nd.end = n.EndByte()
+					nd.end = n.EndByte
 				} else {
 					nd.end = nameEnd(src, nd.start)
 				}
 			case kFieldAccess:
-				nd.start, nd.end = n.StartByte(), n.EndByte()
+				nd.start, nd.end = n.StartByte, n.EndByte
 			}
 			nodes = append(nodes, nd)
 			if depth < len(last) {
@@ -358,24 +359,28 @@ func flatten(ctx context.Context, root *sitter.Node, src []byte, nodes []node) (
 			if parent >= 0 && nodes[parent].child < 0 {
 				nodes[parent].child = idx
 			}
-			descend = !leaf && (info.kind != kSkip || (broken && n.HasError()))
+			descend = !leaf && (info.kind != kSkip || (broken && n.Flags&tsflat.HasError != 0))
 			if broken && !info.named {
 				descend = true
 			}
 		}
-		if descend && c.GoToFirstChild() {
+		// A record's first child is the record after it.
+		if descend && n.NChild > 0 && int(i)+1 < len(flat) {
+			i++
 			depth++
 			if depth < len(last) {
 				last[depth] = -1
 			}
 			continue
 		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
+		for flat[i].Next < 0 || int(flat[i].Next) >= len(flat) {
+			i = flat[i].Parent
+			if i < 0 {
 				return nodes, nil
 			}
 			depth--
 		}
+		i = flat[i].Next
 		if len(nodes)&0xFFF == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

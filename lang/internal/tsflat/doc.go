@@ -1,0 +1,16 @@
+// Package tsflat copies a tree-sitter syntax tree into a flat Go slice with
+// one cgo call per tree.
+//
+// The smacker bindings answer every question about a node (its symbol, its
+// rows, its next sibling) with a cgo call, and hand out a Go object per node
+// they return. A front end that walks a whole file that way spends more time
+// crossing into C than tree-sitter spends parsing. Flatten instead walks the
+// tree in C with a tree cursor and writes one fixed-size record per node, in
+// pre-order, into Go memory; the front ends then run on plain slices.
+//
+// The C side declares the few tree-sitter entry points it uses rather than
+// including the runtime's headers; the runtime itself is compiled and linked
+// by github.com/smacker/go-tree-sitter. The layout of a record is checked
+// against the Go type at start-up, and a mismatch makes Flatten return an
+// error instead of writing memory it does not own.
+package tsflat

@@ -1,0 +1,209 @@
+package tsflat
+
+/*
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+// Mirrors of the tree-sitter runtime's TSNode, TSTreeCursor and TSPoint, and
+// the entry points used below; the runtime is linked in by the smacker
+// bindings.
+typedef struct { uint32_t context[4]; const void *id; const void *tree; } tsflat_node;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } tsflat_cursor;
+typedef struct { uint32_t row, column; } tsflat_point;
+
+extern tsflat_cursor ts_tree_cursor_new(tsflat_node);
+extern void ts_tree_cursor_delete(tsflat_cursor *);
+extern tsflat_node ts_tree_cursor_current_node(const tsflat_cursor *);
+extern uint16_t ts_tree_cursor_current_field_id(const tsflat_cursor *);
+extern bool ts_tree_cursor_goto_first_child(tsflat_cursor *);
+extern bool ts_tree_cursor_goto_next_sibling(tsflat_cursor *);
+extern bool ts_tree_cursor_goto_parent(tsflat_cursor *);
+extern uint32_t ts_node_descendant_count(tsflat_node);
+extern uint16_t ts_node_symbol(tsflat_node);
+extern uint32_t ts_node_start_byte(tsflat_node);
+extern uint32_t ts_node_end_byte(tsflat_node);
+extern tsflat_point ts_node_start_point(tsflat_node);
+extern tsflat_point ts_node_end_point(tsflat_node);
+extern bool ts_node_is_named(tsflat_node);
+extern bool ts_node_is_missing(tsflat_node);
+extern bool ts_node_is_extra(tsflat_node);
+extern bool ts_node_has_error(tsflat_node);
+
+// tsflat_rec is one node in pre-order; it must match type Node in Go.
+typedef struct {
+	uint32_t start_byte, end_byte;
+	uint32_t start_row, start_col, end_row, end_col;
+	int32_t parent, next;
+	uint32_t nchild;
+	uint16_t sym, field;
+	uint8_t flags;
+} tsflat_rec;
+
+enum { TSFLAT_NAMED = 1, TSFLAT_MISSING = 2, TSFLAT_EXTRA = 4, TSFLAT_HAS_ERROR = 8 };
+
+// tsflat_offsets reports the offset of every field, for the layout check.
+static void tsflat_offsets(size_t *out) {
+	out[0] = offsetof(tsflat_rec, start_byte);
+	out[1] = offsetof(tsflat_rec, end_byte);
+	out[2] = offsetof(tsflat_rec, start_row);
+	out[3] = offsetof(tsflat_rec, start_col);
+	out[4] = offsetof(tsflat_rec, end_row);
+	out[5] = offsetof(tsflat_rec, end_col);
+	out[6] = offsetof(tsflat_rec, parent);
+	out[7] = offsetof(tsflat_rec, next);
+	out[8] = offsetof(tsflat_rec, nchild);
+	out[9] = offsetof(tsflat_rec, sym);
+	out[10] = offsetof(tsflat_rec, field);
+	out[11] = offsetof(tsflat_rec, flags);
+}
+
+static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c, int32_t parent) {
+	tsflat_node n = ts_tree_cursor_current_node(c);
+	tsflat_point s = ts_node_start_point(n), e = ts_node_end_point(n);
+	r->start_byte = ts_node_start_byte(n);
+	r->end_byte = ts_node_end_byte(n);
+	r->start_row = s.row;
+	r->start_col = s.column;
+	r->end_row = e.row;
+	r->end_col = e.column;
+	r->parent = parent;
+	r->next = -1;
+	r->nchild = 0;
+	r->sym = ts_node_symbol(n);
+	r->field = ts_tree_cursor_current_field_id(c);
+	r->flags = (ts_node_is_named(n) ? TSFLAT_NAMED : 0) |
+		(ts_node_is_missing(n) ? TSFLAT_MISSING : 0) |
+		(ts_node_is_extra(n) ? TSFLAT_EXTRA : 0) |
+		(ts_node_has_error(n) ? TSFLAT_HAS_ERROR : 0);
+}
+
+static uint32_t tsflat_count(tsflat_node *root) { return ts_node_descendant_count(*root); }
+
+// tsflat_walk writes the subtree of root in pre-order into out (at most cap
+// records) and returns the number written. It walks with a cursor, so it
+// needs no recursion however deep the tree.
+static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
+	if (cap == 0) return 0;
+	tsflat_cursor c = ts_tree_cursor_new(*root);
+	uint32_t n = 1;
+	int32_t cur = 0;
+	tsflat_fill(&out[0], &c, -1);
+	while (n < cap) {
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			tsflat_fill(&out[n], &c, cur);
+			out[cur].nchild++;
+			cur = (int32_t)n++;
+			continue;
+		}
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) {
+				int32_t parent = out[cur].parent;
+				tsflat_fill(&out[n], &c, parent);
+				out[parent].nchild++;
+				out[cur].next = (int32_t)n;
+				cur = (int32_t)n++;
+				break;
+			}
+			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			cur = out[cur].parent;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	return n;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Node is one syntax node copied out of a tree-sitter tree. Rows and columns
+// are 0-based; columns count bytes. Its first child, if NChild > 0, is the
+// record right after it.
+type Node struct {
+	StartByte, EndByte uint32
+	StartRow, StartCol uint32
+	EndRow, EndCol     uint32
+	Parent             int32 // index of the parent record, -1 for the root
+	Next               int32 // index of the next sibling, -1 for the last child
+	NChild             uint32
+	Sym                uint16 // the grammar symbol, after aliasing; 0xFFFF for ERROR
+	Field              uint16 // the field the node fills in its parent, 0 for none
+	Flags              uint8
+}
+
+// Flags of a Node.
+const (
+	Named    = 1 << iota // a named node, not an anonymous token
+	Missing              // a zero-width token inserted by error recovery
+	Extra                // a node outside the grammar's structure, such as a comment
+	HasError             // the subtree holds a syntax error or a missing token
+)
+
+// ErrorSymbol is the symbol of an ERROR node.
+const ErrorSymbol = 0xFFFF
+
+var (
+	errLayout = layoutError()
+	errNoTree = errors.New("no syntax tree")
+)
+
+// layoutError reports whether Go and C disagree about the record layout, in
+// which case flattening would write outside the records.
+func layoutError() error {
+	var n Node
+	want := [...]uintptr{
+		unsafe.Offsetof(n.StartByte), unsafe.Offsetof(n.EndByte),
+		unsafe.Offsetof(n.StartRow), unsafe.Offsetof(n.StartCol),
+		unsafe.Offsetof(n.EndRow), unsafe.Offsetof(n.EndCol),
+		unsafe.Offsetof(n.Parent), unsafe.Offsetof(n.Next),
+		unsafe.Offsetof(n.NChild), unsafe.Offsetof(n.Sym),
+		unsafe.Offsetof(n.Field), unsafe.Offsetof(n.Flags),
+	}
+	var got [len(want)]C.size_t
+	C.tsflat_offsets(&got[0])
+	if unsafe.Sizeof(n) != C.sizeof_tsflat_rec {
+		return errors.New("internal error: syntax node record size mismatch")
+	}
+	for i := range want {
+		if uintptr(got[i]) != want[i] {
+			return errors.New("internal error: syntax node record layout mismatch")
+		}
+	}
+	return nil
+}
+
+// sitterNode mirrors the layout of sitter.Node, whose first field is the C
+// TSNode value.
+type sitterNode struct {
+	c C.tsflat_node
+}
+
+// Flatten copies the tree under root into buf (grown as needed) and returns
+// the records in pre-order, the root first. The tree must stay open during
+// the call; the records do not refer to it afterwards.
+func Flatten(root *sitter.Node, buf []Node) ([]Node, error) {
+	if errLayout != nil {
+		return buf[:0], errLayout
+	}
+	if root == nil {
+		return buf[:0], errNoTree
+	}
+	rootNode := (*sitterNode)(unsafe.Pointer(root)).c // a copy: C memory only
+	want := int(C.tsflat_count(&rootNode))
+	if cap(buf) < want {
+		buf = make([]Node, want)
+	}
+	buf = buf[:want]
+	if want == 0 {
+		return buf, nil
+	}
+	n := C.tsflat_walk(&rootNode, (*C.tsflat_rec)(unsafe.Pointer(&buf[0])), C.uint32_t(want))
+	return buf[:n], nil
+}
