@@ -79,7 +79,13 @@ type Builder struct {
 	wb    *badger.WriteBatch
 	done  bool
 	// dirty is set once meta/dirty is stored (before the first blob).
-	dirty   bool
+	dirty bool
+	// startedDirty records that the mark was already set at start (an
+	// interrupted build left blobs nobody knows); written lists the keys
+	// of the blobs this build wrote. A build that started clean collects
+	// from its previous generation's blobs and its own, without a scan.
+	startedDirty bool
+	written      [][]byte
 	summary Summary
 
 	parsers sync.Map // language name -> *sync.Pool of lang.Parser
@@ -155,7 +161,7 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 		// be found by a full scan. Otherwise the stored blobs are exactly
 		// the current manifest's, and no scan is needed.
 		if _, err := txn.Get(keyDirty); err == nil {
-			b.dirty = true
+			b.dirty, b.startedDirty = true, true
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixBlob})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {
@@ -272,6 +278,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		if err := b.wb.Set(key, blob); err != nil {
 			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
 		}
+		b.written = append(b.written, key)
 		b.summary.NewBlobs++
 	}
 	stored := info
@@ -434,7 +441,7 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
 	}
 	s.Generation, s.Published = gen, true
-	n, err := b.db.collect(gen, &meta, files, b.prevKeys(), b.dirty)
+	n, err := b.db.collect(gen, &meta, files, append(b.prevKeys(), b.written...), b.startedDirty)
 	s.CollectedBlobs = n
 	if err != nil {
 		return s, fmt.Errorf("collect index %s: %w", b.db.dir, err)
@@ -545,8 +552,9 @@ func (b *Builder) prevKeys() [][]byte {
 
 // collect deletes every generation but gen and every blob gen does not
 // reference, then reclaims value-log space and clears the dirty mark. With
-// dirty unset, the only candidates are prevKeys (the blobs of the previous
-// generation); otherwise all blobs are scanned. It returns the number of
+// dirty unset (the build started clean), the only candidates are prevKeys
+// (the blobs of the previous generation and those the build wrote);
+// otherwise all blobs are scanned. It returns the number of
 // blobs deleted.
 func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo, prevKeys [][]byte, dirty bool) (int, error) {
 	keep := make(map[string]bool, len(files))
