@@ -1,8 +1,9 @@
 package python
 
 import (
+	"errors"
 	"fmt"
-	"sync"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -13,13 +14,17 @@ import (
 // tree node by node through cgo costs a call (and, with the smacker
 // bindings, an allocation) per access; one flattening call per file keeps
 // the front end within a small multiple of the parse itself.
+//
+// It has the memory layout of tsflat.Node, so the records tsflat writes are
+// used in place; the layout is checked at start-up.
 type node struct {
-	startByte, endByte       uint32
-	startRow, endRow, endCol uint32
-	parent, next             int32
-	nchild                   uint32
-	sym, field               uint16
-	flags                    uint8
+	startByte, endByte uint32
+	startRow, startCol uint32
+	endRow, endCol     uint32
+	parent, next       int32
+	nchild             uint32
+	sym, field         uint16
+	flags              uint8
 }
 
 const (
@@ -28,32 +33,43 @@ const (
 	flagExtra   = tsflat.Extra
 )
 
-// flatScratch holds the records of tsflat between files.
-var flatScratch = sync.Pool{New: func() any { return new([]tsflat.Node) }}
+// errLayout is set when node and tsflat.Node disagree in layout, which would
+// make reading the records as nodes unsafe; Parse then refuses to run.
+var errLayout = layoutError()
+
+func layoutError() error {
+	var n node
+	var f tsflat.Node
+	same := unsafe.Sizeof(n) == unsafe.Sizeof(f) &&
+		unsafe.Alignof(n) == unsafe.Alignof(f) &&
+		unsafe.Offsetof(n.startByte) == unsafe.Offsetof(f.StartByte) &&
+		unsafe.Offsetof(n.endByte) == unsafe.Offsetof(f.EndByte) &&
+		unsafe.Offsetof(n.startRow) == unsafe.Offsetof(f.StartRow) &&
+		unsafe.Offsetof(n.startCol) == unsafe.Offsetof(f.StartCol) &&
+		unsafe.Offsetof(n.endRow) == unsafe.Offsetof(f.EndRow) &&
+		unsafe.Offsetof(n.endCol) == unsafe.Offsetof(f.EndCol) &&
+		unsafe.Offsetof(n.parent) == unsafe.Offsetof(f.Parent) &&
+		unsafe.Offsetof(n.next) == unsafe.Offsetof(f.Next) &&
+		unsafe.Offsetof(n.nchild) == unsafe.Offsetof(f.NChild) &&
+		unsafe.Offsetof(n.sym) == unsafe.Offsetof(f.Sym) &&
+		unsafe.Offsetof(n.field) == unsafe.Offsetof(f.Field) &&
+		unsafe.Offsetof(n.flags) == unsafe.Offsetof(f.Flags)
+	if !same {
+		return errors.New("internal error: syntax node layout mismatch")
+	}
+	return nil
+}
 
 // flatten copies the tree under root into buf (grown as needed) and returns
 // the records in pre-order; the root is record 0.
 func flatten(root *sitter.Node, buf []node) ([]node, error) {
-	scratch := flatScratch.Get().(*[]tsflat.Node)
-	defer flatScratch.Put(scratch)
-	flat, err := tsflat.Flatten(root, *scratch)
-	*scratch = flat
+	if errLayout != nil {
+		return buf[:0], errLayout
+	}
+	recs := unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(buf))), cap(buf))
+	recs, err := tsflat.Flatten(root, recs[:0])
 	if err != nil {
 		return buf[:0], fmt.Errorf("flatten syntax tree: %w", err)
 	}
-	if cap(buf) < len(flat) {
-		buf = make([]node, len(flat))
-	}
-	buf = buf[:len(flat)]
-	for i := range flat {
-		f := &flat[i]
-		buf[i] = node{
-			startByte: f.StartByte, endByte: f.EndByte,
-			startRow: f.StartRow, endRow: f.EndRow, endCol: f.EndCol,
-			parent: f.Parent, next: f.Next, nchild: f.NChild,
-			sym: f.Sym, field: f.Field,
-			flags: f.Flags & (tsflat.Named | tsflat.Missing | tsflat.Extra),
-		}
-	}
-	return buf, nil
+	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)], nil
 }
