@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,6 +33,7 @@ var (
 	loadIndex    = flag.String("load.index", "", "its index, built by graphcoder build (a copy is used; default REPO/.graphcoder)")
 	loadDuration = flag.Duration("load.duration", 30*time.Second, "load test duration")
 	loadClients  = flag.Int("load.clients", 8, "concurrent clients")
+	loadParallel = flag.Int("load.parallel", 0, "retrievals the server runs at once (0: its default)")
 )
 
 // TestLoad serves a real index in process over loopback HTTP and drives it
@@ -59,7 +61,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("index loaded in %v: %+v", time.Since(t0).Round(time.Millisecond), eng.Info())
-	svc, err := server.New(backend.Engine{Engine: eng}, server.Options{Root: repo})
+	svc, err := server.New(backend.Engine{Engine: eng}, server.Options{Root: repo, Parallel: *loadParallel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +100,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cpu0 := processCPU()
 	rep, err := loadtest.Run(context.Background(), loadtest.Options{
 		URL: "http://" + ln.Addr().String(), Clients: *loadClients, Duration: *loadDuration, Bodies: bodies,
 	})
@@ -105,6 +108,9 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("load: %v", rep)
+	if rep.Requests > 0 {
+		t.Logf("process CPU per request (server and clients): %.2f ms", ms(processCPU()-cpu0)/float64(rep.Requests))
+	}
 	if rep.Errors > 0 {
 		t.Errorf("%d errors, first: %s", rep.Errors, rep.FirstError)
 	}
@@ -243,4 +249,13 @@ func millis(ds []time.Duration) []float64 {
 		out[i] = math.Round(ms(d)*10) / 10
 	}
 	return out
+}
+
+// processCPU returns the user and system CPU time of this process.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
