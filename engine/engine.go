@@ -336,6 +336,9 @@ type Request struct {
 	// Hops and MaxStatements override the index's h and l for the query
 	// slice (0 keeps them).
 	Hops, MaxStatements int
+	// NoPrompt skips building Result.Prompt and Result.FIM, for callers
+	// that only want the snippets and the prediction.
+	NoPrompt bool
 }
 
 // Snippet is one retrieved code window, best first in Result.Snippets.
@@ -438,14 +441,16 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 		// Rank decides the prompt order, whatever the mode's score scale.
 		snips[i] = prompt.Snippet{Path: s.Path, Text: s.Text, Score: float64(len(cands) - i)}
 	}
-	po := prompt.Options{ContextWindow: e.opts.ContextWindow, MaxNewTokens: e.opts.MaxNewTokens,
-		CommentPrefix: l.CommentPrefix, Tokenizer: st.tok}
-	res.Prompt = prompt.Build(snips, before, relPath, po)
-	var after []string
-	if req.Line <= len(lines) {
-		after = lines[req.Line:]
+	if !req.NoPrompt {
+		po := prompt.Options{ContextWindow: e.opts.ContextWindow, MaxNewTokens: e.opts.MaxNewTokens,
+			CommentPrefix: l.CommentPrefix, Tokenizer: st.tok}
+		res.Prompt = prompt.Build(snips, before, relPath, po)
+		var after []string
+		if req.Line <= len(lines) {
+			after = lines[req.Line:]
+		}
+		res.FIM = prompt.BuildFIM(snips, before, after, po)
 	}
-	res.FIM = prompt.BuildFIM(snips, before, after, po)
 	if len(cands) > 0 {
 		res.Prediction = st.ix.Predict(q, &cands[0])
 	}

@@ -13,6 +13,8 @@ type cacheKey struct {
 	path string
 	line int
 	sum  [32]byte
+	// noPrompt: the result was computed without the prompt.
+	noPrompt bool
 }
 
 // lru is a fixed-size least-recently-used cache of retrieval results.

@@ -52,6 +52,10 @@ type Request struct {
 	// Budget bounds retrieval: when it runs out the completer answers with
 	// the best result found so far rather than failing. Zero means no budget.
 	Budget time.Duration
+	// NoPrompt tells the completer that nobody will read Result.Prompt
+	// or Result.Window (no model backend, no debug output), so it may
+	// skip building them.
+	NoPrompt bool
 }
 
 // Result is a completer's answer. The service treats it as immutable and
@@ -113,6 +117,9 @@ type Query struct {
 	Source []byte // the whole buffer
 	Line   int    // 1-based line of the cursor
 	Column int    // byte offset of the cursor in that line; clamped to the line's length
+	// WantPrompt asks for Completion.Prompt (a debug option). Without it,
+	// and with no model backend, the prompt is not built at all.
+	WantPrompt bool
 }
 
 // Completion is the service's answer to a [Query].
@@ -288,7 +295,8 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	code := strings.TrimLeft(typedLine, " \t")
 	c := &Completion{Indent: typedLine[:len(typedLine)-len(code)], Typed: code}
 
-	res, cached, err := s.retrieve(ctx, rel, q.Line, src, start, end)
+	noPrompt := !q.WantPrompt && s.opts.Generator == nil
+	res, cached, err := s.retrieve(ctx, rel, q.Line, src, start, end, noPrompt)
 	if err != nil {
 		return nil, err
 	}
@@ -307,8 +315,8 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	return c, nil
 }
 
-func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte, start, end int) (*Result, bool, error) {
-	key := cacheKey{gen: s.gen.Load(), path: rel, line: line}
+func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte, start, end int, noPrompt bool) (*Result, bool, error) {
+	key := cacheKey{gen: s.gen.Load(), path: rel, line: line, noPrompt: noPrompt}
 	if s.cache != nil {
 		h := sha256.New()
 		h.Write(src[:start])
@@ -319,7 +327,7 @@ func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte
 			return r, true, nil
 		}
 	}
-	req := Request{Path: rel, Line: line, Source: src}
+	req := Request{Path: rel, Line: line, Source: src, NoPrompt: noPrompt}
 	if s.opts.Budget > 0 {
 		req.Budget = s.opts.Budget
 	}

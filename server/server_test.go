@@ -334,3 +334,29 @@ func TestPanicReleasesSlot(t *testing.T) {
 		}()
 	}
 }
+
+// Without a model and without a debug request for it, the completer is
+// told to skip the prompt; a request that wants the prompt is not served
+// that prompt-less result from the cache.
+func TestNoPrompt(t *testing.T) {
+	fc := &fakeCompleter{prediction: "return x"}
+	s := newTestService(t, fc, Options{})
+	q := Query{Path: "m.py", Source: []byte("a = 1\n\n"), Line: 2}
+	if _, err := s.Complete(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if !fc.last.NoPrompt {
+		t.Error("a request nobody reads the prompt of did not set NoPrompt")
+	}
+	q.WantPrompt = true
+	c, err := s.Complete(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Cached || fc.last.NoPrompt || fc.calls.Load() != 2 {
+		t.Errorf("a request for the prompt: cached %v, NoPrompt %v, %d calls", c.Cached, fc.last.NoPrompt, fc.calls.Load())
+	}
+	if c, _ := s.Complete(context.Background(), q); !c.Cached || c.Prompt != "# prompt" {
+		t.Errorf("repeated request for the prompt: %+v", c)
+	}
+}

@@ -45,7 +45,7 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 	go func() {
 		res, err := e.Engine.Complete(context.WithoutCancel(ctx), engine.Request{
 			Path: req.Path, Line: req.Line, Source: req.Source,
-			Mode: e.Mode, TopK: e.TopK, Budget: req.Budget,
+			Mode: e.Mode, TopK: e.TopK, Budget: req.Budget, NoPrompt: req.NoPrompt,
 		})
 		done <- answer{res, err}
 	}()
@@ -73,10 +73,9 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 		Prompt:     res.Prompt.Text,
 		Prediction: res.Prediction,
 		Snippets:   make([]server.Snippet, len(res.Snippets)),
-		Window: &server.Window{
-			Before: strings.TrimSuffix(res.FIM.Prefix, "\n"),
-			After:  res.FIM.Suffix,
-		},
+	}
+	if !req.NoPrompt {
+		out.Window = &server.Window{Before: strings.TrimSuffix(res.FIM.Prefix, "\n"), After: res.FIM.Suffix}
 	}
 	for i, s := range res.Snippets {
 		out.Snippets[i] = server.Snippet{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Score: s.Score, Text: s.Text}

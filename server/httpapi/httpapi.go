@@ -178,7 +178,8 @@ func (h *handler) completions(w http.ResponseWriter, r *http.Request) {
 	src := seg.Prefix + seg.Suffix
 	line := strings.Count(seg.Prefix, "\n") + 1
 	col := len(seg.Prefix) - (strings.LastIndexByte(seg.Prefix, '\n') + 1)
-	c, err := h.svc.Complete(ctx, server.Query{Path: seg.Filepath, Source: []byte(src), Line: line, Column: col})
+	c, err := h.svc.Complete(ctx, server.Query{Path: seg.Filepath, Source: []byte(src), Line: line, Column: col,
+		WantPrompt: req.DebugOptions.ReturnPrompt})
 	switch {
 	case server.IsBadRequest(err):
 		writeError(w, http.StatusBadRequest, err.Error())
