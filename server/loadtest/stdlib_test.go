@@ -3,6 +3,7 @@ package loadtest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -34,6 +35,7 @@ var (
 	loadDuration = flag.Duration("load.duration", 30*time.Second, "load test duration")
 	loadClients  = flag.Int("load.clients", 8, "concurrent clients")
 	loadParallel = flag.Int("load.parallel", 0, "retrievals the server runs at once (0: its default)")
+	loadPrompt   = flag.Bool("load.prompt", false, "ask for the prompt in every request (debug_options.return_prompt)")
 )
 
 // TestLoad serves a real index in process over loopback HTTP and drives it
@@ -99,6 +101,18 @@ func TestLoad(t *testing.T) {
 	bodies, err := loadtest.Cursors(repo, paths, 2000, 42)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if *loadPrompt {
+		for i, b := range bodies {
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			m["debug_options"] = map[string]bool{"return_prompt": true}
+			if bodies[i], err = json.Marshal(m); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	cpu0 := processCPU()
 	rep, err := loadtest.Run(context.Background(), loadtest.Options{
