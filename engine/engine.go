@@ -60,7 +60,6 @@ type Engine struct {
 	folding   bool
 	sinceFold map[string]bool
 	folds     sync.WaitGroup
-	foldErr   error
 }
 
 // state is one loaded snapshot: a base index loaded in full and a delta
@@ -266,8 +265,7 @@ func (e *Engine) fold() {
 	since := e.sinceFold
 	e.folding, e.sinceFold = false, nil
 	if err != nil {
-		e.foldErr = err
-		return
+		return // the delta stays; the next Update tries again
 	}
 	if since == nil { // a full Reload ran meanwhile
 		return
@@ -275,8 +273,7 @@ func (e *Engine) fold() {
 	if len(since) > 0 {
 		next, err := e.withDelta(st, since)
 		if err != nil || next == nil {
-			e.foldErr = err
-			return
+			return // as above
 		}
 		st = next
 	}

@@ -18,9 +18,13 @@
 //     no answer, a request over budget gets a good-enough one.
 //   - The repository changes under the server. [Live] debounces change
 //     notifications (from a file watcher and from the editor's saves),
-//     re-indexes incrementally through an injected function and then asks
-//     the completer to reload its snapshot; queries keep using the old
-//     snapshot meanwhile, and the cache is invalidated by the generation bump.
+//     re-indexes just the changed paths through an injected function and
+//     then hands the paths whose entries changed to [Service.Update], which
+//     asks an [Updater] completer to layer them over its loaded index (a
+//     whole-index reload takes seconds; this takes milliseconds); queries
+//     keep using the old snapshot meanwhile, and the cache is invalidated by
+//     the generation bump. The watcher takes its folder rules from the
+//     caller, so that it leaves out exactly what the indexer does.
 //
 // A model backend is optional: with a [Generator] configured the service asks
 // it for the completion text, and when it is absent, fails or is slow the
