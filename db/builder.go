@@ -86,7 +86,7 @@ type Builder struct {
 	// from its previous generation's blobs and its own, without a scan.
 	startedDirty bool
 	written      [][]byte
-	summary Summary
+	summary      Summary
 
 	parsers sync.Map // language name -> *sync.Pool of lang.Parser
 }
