@@ -39,7 +39,7 @@ test: deps vet
 demo: build
 	rm -rf $(DEMO_IDX)
 	$(BIN) build --index $(DEMO_IDX) $(DEMO_REPO)
-	$(BIN) complete --index $(DEMO_IDX) $(DEMO_REPO)/ledger/reports.py:32
+	$(BIN) complete --index $(DEMO_IDX) $(DEMO_REPO)/ledger/reports.py:31
 
 bench: build
 	bash bench/run.sh $(BENCH_OUT)
