@@ -15,16 +15,12 @@ import (
 
 func init() {
 	lang.Register(&lang.Language{
-		Name:          "java",
-		Extensions:    []string{".java"},
-		CommentPrefix: "//",
-		Keywords:      keywords,
-		NewParser:     func() lang.Parser { return NewParser() },
-		NewSyntaxParser: func() lang.SyntaxParser {
-			ts := sitter.NewParser()
-			ts.SetLanguage(language)
-			return syntaxParser{ts}
-		},
+		Name:            "java",
+		Extensions:      []string{".java"},
+		CommentPrefix:   "//",
+		Keywords:        keywords,
+		NewParser:       func() lang.Parser { return NewParser() },
+		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(language) },
 	})
 }
 
@@ -168,17 +164,4 @@ func monotone(stmts []*lang.Stmt) {
 		}
 		prev = s
 	})
-}
-
-// syntaxParser is the tree-sitter parse alone, for measuring the floor.
-type syntaxParser struct{ ts *sitter.Parser }
-
-func (p syntaxParser) ParseSyntax(src []byte) error {
-	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
-	if err != nil {
-		p.ts.Reset()
-		return err
-	}
-	tree.Close()
-	return nil
 }

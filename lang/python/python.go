@@ -10,6 +10,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
 // keywords are Python's keywords followed by its soft keywords (the
@@ -34,16 +35,12 @@ const parseTimeout = 30_000_000
 
 func init() {
 	lang.Register(&lang.Language{
-		Name:          "python",
-		Extensions:    extensions,
-		CommentPrefix: "#",
-		Keywords:      keywords,
-		NewParser:     func() lang.Parser { return NewParser() },
-		NewSyntaxParser: func() lang.SyntaxParser {
-			ts := sitter.NewParser()
-			ts.SetLanguage(py.lang)
-			return syntaxParser{ts}
-		},
+		Name:            "python",
+		Extensions:      extensions,
+		CommentPrefix:   "#",
+		Keywords:        keywords,
+		NewParser:       func() lang.Parser { return NewParser() },
+		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(py.lang) },
 	})
 }
 
@@ -545,17 +542,4 @@ func (b *builder) imports(i int32) {
 			b.addDef(b.text(c))
 		}
 	}
-}
-
-// syntaxParser is the tree-sitter parse alone, for measuring the floor.
-type syntaxParser struct{ ts *sitter.Parser }
-
-func (p syntaxParser) ParseSyntax(src []byte) error {
-	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
-	if err != nil {
-		p.ts.Reset()
-		return err
-	}
-	tree.Close()
-	return nil
 }
