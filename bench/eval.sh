@@ -18,7 +18,7 @@ set -eu
 out=${1:-/tmp/graphcoder-eval}
 tasks=${TASKS:-500}
 seed=${SEED:-42}
-py=${PYTHON_STDLIB:-/root/.pyenv/versions/3.11.7/lib/python3.11}
+py=${PYTHON_STDLIB:-$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
 dist=/usr/lib/python3/dist-packages
 mkdir -p "$out"

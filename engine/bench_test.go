@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -20,7 +21,7 @@ import (
 	"github.com/graphcoder/graphcoder/token"
 )
 
-const stdlib = "/root/.pyenv/versions/3.11.7/lib/python3.11"
+var stdlib = realcode.PythonStdlib()
 
 var (
 	stdlibOnce sync.Once
@@ -31,7 +32,7 @@ var (
 // stdlibEngine indexes the Python standard library (without
 // site-packages) once per test binary.
 func stdlibEngine(b *testing.B) *Engine {
-	if _, err := os.Stat(stdlib); err != nil {
+	if _, err := os.Stat(stdlib); stdlib == "" || err != nil {
 		b.Skip("Python standard library not found")
 	}
 	stdlibOnce.Do(func() {

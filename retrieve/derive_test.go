@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,7 +44,7 @@ def walk(root, skip=None):
 // exactly, none kept as an exception.
 func TestDerivedSlices(t *testing.T) {
 	sources := map[string][]byte{"sample.py": []byte(deriveSample)}
-	const stdlib = "/root/.pyenv/versions/3.11.7/lib/python3.11"
+	stdlib := realcode.PythonStdlib()
 	for _, name := range []string{"argparse.py", "json/decoder.py", "asyncio/base_events.py", "tarfile.py"} {
 		if src, err := os.ReadFile(filepath.Join(stdlib, name)); err == nil {
 			sources[name] = src
