@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/llm"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
 
@@ -53,59 +55,85 @@ Formats:
           (higher is better: the Jaccard of the keys in mode coarse, 1/(1+SED)
           otherwise) and "coarse_score" the Jaccard of the keys.
 
+With a model backend (--llm and related flags, or --llm-config FILE, the same
+settings as serve and eval) the model writes the prediction from the retrieved
+snippets; when it fails, the model-free prediction is printed and the reason
+goes to standard error. "predictor" in the JSON says which one answered.
+
 Exit status: 2 when the file or line cannot be completed (outside the
 repository, past the end, binary, unsupported language), 3 when no usable
 index is found.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			file, line, err := parseFileLine(args[0])
-			if err != nil {
-				return &exitError{exitBadInput, err}
+	}
+	llmFlags := llm.AddFlags(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := llmFlags.Config()
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		if cfg.Kind == "" && (cfg.URL != "" || cfg.Model != "") {
+			cfg.Kind = llm.KindOpenAI
+		}
+		model, err := llm.New(cfg)
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		file, line, err := parseFileLine(args[0])
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		m, err := retrieve.ParseMode(mode)
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		switch format {
+		case "text", "json", "prompt":
+		default:
+			return &exitError{exitBadInput, fmt.Errorf("unknown format %q (want text, json or prompt)", format)}
+		}
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		if fi, err := os.Stat(abs); err != nil {
+			return &exitError{exitBadInput, fmt.Errorf("%s: %w", file, errors.Unwrap(err))}
+		} else if fi.IsDir() {
+			return &exitError{exitBadInput, fmt.Errorf("%s is a directory", file)}
+		}
+		opts := engine.Options{ContextWindow: window, MaxNewTokens: maxNew}
+		if indexDir == "" {
+			repo, ok := findRepo(filepath.Dir(abs))
+			if !ok {
+				return &exitError{exitNoIndex, fmt.Errorf("no %s index found above %s: run `graphcoder build REPO` or pass --index", indexDirName, file)}
 			}
-			m, err := retrieve.ParseMode(mode)
-			if err != nil {
-				return &exitError{exitBadInput, err}
-			}
-			switch format {
-			case "text", "json", "prompt":
-			default:
-				return &exitError{exitBadInput, fmt.Errorf("unknown format %q (want text, json or prompt)", format)}
-			}
-			abs, err := filepath.Abs(file)
-			if err != nil {
-				return &exitError{exitBadInput, err}
-			}
-			if fi, err := os.Stat(abs); err != nil {
-				return &exitError{exitBadInput, fmt.Errorf("%s: %w", file, errors.Unwrap(err))}
-			} else if fi.IsDir() {
-				return &exitError{exitBadInput, fmt.Errorf("%s is a directory", file)}
-			}
-			opts := engine.Options{ContextWindow: window, MaxNewTokens: maxNew}
-			if indexDir == "" {
-				repo, ok := findRepo(filepath.Dir(abs))
-				if !ok {
-					return &exitError{exitNoIndex, fmt.Errorf("no %s index found above %s: run `graphcoder build REPO` or pass --index", indexDirName, file)}
+			indexDir = filepath.Join(repo, indexDirName)
+			opts.Root = repo
+		}
+		e, err := engine.Open(indexDir, opts)
+		if err != nil {
+			return &exitError{exitNoIndex, err}
+		}
+		defer e.Close()
+		res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK})
+		if err != nil {
+			code := 1
+			for _, bad := range []error{engine.ErrOutsideRepo, engine.ErrLine, engine.ErrBinary, engine.ErrLanguage, os.ErrNotExist} {
+				if errors.Is(err, bad) {
+					code = exitBadInput
 				}
-				indexDir = filepath.Join(repo, indexDirName)
-				opts.Root = repo
 			}
-			e, err := engine.Open(indexDir, opts)
+			return &exitError{code, err}
+		}
+		predictor := "graphcoder"
+		if cfg.Kind != "" && cfg.Kind != llm.KindNone && format != "prompt" {
+			text, err := generate(cmd.Context(), model, res)
 			if err != nil {
-				return &exitError{exitNoIndex, err}
+				fmt.Fprintf(cmd.ErrOrStderr(), "graphcoder: model %s failed, printing the model-free prediction: %v\n", model.Name(), err)
+			} else {
+				res.Prediction, predictor = text, model.Name()
 			}
-			defer e.Close()
-			res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK})
-			if err != nil {
-				code := 1
-				for _, bad := range []error{engine.ErrOutsideRepo, engine.ErrLine, engine.ErrBinary, engine.ErrLanguage, os.ErrNotExist} {
-					if errors.Is(err, bad) {
-						code = exitBadInput
-					}
-				}
-				return &exitError{code, err}
-			}
-			return writeResult(cmd.OutOrStdout(), format, res)
-		},
+		}
+		return writeResult(cmd.OutOrStdout(), format, res, predictor)
 	}
 	f := cmd.Flags()
 	f.StringVar(&indexDir, "index", "", "index directory (default: the nearest "+indexDirName+" above FILE)")
@@ -115,6 +143,25 @@ index is found.`,
 	f.IntVar(&window, "context-window", 2048, "model context window in tokens, for the prompt budget")
 	f.IntVar(&maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
 	return cmd
+}
+
+// generate asks the model for the completion of res's target line, with the
+// retrieved snippets, the prefix and suffix of the fill-in-the-middle form
+// and the graphcoder prompt (for backends that take only a prompt).
+func generate(ctx context.Context, model llm.Backend, res *engine.Result) (string, error) {
+	// The llm package wants the best snippet last, nearest the code.
+	snips := make([]llm.Snippet, len(res.FIM.Snippets))
+	for i, s := range res.FIM.Snippets {
+		snips[len(snips)-1-i] = llm.Snippet{Path: s.Path, Text: s.Text}
+	}
+	resp, err := model.Complete(ctx, llm.Request{
+		Prefix: res.FIM.Prefix, Suffix: res.FIM.Suffix, Snippets: snips, Prompt: res.Prompt.Text,
+		Language: res.Language, Path: res.Path,
+	})
+	if err != nil {
+		return "", err
+	}
+	return resp.Text, nil
 }
 
 // parseFileLine splits FILE:LINE at its last colon.
@@ -153,7 +200,10 @@ type completeJSON struct {
 	Snippets   []snippetJSON `json:"snippets"`
 	Prompt     string        `json:"prompt"`
 	Prediction string        `json:"prediction"`
-	Stats      engine.Stats  `json:"stats"`
+	// Predictor is "graphcoder" for the model-free prediction, else the
+	// model backend that wrote it.
+	Predictor string       `json:"predictor"`
+	Stats     engine.Stats `json:"stats"`
 }
 
 type snippetJSON struct {
@@ -165,7 +215,7 @@ type snippetJSON struct {
 	Text        string  `json:"text"`
 }
 
-func writeResult(w io.Writer, format string, res *engine.Result) error {
+func writeResult(w io.Writer, format string, res *engine.Result, predictor string) error {
 	switch format {
 	case "prompt":
 		_, err := io.WriteString(w, res.Prompt.Text)
@@ -177,7 +227,7 @@ func writeResult(w io.Writer, format string, res *engine.Result) error {
 		for _, s := range res.Snippets {
 			out.Snippets = append(out.Snippets, snippetJSON{s.Path, s.StartLine, s.EndLine, finite(s.Score), finite(s.CoarseScore), s.Text})
 		}
-		out.Prompt, out.Prediction, out.Stats = res.Prompt.Text, res.Prediction, res.Stats
+		out.Prompt, out.Prediction, out.Predictor, out.Stats = res.Prompt.Text, res.Prediction, predictor, res.Stats
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -191,7 +241,7 @@ func writeResult(w io.Writer, format string, res *engine.Result) error {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\nprompt (%d tokens):\n%s\nprediction:\n%s\n", res.Prompt.Tokens, res.Prompt.Text, res.Prediction)
+	fmt.Fprintf(&b, "\nprompt (%d tokens):\n%s\nprediction (%s):\n%s\n", res.Prompt.Tokens, res.Prompt.Text, predictor, res.Prediction)
 	st := res.Stats
 	fmt.Fprintf(&b, "\nstats: %d entries, %d scanned, %d scored, parse %v, coarse %v, fine %v, total %v\n",
 		st.Entries, st.Scanned, st.Candidates, st.Parse, st.Coarse, st.Fine, st.Total)

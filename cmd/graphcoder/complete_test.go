@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +121,7 @@ func TestCompleteJSON(t *testing.T) {
 		t.Errorf("prompt format: %v\n%s", err, out)
 	}
 	out, err = runComplete(query + ":6")
-	if err != nil || !strings.Contains(out, "prediction:\n        record.settled = True") {
+	if err != nil || !strings.Contains(out, "prediction (graphcoder):\n        record.settled = True") {
 		t.Errorf("text format: %v\n%s", err, out)
 	}
 }
@@ -154,5 +157,69 @@ func TestCompleteErrors(t *testing.T) {
 				t.Fatalf("error %v, want exit %d with %q", err, tt.code, tt.msg)
 			}
 		})
+	}
+}
+
+// With a model backend, complete sends it the retrieved snippets, the
+// prefix and the suffix, and prints its text; when the model fails it
+// prints the model-free prediction and says why on standard error.
+func TestCompleteWithModel(t *testing.T) {
+	repo := indexRepo(t)
+	query := filepath.Join(repo, "app", "new.py")
+	os.MkdirAll(filepath.Dir(query), 0o755)
+	src := "def summarize(records):\n    total = 0\n    count = 0\n    for record in records:\n        total += record.amount\n        pass\n    return total\n"
+	if err := os.WriteFile(query, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Prompt string `json:"prompt"`
+		Suffix string `json:"suffix"`
+	}
+	fail := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		if fail {
+			http.Error(w, `{"error":"model overloaded"}`, http.StatusServiceUnavailable)
+			return
+		}
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			t.Errorf("request body: %v", err)
+		}
+		fmt.Fprint(w, `{"model":"tiny","choices":[{"text":"        count += 1"}]}`)
+	}))
+	defer srv.Close()
+
+	out, err := runComplete("--format", "json", "--llm-url", srv.URL, "--llm-model", "tiny", query+":6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Prediction string `json:"prediction"`
+		Predictor  string `json:"predictor"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if res.Prediction != "        count += 1" || !strings.HasPrefix(res.Predictor, "openai") {
+		t.Errorf("prediction %q by %q", res.Prediction, res.Predictor)
+	}
+	// The model saw the retrieved code (the structural twin) and the suffix.
+	if !strings.Contains(got.Prompt, "shop/structural.py") || !strings.Contains(got.Prompt, "total += record.amount") {
+		t.Errorf("prompt sent to the model lacks the snippets or the prefix:\n%s", got.Prompt)
+	}
+	if !strings.Contains(got.Suffix, "return total") {
+		t.Errorf("suffix sent to the model: %q", got.Suffix)
+	}
+
+	fail = true
+	out, err = runComplete("--llm-url", srv.URL, "--llm-model", "tiny", query+":6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "model overloaded") || !strings.Contains(out, "prediction (graphcoder):\n        record.settled = True") {
+		t.Errorf("fallback output:\n%s", out)
 	}
 }
