@@ -19,8 +19,10 @@ func Build(f *lang.File) *Graph {
 	b.from = make([]int32, 0, n+n/2)
 	b.to = make([]int32, 0, n+n/2)
 	b.number(f.Stmts, NoScope)
+	b.inline(f.Stmts)
 	b.top(f.Stmts)
 	g.Nodes = b.nodes
+	g.endsInline, g.after = b.endsInline, b.after
 
 	var cd cdBuilder
 	cd.build(g.Nodes, b.from, b.to, b.exits)
@@ -113,12 +115,23 @@ func (g *Graph) index() {
 }
 
 // AppendTarget adds the query-side target: a Dummy vertex on the row after
-// the last statement with a CF edge from the last statement in source
-// order (largest StartRow, then largest id). The target belongs to the
-// scope of that statement, except after a function or class header with
-// no body yet (a `def f():` or `void f() {` at the end of the context):
-// then the target is the first statement of that body, in the header's
-// scope. It returns the new id. On an empty graph the target has no edge.
+// the last statement, standing for the statement written next. The last
+// statement is the last in source order (largest StartRow, then largest
+// id); normally the target follows it in its scope with a CF edge from it.
+// Two cases differ:
+//   - when the last statement ends an inline body (lang.Stmt.InlineBody:
+//     `if (c) throw e;`, `while x: step()`), no later line continues that
+//     body, so the target follows the whole construct, transitively through
+//     nested inline bodies: it is in the construct's scope, with CF edges
+//     from every vertex whose normal completion leaves the construct (for
+//     an if without else, the header and a body that can complete; for a
+//     loop, its header and its breaks), or from the construct's header
+//     when none can complete;
+//   - after a function or class header with no body yet (a `def f():` or
+//     `void f() {` at the end of the context), the target is the first
+//     statement of that body, in the header's scope.
+//
+// It returns the new id. On an empty graph the target has no edge.
 func (g *Graph) AppendTarget() int32 {
 	last, row := int32(-1), 0
 	for i := range g.Nodes {
@@ -133,18 +146,37 @@ func (g *Graph) AppendTarget() int32 {
 	}
 	id := int32(len(g.Nodes))
 	scope := int32(NoScope)
+	var preds []int32
 	if last >= 0 {
-		scope = g.Nodes[last].Scope
-		if g.opensBody(last) {
+		construct := last
+		for {
+			c, ok := g.endsInline[construct]
+			if !ok {
+				break
+			}
+			construct = c
+		}
+		switch {
+		case construct != last:
+			scope = g.Nodes[construct].Scope
+			preds = g.after[construct]
+			if len(preds) == 0 {
+				preds = []int32{construct}
+			}
+		case g.opensBody(last):
 			scope = last
+			preds = []int32{last}
+		default:
+			scope = g.Nodes[last].Scope
+			preds = []int32{last}
 		}
 	}
 	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, Type: "target", StartRow: row, EndRow: row, Scope: scope, Dummy: true})
-	if last >= 0 {
-		e := Edge{From: last, To: id, Type: CF}
-		i, _ := slices.BinarySearchFunc(g.Edges, e, compareEdges)
-		g.Edges = slices.Insert(g.Edges, i, e)
+	for _, p := range preds {
+		g.Edges = append(g.Edges, Edge{From: p, To: id, Type: CF})
 	}
+	slices.SortFunc(g.Edges, compareEdges)
+	g.Edges = slices.Compact(g.Edges)
 	g.index()
 	return id
 }

@@ -57,8 +57,11 @@
 //   - Statements that error recovery left in a switch or match before its
 //     first case run between the header and the cases.
 //   - The query target appended after a function or class header with no
-//     body yet is the first statement of that body; after any other
-//     statement it joins that statement's scope.
+//     body yet is the first statement of that body. After a statement that
+//     ends an inline body (lang.Stmt.InlineBody: a Java brace-less body, a
+//     Python body on its header's row), it follows the whole construct,
+//     with CF edges from the vertices that complete it normally. After any
+//     other statement it joins that statement's scope.
 //   - A Python match does not catch break (it belongs to the enclosing
 //     loop); a Java switch does.
 //   - Self loops are dropped from every edge type.

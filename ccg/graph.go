@@ -68,6 +68,13 @@ type Graph struct {
 	Edges []Edge
 
 	in, out [3][][]int32 // adjacency by edge type, built by index()
+
+	// endsInline maps the last statement of an inline body
+	// (lang.Stmt.InlineBody) to the construct that body ends; after maps
+	// such a construct to the vertices whose normal completion flows into
+	// the statement following it. AppendTarget reads both.
+	endsInline map[int32]int32
+	after      map[int32][]int32
 }
 
 // Text returns the source text of vertex v ("" for a dummy).

@@ -127,6 +127,15 @@ type Stmt struct {
 	// Exhaustive marks a Switch whose cases cover every value (a default
 	// case, or Python's irrefutable pattern): no edge from the header past it.
 	Exhaustive bool
+	// InlineBody marks a header whose Body cannot be continued by the
+	// next line: a Java brace-less body (`if (x) throw e;`, `else y();`,
+	// `while (c) step();`, a labeled non-block statement) or a Python body
+	// written on the header's own row (`if x: return y`, `else: z()`,
+	// `def f(): pass`). A statement written after such a body follows the
+	// whole construct, in the header's block; the graph builder uses this
+	// to place the query target. Front ends set it because only they see
+	// braces and rows; it says nothing about control flow.
+	InlineBody bool
 	// Inner holds statement blocks nested inside this statement's
 	// expression: Java lambda block bodies, anonymous class bodies, switch
 	// expression blocks. Each is a scope of its own whose entry is this

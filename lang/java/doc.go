@@ -39,6 +39,8 @@
 //     statement as its body, and a labeled loop carries the label too, so
 //     both `break l` and `continue l` find their target.
 //   - a bare block inside a body adds its statements in place.
+//   - an if, else, loop or labeled statement whose body is a single
+//     statement rather than a block (`if (x) throw e;`) sets InlineBody.
 //
 // # Nested bodies
 //

@@ -41,6 +41,9 @@ func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 	if s.Exhaustive {
 		sb.WriteString(" exhaustive")
 	}
+	if s.InlineBody {
+		sb.WriteString(" inline")
+	}
 	if len(s.Defs) > 0 {
 		fmt.Fprintf(sb, " defs=[%s]", strings.Join(s.Defs, " "))
 	}

@@ -340,6 +340,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 	b.close(s, f)
 	if cons >= 0 {
 		s.Body = b.stmt(cons, nil)
+		s.InlineBody = b.braceless(cons)
 	}
 	if alt >= 0 {
 		if b.n[alt].kind == kIf {
@@ -347,6 +348,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 		} else {
 			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: int(b.n[elseTok].startRow), EndRow: int(b.n[elseTok].startRow)}
 			e.Body = b.stmt(alt, nil)
+			e.InlineBody = b.braceless(alt)
 			s.Else = e
 		}
 	}
@@ -390,8 +392,20 @@ func (b *builder) loop(i int32) *lang.Stmt {
 	b.close(s, f)
 	if bodyNode >= 0 {
 		s.Body = b.stmt(bodyNode, nil)
+		s.InlineBody = b.braceless(bodyNode)
 	}
 	return s
+}
+
+// braceless reports whether body node i is a single statement rather than
+// a block: nothing written after it belongs to the construct it ends.
+// Error regions do not count, since their extent is a guess.
+func (b *builder) braceless(i int32) bool {
+	switch b.n[i].kind {
+	case kBlock, kError, kComment:
+		return false
+	}
+	return b.named(i)
 }
 
 func (b *builder) doStmt(i int32) *lang.Stmt {
@@ -429,6 +443,7 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 			s.EndRow = int(cn.endRow)
 		case b.named(c):
 			s.Body = b.stmt(c, s.Body)
+			s.InlineBody = b.braceless(c)
 		}
 	}
 	if len(s.Body) > 0 {

@@ -99,6 +99,9 @@ func (b *builder) clause(k lang.Kind, i, decorated int32) *lang.Stmt {
 	b.headerNames(i)
 	b.finish(s)
 	s.Body = b.bodyOf(afterColon, body, nil)
+	// A body that starts on the header's last row (`if x: return y`) is a
+	// simple statement list that no later line continues.
+	s.InlineBody = len(s.Body) > 0 && s.Body[0].StartRow == s.EndRow
 	return s
 }
 

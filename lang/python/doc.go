@@ -22,6 +22,9 @@
 //     pattern containing one);
 //   - def and async def: Func; class: Class; nested at any depth.
 //
+// A header whose body starts on the header's own last row
+// (`if x: return y`, `def f(): pass`) sets InlineBody.
+//
 // Comments and blank lines are never statements. Stmt.Type is the grammar
 // node type (the inner function_definition or class_definition of a
 // decorated definition).

@@ -39,6 +39,9 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 	if s.Exhaustive {
 		buf.WriteString(" exhaustive")
 	}
+	if s.InlineBody {
+		buf.WriteString(" inline")
+	}
 	if len(s.Defs) > 0 {
 		fmt.Fprintf(buf, " defs=%s", strings.Join(s.Defs, ","))
 	}
