@@ -79,6 +79,19 @@ type Summary struct {
 	Tokenizer    string  `json:"tokenizer"`
 }
 
+// walkRepo walks the repository at root (whose stat is st) with the
+// build's rules, leaving out the index folder.
+func walkRepo(root string, st os.FileInfo, indexDir string, maxSize int64) *walker {
+	w := &walker{root: root, indexDir: indexDir, maxSize: maxSize,
+		skipped: map[string]int{}, visited: map[fileID]bool{}}
+	anc := map[fileID]bool{}
+	if id, ok := idOf(st); ok {
+		anc[id], w.visited[id] = true, true
+	}
+	w.walkDir(root, "", nil, anc)
+	return w
+}
+
 // readFile reads a file to index; tests replace it to simulate failures
 // that running as root cannot produce.
 var readFile = os.ReadFile
@@ -120,13 +133,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	}
 
 	progress(Progress{Phase: "walk"})
-	w := &walker{root: root, indexDir: indexDir, maxSize: opts.MaxFileSize,
-		skipped: map[string]int{}, visited: map[fileID]bool{}}
-	anc := map[fileID]bool{}
-	if id, ok := idOf(st); ok {
-		anc[id], w.visited[id] = true, true
-	}
-	w.walkDir(root, "", nil, anc)
+	w := walkRepo(root, st, indexDir, opts.MaxFileSize)
 	if err := ctx.Err(); err != nil {
 		return Summary{}, err
 	}

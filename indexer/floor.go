@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -38,12 +39,10 @@ func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
-	w := &walker{root: root, maxSize: opts.MaxFileSize, skipped: map[string]int{}, visited: map[fileID]bool{}}
-	anc := map[fileID]bool{}
-	if id, ok := idOf(st); ok {
-		anc[id], w.visited[id] = true, true
+	if opts.IndexDir == "" {
+		opts.IndexDir = filepath.Join(root, ".graphcoder")
 	}
-	w.walkDir(root, "", nil, anc)
+	w := walkRepo(root, st, realPath(opts.IndexDir), opts.MaxFileSize)
 
 	var pools sync.Map
 	var files, lines atomic.Int64
