@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -61,27 +60,9 @@ func NewParser() *Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	// The binding's cancellable parse can leave its cancellation flag set
-	// when ctx is cancelled just as a parse completes, and every later parse
-	// with this parser then fails; so the parse itself is not cancellable
-	// (one file of at most a few MiB parses in milliseconds) and ctx is
-	// checked around it. A deadline of ctx still bounds it, through
-	// tree-sitter's own time limit (0: none), which leaves no state behind.
-	limit := int64(0)
-	if d, ok := ctx.Deadline(); ok {
-		limit = max(time.Until(d).Microseconds(), 1)
-	}
-	p.ts.SetOperationLimit(int(limit))
-	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
+	// tsflat.Parse explains why the parse is not handed ctx.
+	tree, err := tsflat.Parse(ctx, p.ts, src, 0)
 	if err != nil {
-		// A halted parser would resume the old parse on the next call.
-		p.ts.Reset()
-		if cerr := ctx.Err(); cerr != nil {
-			err = cerr
-		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	if tree == nil {

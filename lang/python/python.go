@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -56,7 +55,6 @@ type Parser struct {
 func NewParser() *Parser {
 	ts := sitter.NewParser()
 	ts.SetLanguage(py.lang)
-	ts.SetOperationLimit(parseTimeout)
 	return &Parser{ts: ts, b: builder{g: py, intern: map[string]string{}}}
 }
 
@@ -64,26 +62,9 @@ func NewParser() *Parser {
 // make it fail: they become Error statements counted in File.Errors. It
 // fails only when the context is cancelled or the parser gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	// The binding's cancellable parse can leave its cancellation flag set
-	// when ctx is cancelled just as a parse completes, and every later parse
-	// with this parser then fails; so the parse itself is not cancellable
-	// and ctx is checked around it. A deadline of ctx still bounds it,
-	// through tree-sitter's own time limit, which leaves no state behind.
-	limit := int64(parseTimeout)
-	if d, ok := ctx.Deadline(); ok {
-		limit = max(min(limit, time.Until(d).Microseconds()), 1)
-	}
-	p.ts.SetOperationLimit(int(limit))
-	tree, err := p.ts.ParseCtx(context.Background(), nil, src)
+	// tsflat.Parse explains why the parse is not handed ctx.
+	tree, err := tsflat.Parse(ctx, p.ts, src, parseTimeout)
 	if err != nil {
-		// A halted parser would resume the old parse on the next call.
-		p.ts.Reset()
-		if cerr := ctx.Err(); cerr != nil {
-			err = cerr
-		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	nodes, err := flatten(tree.RootNode(), p.nodes)
