@@ -19,26 +19,6 @@ import (
 	"github.com/graphcoder/graphcoder/slice"
 )
 
-const (
-	jdkSrcZip = "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"
-)
-
-// openJDKSources opens the JDK source archive, falling back to any
-// installed JDK's src.zip.
-func openJDKSources() (*zip.ReadCloser, error) {
-	zr, err := zip.OpenReader(jdkSrcZip)
-	if err == nil {
-		return zr, nil
-	}
-	others, _ := filepath.Glob("/usr/lib/jvm/*/lib/src.zip")
-	for _, p := range others {
-		if zr, err2 := zip.OpenReader(p); err2 == nil {
-			return zr, nil
-		}
-	}
-	return nil, err
-}
-
 type source struct {
 	name string
 	src  []byte
@@ -78,7 +58,7 @@ func pythonSources(t testing.TB, limit int) []source {
 // javaSources reads every step-th java.base source from the JDK's src.zip.
 func javaSources(t testing.TB, limit int) []source {
 	t.Helper()
-	zr, err := openJDKSources()
+	zr, err := realcode.OpenJDKSources()
 	if err != nil {
 		t.Skipf("JDK sources not found: %v", err)
 	}

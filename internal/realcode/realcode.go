@@ -5,6 +5,8 @@
 package realcode
 
 import (
+	"archive/zip"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,4 +60,17 @@ func JDKSourceZips() []string {
 		}
 	}
 	return out
+}
+
+// OpenJDKSources opens the first JDK src.zip of JDKSourceZips that reads.
+func OpenJDKSources() (*zip.ReadCloser, error) {
+	err := errors.New("no JDK source archive found (Debian package openjdk-17-source)")
+	for _, p := range JDKSourceZips() {
+		r, openErr := zip.OpenReader(p)
+		if openErr == nil {
+			return r, nil
+		}
+		err = openErr
+	}
+	return nil, err
 }

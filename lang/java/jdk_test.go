@@ -1,12 +1,9 @@
 package java
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"errors"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -16,30 +13,9 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 )
-
-// jdkZips are where JDKs keep their own sources on Debian-like systems;
-// the first one that opens is used.
-var jdkZips = []string{
-	"/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip",
-	"/usr/lib/jvm/*/lib/src.zip",
-}
-
-func openJDKZip() (*zip.ReadCloser, error) {
-	err := errors.New("no JDK source archive found")
-	for _, pattern := range jdkZips {
-		paths, _ := filepath.Glob(pattern)
-		for _, p := range paths {
-			r, openErr := zip.OpenReader(p)
-			if openErr == nil {
-				return r, nil
-			}
-			err = openErr
-		}
-	}
-	return nil, err
-}
 
 type sourceFile struct {
 	path string
@@ -57,7 +33,7 @@ var (
 func javaBase(tb testing.TB) []sourceFile {
 	tb.Helper()
 	jdkOnce.Do(func() {
-		r, err := openJDKZip()
+		r, err := realcode.OpenJDKSources()
 		if err != nil {
 			jdkErr = err
 			return
