@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graphcoder/graphcoder/sed"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // Predict returns the model-free completion of q from candidate c (which
@@ -109,66 +111,53 @@ func difference(a, b []string) []string {
 }
 
 // Rename replaces, in every dotted name of line outside string literals,
-// the longest leading path found in m by its image.
+// the longest leading path found in m by its image. Identifiers and
+// literals are delimited by package token's lexical rules.
 func Rename(line string, m map[string]string) string {
 	var b strings.Builder
-	i := 0
-	var quote byte
-	for i < len(line) {
-		ch := line[i]
-		switch {
-		case quote != 0:
-			b.WriteByte(ch)
-			if ch == '\\' && i+1 < len(line) {
-				b.WriteByte(line[i+1])
-				i++
-			} else if ch == quote {
-				quote = 0
-			}
-			i++
-		case ch == '"' || ch == '\'' || ch == '`':
-			quote = ch
-			b.WriteByte(ch)
-			i++
-		case isIdentStart(ch) && (i == 0 || (!isIdent(line[i-1]) && line[i-1] != '.')):
-			// A dotted name: identifiers joined by '.'.
-			j := i
-			var ends []int // end offsets of each leading path
-			for {
-				for j < len(line) && isIdent(line[j]) {
-					j++
-				}
-				ends = append(ends, j)
-				if j+1 < len(line) && line[j] == '.' && isIdentStart(line[j+1]) {
+	prev := rune(0) // the rune before line[i]
+	for i := 0; i < len(line); {
+		if token.IsQuote(line[i]) {
+			j := token.StringEnd(line, i, nil)
+			b.WriteString(line[i:j])
+			prev, i = rune(line[j-1]), j
+			continue
+		}
+		r, n := token.RuneAt(line, i)
+		if !token.IsIdentStart(r) || token.IsIdentPart(prev) || prev == '.' {
+			b.WriteString(line[i : i+n])
+			prev, i = r, i+n
+			continue
+		}
+		// A dotted name: identifiers joined by '.'.
+		j := i
+		var ends []int // end offsets of each leading path
+		for {
+			j = token.IdentEnd(line, j)
+			ends = append(ends, j)
+			if j+1 < len(line) && line[j] == '.' {
+				if r, _ := token.RuneAt(line, j+1); token.IsIdentStart(r) {
 					j++
 					continue
 				}
+			}
+			break
+		}
+		name := line[i:j]
+		replaced := false
+		for k := len(ends) - 1; k >= 0; k-- {
+			if to, ok := m[line[i:ends[k]]]; ok {
+				b.WriteString(to)
+				b.WriteString(line[ends[k]:j])
+				replaced = true
 				break
 			}
-			name := line[i:j]
-			replaced := false
-			for k := len(ends) - 1; k >= 0; k-- {
-				if to, ok := m[line[i:ends[k]]]; ok {
-					b.WriteString(to)
-					b.WriteString(line[ends[k]:j])
-					replaced = true
-					break
-				}
-			}
-			if !replaced {
-				b.WriteString(name)
-			}
-			i = j
-		default:
-			b.WriteByte(ch)
-			i++
 		}
+		if !replaced {
+			b.WriteString(name)
+		}
+		prev, _ = utf8.DecodeLastRuneInString(name)
+		i = j
 	}
 	return b.String()
 }
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z') || c >= 0x80
-}
-
-func isIdent(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }

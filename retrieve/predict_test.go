@@ -21,6 +21,11 @@ func TestRename(t *testing.T) {
 		{"self.buf.append(n1 + n)", "self.data.append(n1 + count)"},
 		{"self.bufx = 1", "self.bufx = 1"},
 		{"fh2 = fh_", "fh2 = fh_"},
+		{"café = fh", "café = f"},         // identifiers in any script
+		{"x→fh", "x→f"},                   // a symbol is no identifier character
+		{"s = `fh` + fh", "s = `fh` + f"}, // backquoted literals stay
+		{`"""fh""" + fh`, `"""fh""" + f`}, // triple quotes
+		{"n2fh = 1fh", "n2fh = 1fh"},      // a number does not start a name
 	}
 	for _, tt := range tests {
 		if got := Rename(tt.in, m); got != tt.want {

@@ -28,14 +28,22 @@ func (Code) Split(dst []string, text string) []string {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
-		case isIdentStart(c):
-			j := scanIdent(text, i)
-			dst = appendIdent(dst, text[i:j])
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(text) && isDigit(text[i+1]):
+			j := NumberEnd(text, i)
+			dst = append(dst, text[i:j])
 			i = j
+		case IsQuote(c):
+			i = StringEnd(text, i, func(s, e int, ident bool) {
+				if ident {
+					dst = appendIdent(dst, text[s:e])
+				} else {
+					dst = append(dst, text[s:e])
+				}
+			})
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(text[i:])
-			if unicode.IsLetter(r) {
-				j := scanIdent(text, i)
+			if IsIdentStart(r) {
+				j := IdentEnd(text, i)
 				dst = appendIdent(dst, text[i:j])
 				i = j
 			} else if unicode.IsSpace(r) {
@@ -44,12 +52,10 @@ func (Code) Split(dst []string, text string) []string {
 				dst = append(dst, text[i:i+n])
 				i += n
 			}
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(text) && isDigit(text[i+1]):
-			j := scanNumber(text, i)
-			dst = append(dst, text[i:j])
+		case IsIdentStart(rune(c)):
+			j := IdentEnd(text, i)
+			dst = appendIdent(dst, text[i:j])
 			i = j
-		case c == '"' || c == '\'' || c == '`':
-			i = scanString(text, i, &dst)
 		default:
 			n := 1
 			for _, op := range operators {
@@ -75,109 +81,6 @@ func isOperatorByte(c byte) bool {
 		return true
 	}
 	return false
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func isIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
-}
-
-// scanIdent returns the end of the identifier starting at i.
-func scanIdent(text string, i int) int {
-	for i < len(text) {
-		c := text[i]
-		if isIdentStart(c) || isDigit(c) {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			break
-		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) {
-			break
-		}
-		i += n
-	}
-	return i
-}
-
-// scanNumber returns the end of the numeric literal starting at i: digits,
-// letters (hex digits, exponents, suffixes), '_' separators and one
-// fractional point, with a sign right after an exponent.
-func scanNumber(text string, i int) int {
-	start := i
-	for i < len(text) {
-		c := text[i]
-		switch {
-		case isDigit(c) || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			i++
-		case c == '.' && i+1 < len(text) && isDigit(text[i+1]):
-			i++
-		case (c == '+' || c == '-') && i > start && (text[i-1] == 'e' || text[i-1] == 'E') &&
-			!strings.HasPrefix(text[start:], "0x") && !strings.HasPrefix(text[start:], "0X"):
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// scanString appends the words inside the string literal starting at i
-// (identifiers and numbers; punctuation inside strings is dropped) and
-// returns the index after its closing quote. Python triple quotes span
-// lines; other literals end at the line's end when unterminated.
-func scanString(text string, i int, dst *[]string) int {
-	q := text[i]
-	triple := q != '`' && strings.HasPrefix(text[i:], string([]byte{q, q, q}))
-	if triple {
-		i += 3
-	} else {
-		i++
-	}
-	for i < len(text) {
-		c := text[i]
-		switch {
-		case c == '\\':
-			i += 2
-			if i > len(text) {
-				i = len(text)
-			}
-			continue
-		case c == q:
-			if !triple {
-				return i + 1
-			}
-			if strings.HasPrefix(text[i:], string([]byte{q, q, q})) {
-				return i + 3
-			}
-			i++
-		case c == '\n' && !triple && q != '`':
-			return i + 1
-		case isIdentStart(c):
-			j := scanIdent(text, i)
-			*dst = appendIdent(*dst, text[i:j])
-			i = j
-		case isDigit(c):
-			j := scanNumber(text, i)
-			*dst = append(*dst, text[i:j])
-			i = j
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRuneInString(text[i:])
-			if unicode.IsLetter(r) {
-				j := scanIdent(text, i)
-				*dst = appendIdent(*dst, text[i:j])
-				i = j
-			} else {
-				i += n
-			}
-		default:
-			i++
-		}
-	}
-	return i
 }
 
 // appendIdent appends id and, when it has several words, its lowercase

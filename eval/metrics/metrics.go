@@ -2,8 +2,9 @@ package metrics
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // Scorer scores predictions of one language. The zero value treats no line
@@ -96,49 +97,32 @@ func (s *Scorer) IsComment(line string) bool {
 }
 
 // Identifiers returns the identifiers of code in order of appearance:
-// string literals removed, \w+ words that start with a letter or '_', the
-// language's keywords dropped.
+// string literals removed, the words of identifier characters that start
+// like an identifier (token.IsIdentStart), the language's keywords
+// dropped.
 func (s *Scorer) Identifiers(code string) []string {
 	code = StripStrings(code)
 	var ids []string
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		w := code[start:end]
-		start = -1
-		r, _ := utf8.DecodeRuneInString(w)
-		if (r == '_' || unicode.IsLetter(r)) && !s.keywords[w] {
-			ids = append(ids, w)
-		}
-	}
-	for i, r := range code {
-		if isWord(r) {
-			if start < 0 {
-				start = i
-			}
+	for i := 0; i < len(code); {
+		r, n := token.RuneAt(code, i)
+		if !token.IsIdentPart(r) {
+			i += n
 			continue
 		}
-		flush(i)
+		j := token.IdentEnd(code, i)
+		if w := code[i:j]; token.IsIdentStart(r) && !s.keywords[w] {
+			ids = append(ids, w)
+		}
+		i = j
 	}
-	flush(len(code))
 	return ids
 }
 
-// isWord reports whether r matches \w in Python's Unicode regular
-// expressions: letters, digits, marks of combining classes and '_'.
-func isWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.In(r, unicode.Mn, unicode.Mc)
-}
-
-// StripStrings removes string and character literals from code: single-,
-// double- and triple-quoted, with backslash escapes, together with a
-// Python prefix (r, b, f, u and their pairs) glued to the opening quote.
-// An unterminated literal runs to the end of its line (or of the text, for
-// a triple quote).
+// StripStrings replaces every string and character literal of code (as
+// token.StringEnd delimits them) by one space, together with a Python
+// prefix (r, b, f, u and their pairs) glued to the opening quote.
 func StripStrings(code string) string {
-	if strings.IndexAny(code, `"'`) < 0 {
+	if strings.IndexAny(code, "\"'`") < 0 {
 		return code
 	}
 	var b strings.Builder
@@ -146,39 +130,16 @@ func StripStrings(code string) string {
 	i := 0
 	for i < len(code) {
 		c := code[i]
-		if c != '"' && c != '\'' {
+		if !token.IsQuote(c) {
 			b.WriteByte(c)
 			i++
 			continue
 		}
 		dropPrefix(&b)
 		b.WriteByte(' ')
-		i = skipLiteral(code, i)
+		i = token.StringEnd(code, i, nil)
 	}
 	return b.String()
-}
-
-// skipLiteral returns the index just past the literal opening at i.
-func skipLiteral(code string, i int) int {
-	q := code[i]
-	if strings.HasPrefix(code[i:], strings.Repeat(string(q), 3)) {
-		end := strings.Index(code[i+3:], strings.Repeat(string(q), 3))
-		if end < 0 {
-			return len(code)
-		}
-		return i + 3 + end + 3
-	}
-	for j := i + 1; j < len(code); j++ {
-		switch code[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1
-		case '\n':
-			return j
-		}
-	}
-	return len(code)
 }
 
 // dropPrefix removes a Python string prefix (up to two of r, b, f, u in
@@ -194,7 +155,7 @@ func dropPrefix(b *strings.Builder) {
 	}
 	if k := len(s) - n; k > 0 {
 		r, _ := utf8.DecodeLastRuneInString(s[:k])
-		if isWord(r) {
+		if token.IsIdentPart(r) {
 			return
 		}
 	}

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // Level is the kind of task.
@@ -228,8 +230,13 @@ func wordIndex(text, w string, needParen bool) int {
 		i += from
 		end := i + len(w)
 		from = i + 1
-		if i > 0 && isWordByte(text[i-1]) || end < len(text) && isWordByte(text[end]) {
+		if before, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && token.IsIdentPart(before) {
 			continue
+		}
+		if end < len(text) {
+			if after, _ := token.RuneAt(text, end); token.IsIdentPart(after) {
+				continue
+			}
 		}
 		if needParen && !strings.HasPrefix(strings.TrimLeft(text[end:], " \t"), "(") {
 			continue
@@ -239,24 +246,17 @@ func wordIndex(text, w string, needParen bool) int {
 	return -1
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
 // CallsAPI reports whether line calls one of apis: a name followed by "("
 // or preceded by the word "new". String literals are ignored.
 func CallsAPI(line string, apis map[string]bool) bool {
 	line = metrics.StripStrings(line)
 	prev := ""
 	for i := 0; i < len(line); {
-		if !isWordByte(line[i]) {
-			i++
+		if r, n := token.RuneAt(line, i); !token.IsIdentPart(r) {
+			i += n
 			continue
 		}
-		j := i
-		for j < len(line) && isWordByte(line[j]) {
-			j++
-		}
+		j := token.IdentEnd(line, i)
 		w := line[i:j]
 		if apis[w] && (prev == "new" || strings.HasPrefix(strings.TrimLeft(line[j:], " \t"), "(")) {
 			return true
