@@ -28,10 +28,7 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 			a, err = nil, fmt.Errorf("internal error analysing the file: %v", r)
 		}
 	}()
-	pool := b.parserPool(l)
-	p := pool.Get().(lang.Parser)
-	f, err := p.Parse(ctx, path, content)
-	pool.Put(p)
+	f, err := l.Parse(ctx, path, content)
 	if err != nil {
 		return nil, err
 	}

@@ -87,8 +87,6 @@ type Builder struct {
 	startedDirty bool
 	written      [][]byte
 	summary      Summary
-
-	parsers sync.Map // language name -> *sync.Pool of lang.Parser
 }
 
 // testHookBeforePublish, when set, runs after the blobs and the manifest
@@ -624,13 +622,4 @@ func (b *Builder) Abort() {
 	b.mu.Unlock()
 	b.wb.Cancel()
 	b.release()
-}
-
-// parserPool returns the pool of parsers for l.
-func (b *Builder) parserPool(l *lang.Language) *sync.Pool {
-	if p, ok := b.parsers.Load(l.Name); ok {
-		return p.(*sync.Pool)
-	}
-	p, _ := b.parsers.LoadOrStore(l.Name, &sync.Pool{New: func() any { return l.NewParser() }})
-	return p.(*sync.Pool)
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/java"   // registers Java
 	_ "github.com/graphcoder/graphcoder/lang/python" // registers Python
@@ -24,13 +24,29 @@ import (
 	"github.com/graphcoder/graphcoder/token"
 )
 
-// Errors of bad requests; test them with errors.Is.
+// Errors of bad requests; test them with errors.Is, or all at once with
+// IsBadRequest. The file errors are the indexer's: a request is held to the
+// rules of the build.
 var (
-	ErrOutsideRepo = errors.New("path is outside the repository")
+	ErrOutsideRepo = indexer.ErrOutsideRepo
 	ErrLine        = errors.New("line out of range")
-	ErrBinary      = errors.New("binary file")
+	ErrBinary      = indexer.ErrBinary
+	ErrNotUTF8     = indexer.ErrNotUTF8
+	ErrTooLarge    = indexer.ErrTooLarge
+	ErrNotRegular  = indexer.ErrNotRegular
 	ErrLanguage    = errors.New("unsupported language")
 )
+
+// IsBadRequest reports whether err is one of the errors of a request that
+// can never succeed as asked (the file or the line, not the index).
+func IsBadRequest(err error) bool {
+	for _, bad := range []error{ErrOutsideRepo, ErrLine, ErrBinary, ErrNotUTF8, ErrTooLarge, ErrNotRegular, ErrLanguage, os.ErrNotExist} {
+		if errors.Is(err, bad) {
+			return true
+		}
+	}
+	return false
+}
 
 // Options configure an Engine. Zero values select the defaults.
 type Options struct {
@@ -44,6 +60,10 @@ type Options struct {
 	// past which Update folds them into a new base index in the
 	// background (default 32).
 	FoldAfter int
+	// MaxFileSize bounds the source a request may complete in, as the
+	// build bounds the files it indexes (default
+	// indexer.DefaultMaxFileSize); a larger one is ErrTooLarge.
+	MaxFileSize int64
 }
 
 // Engine answers completion requests from one index. It is safe for
@@ -373,25 +393,14 @@ type Result struct {
 func (e *Engine) Root() string { return e.cur.Load().root }
 
 // Rel resolves path (absolute, or relative to the repository root) to a
-// '/'-separated path relative to the root.
-func (e *Engine) Rel(path string) (string, error) { return rel(e.cur.Load().root, path) }
-
-func rel(root, path string) (string, error) {
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
-	r, err := filepath.Rel(root, filepath.Clean(path))
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: %w %s", path, ErrOutsideRepo, root)
-	}
-	return filepath.ToSlash(r), nil
-}
+// '/'-separated path relative to the root (indexer.RelPath).
+func (e *Engine) Rel(path string) (string, error) { return indexer.RelPath(e.cur.Load().root, path) }
 
 // Complete answers one request.
 func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	t0 := time.Now()
 	st := e.cur.Load()
-	relPath, err := rel(st.root, req.Path)
+	relPath, err := indexer.RelPath(st.root, req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -401,18 +410,25 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	}
 	src := req.Source
 	if src == nil {
-		if src, err = os.ReadFile(filepath.Join(st.root, filepath.FromSlash(relPath))); err != nil {
+		// The file as the build would read it: regular, inside the
+		// repository, text, within the size limit.
+		if src, err = indexer.ReadRepoFile(st.root, relPath, e.opts.MaxFileSize); err != nil {
 			return nil, fmt.Errorf("read %s: %w", relPath, err)
 		}
+	} else if err := indexer.CheckSize(int64(len(src)), e.opts.MaxFileSize); err != nil {
+		return nil, fmt.Errorf("%s: %w", relPath, err)
+	} else if err := indexer.CheckText(src); err != nil {
+		return nil, fmt.Errorf("%s: %w", relPath, err)
 	}
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, fmt.Errorf("%s: %w", relPath, ErrBinary)
+	lines := lang.SplitLines(src)
+	n := len(lines)
+	if lines[n-1] == "" {
+		n-- // the empty line after a final newline is the new line at the end
 	}
-	lines := splitLines(src)
-	if req.Line < 1 || req.Line > len(lines)+1 {
-		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", relPath, ErrLine, req.Line, len(lines))
+	if req.Line < 1 || req.Line > n+1 {
+		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", relPath, ErrLine, req.Line, n)
 	}
-	before := lines[:req.Line-1]
+	before := lines[:min(req.Line-1, len(lines))]
 
 	q, err := e.query(ctx, st, l, relPath, before, req)
 	if err != nil {
@@ -443,8 +459,13 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			CommentPrefix: l.CommentPrefix, Tokenizer: st.tok}
 		res.Prompt = prompt.Build(snips, before, relPath, po)
 		var after []string
-		if req.Line <= len(lines) {
+		if req.Line < len(lines) {
 			after = lines[req.Line:]
+		}
+		if n := len(after); n > 0 && after[n-1] == "" {
+			// The prompt ends every line with a newline: the empty line
+			// after a final newline is that newline.
+			after = after[:n-1]
 		}
 		res.FIM = prompt.BuildFIM(snips, before, after, po)
 	}
@@ -462,9 +483,7 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 	if len(before) > 0 {
 		src += "\n"
 	}
-	p := getParser(l)
-	f, err := p.Parse(ctx, path, []byte(src))
-	putParser(l, p)
+	f, err := l.Parse(ctx, path, []byte(src))
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -486,39 +505,10 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 	return q, nil
 }
 
-// Parsers are not safe for concurrent use and costly to create: keep a
-// pool per language.
-var parsers sync.Map // *lang.Language -> *sync.Pool
-
-func getParser(l *lang.Language) lang.Parser {
-	pool, _ := parsers.LoadOrStore(l, &sync.Pool{New: func() any { return l.NewParser() }})
-	return pool.(*sync.Pool).Get().(lang.Parser)
-}
-
-func putParser(l *lang.Language, p lang.Parser) {
-	if pool, ok := parsers.Load(l); ok {
-		pool.(*sync.Pool).Put(p)
-	}
-}
-
 func languageList() string {
 	var names []string
 	for _, l := range lang.Languages() {
 		names = append(names, l.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// splitLines splits src into lines without terminators; a final newline
-// does not start another line, and "\r\n" counts as one terminator.
-func splitLines(src []byte) []string {
-	s := strings.TrimSuffix(string(src), "\n")
-	if s == "" && len(src) <= 1 {
-		return nil
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }

@@ -190,7 +190,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, skipped, err := loadRepo(ctx, opts.Repo, l)
+	files, skipped, err := loadRepo(ctx, opts.Repo, opts.IndexDir, l)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -79,22 +77,9 @@ type Summary struct {
 	Tokenizer    string  `json:"tokenizer"`
 }
 
-// walkRepo walks the repository at root (whose stat is st) with the
-// build's rules, leaving out the index folder.
-func walkRepo(root string, st os.FileInfo, indexDir string, maxSize int64) *walker {
-	w := &walker{root: root, indexDir: indexDir, maxSize: maxSize,
-		skipped: map[string]int{}, visited: map[fileID]bool{}}
-	anc := map[fileID]bool{}
-	if id, ok := idOf(st); ok {
-		anc[id], w.visited[id] = true, true
-	}
-	w.walkDir(root, "", nil, anc)
-	return w
-}
-
-// readFile reads a file to index; tests replace it to simulate failures
+// readSource reads a file to index; tests replace it to simulate failures
 // that running as root cannot produce.
-var readFile = os.ReadFile
+var readSource = ReadRepoFile
 
 // Build indexes opts.Repo into opts.IndexDir and publishes the new
 // generation. Only problems with the index itself or cancellation fail it;
@@ -102,11 +87,9 @@ var readFile = os.ReadFile
 func Build(ctx context.Context, opts Options) (Summary, error) {
 	start := time.Now()
 	root := realPath(opts.Repo)
-	st, err := os.Stat(root)
-	if err != nil {
+	if st, err := os.Stat(root); err != nil {
 		return Summary{}, fmt.Errorf("repository: %w", err)
-	}
-	if !st.IsDir() {
+	} else if !st.IsDir() {
 		return Summary{}, fmt.Errorf("repository %s is not a directory", opts.Repo)
 	}
 	if opts.IndexDir == "" {
@@ -133,9 +116,10 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	}
 
 	progress(Progress{Phase: "walk"})
-	w := walkRepo(root, st, indexDir, opts.MaxFileSize)
-	if err := ctx.Err(); err != nil {
-		return Summary{}, err
+	rules := NewRules(root, indexDir, opts.MaxFileSize)
+	w, err := rules.Walk(ctx, root)
+	if err != nil {
+		return Summary{}, fmt.Errorf("walk %s: %w", root, err)
 	}
 
 	d, err := db.Open(indexDir, db.OpenOptions{})
@@ -155,21 +139,21 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	}
 
 	var total int64
-	for _, f := range w.files {
-		total += f.size
+	for _, f := range w.Files {
+		total += f.Size
 	}
 	var mu sync.Mutex // guards w.skipped, failures and the progress counters
 	var failures []string
-	p := Progress{Phase: "index", FilesTotal: len(w.files), BytesTotal: total}
+	p := Progress{Phase: "index", FilesTotal: len(w.Files), BytesTotal: total}
 	progress(p)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opts.Workers)
-	for _, f := range w.files {
+	for _, f := range w.Files {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			reason, err := indexFile(gctx, b, f, opts.MaxFileSize)
+			reason, err := indexFile(gctx, b, root, f, opts.MaxFileSize)
 			mu.Lock()
 			defer mu.Unlock()
 			var fe *fileError
@@ -183,10 +167,10 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 				return err
 			}
 			if reason != "" {
-				w.skipped[reason]++
+				w.Skipped[reason]++
 			}
 			p.FilesDone++
-			p.BytesDone += f.size
+			p.BytesDone += f.Size
 			progress(p)
 			return nil
 		})
@@ -200,7 +184,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		return Summary{}, err
 	}
 
-	progress(Progress{Phase: "publish", FilesTotal: len(w.files), FilesDone: len(w.files), BytesTotal: total, BytesDone: total})
+	progress(Progress{Phase: "publish", FilesTotal: len(w.Files), FilesDone: len(w.Files), BytesTotal: total, BytesDone: total})
 	ds, err := b.Finish(ctx)
 	if err != nil {
 		return Summary{}, err
@@ -210,8 +194,8 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		return Summary{}, err
 	}
 	sum := Summary{
-		Repo: root, Index: indexDir, Seen: w.seen, Files: ds.Files, Reused: ds.Reused,
-		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.skipped, Failures: failures, Unsupported: w.unsupported,
+		Repo: root, Index: indexDir, Seen: w.Seen, Files: ds.Files, Reused: ds.Reused,
+		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.Skipped, Failures: failures, Unsupported: w.Unsupported,
 		SyntaxErrors: ds.SyntaxErrors, Lines: ds.Lines, Statements: ds.Statements,
 		Entries: ds.Entries, Generation: ds.Generation, Published: ds.Published,
 		Tokenizer: opts.Tokenizer,
@@ -226,22 +210,12 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 
 // indexFile reads and adds one file. It returns a skip reason for a file
 // left out, or an error only for cancellation and index failures.
-func indexFile(ctx context.Context, b *db.Builder, f candidate, maxSize int64) (string, error) {
-	content, err := readFile(f.abs)
+func indexFile(ctx context.Context, b *db.Builder, root string, f File, maxSize int64) (string, error) {
+	content, err := readSource(root, f.Rel, maxSize)
 	if err != nil {
-		return SkipUnreadable, nil
+		return skipReason(err), nil
 	}
-	if int64(len(content)) > maxSize {
-		return SkipTooLarge, nil // grew since the walk
-	}
-	head := content[:min(len(content), 8<<10)]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return SkipBinary, nil
-	}
-	if !utf8.Valid(content) {
-		return SkipNotUTF8, nil
-	}
-	if err := b.Add(ctx, f.rel, content); err != nil {
+	if err := b.Add(ctx, f.Rel, content); err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}

@@ -95,14 +95,14 @@ func TestBadInput(t *testing.T) {
 	must(t, syscall.Mkfifo(filepath.Join(root, "fifo.py"), 0o644))
 
 	// Running as root, chmod 000 does not stop reads: simulate the failure.
-	old := readFile
-	readFile = func(p string) ([]byte, error) {
-		if strings.HasSuffix(p, "secret.py") {
+	old := readSource
+	readSource = func(root, rel string, max int64) ([]byte, error) {
+		if strings.HasSuffix(rel, "secret.py") {
 			return nil, os.ErrPermission
 		}
-		return old(p)
+		return old(root, rel, max)
 	}
-	defer func() { readFile = old }()
+	defer func() { readSource = old }()
 
 	s, err := Build(context.Background(), Options{Repo: root, Workers: 2})
 	if err != nil {

@@ -3,10 +3,8 @@ package indexer
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,10 +27,6 @@ type FloorSummary struct {
 func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
 	start := time.Now()
 	root := realPath(opts.Repo)
-	st, err := os.Stat(root)
-	if err != nil {
-		return FloorSummary{}, fmt.Errorf("repository: %w", err)
-	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -42,36 +36,29 @@ func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
 	if opts.IndexDir == "" {
 		opts.IndexDir = filepath.Join(root, ".graphcoder")
 	}
-	w := walkRepo(root, st, realPath(opts.IndexDir), opts.MaxFileSize)
+	w, err := NewRules(root, opts.IndexDir, opts.MaxFileSize).Walk(ctx, root)
+	if err != nil {
+		return FloorSummary{}, fmt.Errorf("repository: %w", err)
+	}
 
-	var pools sync.Map
 	var files, lines atomic.Int64
 	var bytes atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opts.Workers)
-	for _, f := range w.files {
+	for _, f := range w.Files {
 		g.Go(func() error {
-			content, err := readFile(f.abs)
+			content, err := readSource(root, f.Rel, opts.MaxFileSize)
 			if err != nil {
 				return nil
 			}
-			l := lang.ForPath(f.rel)
-			if l.NewSyntaxParser == nil {
-				return nil
-			}
-			pv, _ := pools.LoadOrStore(l.Name, &sync.Pool{New: func() any { return l.NewSyntaxParser() }})
-			pool := pv.(*sync.Pool)
-			p := pool.Get().(lang.SyntaxParser)
-			err = p.ParseSyntax(content)
-			pool.Put(p)
-			if err != nil {
+			if err := lang.ForPath(f.Rel).ParseSyntax(content); err != nil {
 				return nil
 			}
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
 			files.Add(1)
-			lines.Add(int64(bytesLines(content)))
+			lines.Add(int64(lang.LineCount(content)))
 			bytes.Add(int64(len(content)))
 			return nil
 		})
@@ -81,15 +68,4 @@ func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
 	}
 	return FloorSummary{Files: int(files.Load()), Lines: int(lines.Load()), Bytes: bytes.Load(),
 		Seconds: time.Since(start).Seconds()}, nil
-}
-
-// bytesLines counts lines as the front ends split them.
-func bytesLines(b []byte) int {
-	n := 1
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
 }

@@ -1,161 +1,20 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
-
-	ignore "github.com/sabhiram/go-gitignore"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/lang"
 )
-
-// SkippedDir reports whether a folder of this name is never indexed
-// (version control, the default index folder, vendored dependencies,
-// build output and caches).
-func SkippedDir(name string) bool { return skippedDirs[name] }
-
-// Rules decide, one path at a time, what a full Build's walk decides for
-// the whole tree: skipped folders, the index folder and .gitignore files
-// (with the walk's semantics, see ignored). A file watcher and Update use
-// them so that the live index never takes a file a build would leave
-// out. Rules are safe for concurrent use; compiled .gitignore files are
-// cached and recompiled when they change.
-type Rules struct {
-	root     string // absolute repository root as given
-	real     string // the same with symbolic links resolved
-	indexDir string // real path of the index folder
-	maxSize  int64
-
-	mu    sync.Mutex
-	cache map[string]ignoreFile // '/'-separated dir relative to the root -> its .gitignore
-}
-
-type ignoreFile struct {
-	mod  time.Time
-	size int64
-	gi   *ignore.GitIgnore // nil: no .gitignore
-}
-
-// NewRules returns the rules of the repository at repo, whose index lives
-// in indexDir ("" means repo/.graphcoder). maxSize is the largest file
-// indexed (0 means DefaultMaxFileSize).
-func NewRules(repo, indexDir string, maxSize int64) *Rules {
-	abs, err := filepath.Abs(repo)
-	if err != nil {
-		abs = repo
-	}
-	if indexDir == "" {
-		indexDir = filepath.Join(abs, ".graphcoder")
-	}
-	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
-	}
-	return &Rules{root: filepath.Clean(abs), real: realPath(abs), indexDir: realPath(indexDir),
-		maxSize: maxSize, cache: map[string]ignoreFile{}}
-}
-
-// Root returns the repository root.
-func (r *Rules) Root() string { return r.root }
-
-// Rel returns the '/'-separated path of abs relative to the root, and
-// false when abs is not inside it.
-func (r *Rules) Rel(abs string) (string, bool) {
-	abs = filepath.Clean(abs)
-	for _, root := range []string{r.root, r.real} {
-		if abs == root {
-			return "", true
-		}
-		if within(root, abs) {
-			rel, err := filepath.Rel(root, abs)
-			if err == nil {
-				return filepath.ToSlash(rel), true
-			}
-		}
-	}
-	return "", false
-}
-
-// SkipDir reports whether the folder at abs (or any folder above it inside
-// the repository) is left out of the index: a skipped name, the index
-// folder, or ignored by a .gitignore. The root itself is never skipped;
-// a folder outside the repository always is.
-func (r *Rules) SkipDir(abs string) bool {
-	rel, ok := r.Rel(abs)
-	if !ok {
-		return true
-	}
-	return rel != "" && r.excluded(rel, true)
-}
-
-// Ignored reports whether the file at abs is left out by a folder rule or
-// a .gitignore, or lies outside the repository. It does not look at the
-// file itself (language, size, content); Update does.
-func (r *Rules) Ignored(abs string) bool {
-	rel, ok := r.Rel(abs)
-	if !ok || rel == "" {
-		return true
-	}
-	return r.excluded(rel, false)
-}
-
-// excluded applies the rules to rel and every folder above it.
-func (r *Rules) excluded(rel string, dir bool) bool {
-	parts := strings.Split(rel, "/")
-	var ms []matcher
-	base := ""
-	for i, name := range parts {
-		last := i == len(parts)-1
-		isDir := !last || dir
-		if isDir && skippedDirs[name] || name == ".git" {
-			return true
-		}
-		if gi := r.gitignore(base); gi != nil {
-			ms = append(ms, matcher{base: base, gi: gi})
-		}
-		p := path.Join(base, name)
-		if ignored(ms, p, isDir) {
-			return true
-		}
-		if isDir && realPath(filepath.Join(r.root, filepath.FromSlash(p))) == r.indexDir {
-			return true
-		}
-		base = p
-	}
-	return false
-}
-
-// gitignore returns the compiled .gitignore of the folder rel, or nil.
-func (r *Rules) gitignore(rel string) *ignore.GitIgnore {
-	p := filepath.Join(r.root, filepath.FromSlash(rel), ".gitignore")
-	fi, err := os.Stat(p)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		delete(r.cache, rel)
-		return nil
-	}
-	if c, ok := r.cache[rel]; ok && c.mod.Equal(fi.ModTime()) && c.size == fi.Size() {
-		return c.gi
-	}
-	gi, err := ignore.CompileIgnoreFile(p)
-	if err != nil {
-		gi = nil
-	}
-	r.cache[rel] = ignoreFile{mod: fi.ModTime(), size: fi.Size(), gi: gi}
-	return gi
-}
 
 // UpdateSummary reports an Update.
 type UpdateSummary struct {
@@ -281,20 +140,12 @@ func Update(ctx context.Context, d *db.DB, r *Rules, paths []string) (UpdateSumm
 // readIndexable returns the content of the file at abs when Build would
 // index it, and nil otherwise.
 func (r *Rules) readIndexable(abs, rel string, fi fs.FileInfo) ([]byte, bool) {
-	if r.excluded(rel, false) || lang.ForPath(rel) == nil || !fi.Mode().IsRegular() || fi.Size() > r.maxSize {
+	if r.excluded(rel, false) || lang.ForPath(rel) == nil || !fi.Mode().IsRegular() ||
+		fi.Size() > r.maxSize || !utf8.ValidString(rel) {
 		return nil, false
 	}
-	if lfi, err := os.Lstat(abs); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(abs)
-		if err != nil || !within(r.real, target) {
-			return nil, false
-		}
-	}
-	content, err := readFile(abs)
-	if err != nil || int64(len(content)) > r.maxSize {
-		return nil, false
-	}
-	if bytes.IndexByte(content[:min(len(content), 8<<10)], 0) >= 0 || !utf8.Valid(content) {
+	content, err := readSource(r.root, rel, r.maxSize)
+	if err != nil {
 		return nil, false
 	}
 	return content, true

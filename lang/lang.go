@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Kind is the control-flow role of a statement. Front ends map every
@@ -147,7 +148,8 @@ type Stmt struct {
 type File struct {
 	Path     string
 	Language string
-	// Lines is the source split on '\n' (no terminators).
+	// Lines are the source's lines as SplitLines splits them (no
+	// terminators); statement rows index them.
 	Lines []string
 	Stmts []*Stmt
 	// Errors counts recovered syntax error regions.
@@ -206,6 +208,37 @@ type Language struct {
 	Keywords        []string
 	NewParser       func() Parser
 	NewSyntaxParser func() SyntaxParser
+
+	// Parsers are costly to create and not safe for concurrent use: one
+	// pool per language serves every caller.
+	parsers, syntaxParsers sync.Pool
+}
+
+// Parse parses src, the content of the file at path, with a parser from
+// the language's pool.
+func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, error) {
+	p, _ := l.parsers.Get().(Parser)
+	if p == nil {
+		p = l.NewParser()
+	}
+	f, err := p.Parse(ctx, path, src)
+	l.parsers.Put(p) // not reached after a panic: that parser is dropped
+	return f, err
+}
+
+// ParseSyntax runs the tree-sitter parse alone with a syntax parser from
+// the language's pool; it fails when the language has none.
+func (l *Language) ParseSyntax(src []byte) error {
+	if l.NewSyntaxParser == nil {
+		return fmt.Errorf("language %s has no syntax parser", l.Name)
+	}
+	p, _ := l.syntaxParsers.Get().(SyntaxParser)
+	if p == nil {
+		p = l.NewSyntaxParser()
+	}
+	err := p.ParseSyntax(src)
+	l.syntaxParsers.Put(p)
+	return err
 }
 
 var registry []*Language

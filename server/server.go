@@ -1,19 +1,20 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // Errors a front end maps onto its protocol's "bad request" answers.
@@ -159,6 +160,9 @@ type Options struct {
 	Parallel int
 	// Logger receives diagnostics (default: discarded).
 	Logger *log.Logger
+	// MaxFileSize bounds the files read from disk for a query (default
+	// indexer.DefaultMaxFileSize, the build's limit).
+	MaxFileSize int64
 }
 
 // DefaultBudget is the retrieval budget used when Options.Budget is zero.
@@ -249,28 +253,34 @@ func (s *Service) Update(paths []string) error {
 }
 
 // Resolve maps an absolute or repository-relative path to its
-// slash-separated path relative to the repository root, refusing paths
-// outside it with [ErrOutsideRepo].
+// slash-separated path relative to the repository root
+// (indexer.RelPath), refusing paths outside it with [ErrOutsideRepo].
 func (s *Service) Resolve(path string) (string, error) {
-	if path == "" {
-		return "", fmt.Errorf("empty path: %w", ErrOutsideRepo)
+	rel, err := indexer.RelPath(s.root, path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrOutsideRepo, err)
 	}
-	p := filepath.FromSlash(path)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.root, p)
+	return rel, nil
+}
+
+// ReadFile reads the file at path (absolute, or relative to the root) as
+// the build would: a regular text file inside the repository within the
+// size limit (indexer.ReadRepoFile). A file that can never be completed in
+// is [ErrInvalid]; a link leading out of the repository is
+// [ErrOutsideRepo].
+func (s *Service) ReadFile(path string) ([]byte, error) {
+	rel, err := s.Resolve(path)
+	if err != nil {
+		return nil, err
 	}
-	p = filepath.Clean(p)
-	// Follow symlinks when the file exists, so a link cannot lead outside.
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	} else if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		p = filepath.Join(r, filepath.Base(p))
+	src, err := indexer.ReadRepoFile(s.root, rel, s.opts.MaxFileSize)
+	switch {
+	case errors.Is(err, indexer.ErrOutsideRepo):
+		return nil, fmt.Errorf("read %s: %w: %w", rel, ErrOutsideRepo, err)
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w: %w", rel, ErrInvalid, err)
 	}
-	rel, err := filepath.Rel(s.root, p)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: %w", path, ErrOutsideRepo)
-	}
-	return filepath.ToSlash(rel), nil
+	return src, nil
 }
 
 // Complete answers a query: retrieval (cached) and the model-free
@@ -282,11 +292,11 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	}
 	src := q.Source
 	if src == nil {
-		if src, err = os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel))); err != nil {
-			return nil, fmt.Errorf("read %s: %w", rel, err)
+		if src, err = s.ReadFile(rel); err != nil {
+			return nil, err
 		}
 	}
-	start, end, ok := lineBounds(src, q.Line)
+	start, end, ok := lang.LineRange(src, q.Line-1)
 	if !ok {
 		return nil, fmt.Errorf("line %d of %s: %w", q.Line, rel, ErrPosition)
 	}
@@ -399,28 +409,4 @@ func Extend(typed, prediction string) string {
 		return ""
 	}
 	return p[len(typed):]
-}
-
-// lineBounds returns the byte range of 1-based line n of src, without its
-// terminator. A line just past a final newline (or in an empty buffer) is
-// valid and empty.
-func lineBounds(src []byte, n int) (start, end int, ok bool) {
-	if n < 1 {
-		return 0, 0, false
-	}
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(src[start:], '\n')
-		if j < 0 {
-			return 0, 0, false
-		}
-		start += j + 1
-	}
-	end = len(src)
-	if j := bytes.IndexByte(src[start:], '\n'); j >= 0 {
-		end = start + j
-	}
-	if end > start && src[end-1] == '\r' {
-		end--
-	}
-	return start, end, true
 }

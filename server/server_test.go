@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/graphcoder/graphcoder/indexer"
+	_ "github.com/graphcoder/graphcoder/lang/python"
 )
 
 // fakeCompleter predicts a fixed line and records what it was asked.
@@ -54,31 +57,6 @@ func TestExtend(t *testing.T) {
 	for _, tt := range tests {
 		if got := Extend(tt.typed, tt.pred); got != tt.want {
 			t.Errorf("Extend(%q, %q) = %q, want %q", tt.typed, tt.pred, got, tt.want)
-		}
-	}
-}
-
-func TestLineBounds(t *testing.T) {
-	tests := []struct {
-		src        string
-		line       int
-		start, end int
-		ok         bool
-	}{
-		{"", 1, 0, 0, true},
-		{"", 2, 0, 0, false},
-		{"a\nbc\n", 1, 0, 1, true},
-		{"a\nbc\n", 2, 2, 4, true},
-		{"a\nbc\n", 3, 5, 5, true},
-		{"a\nbc\n", 4, 0, 0, false},
-		{"a\r\nbc", 1, 0, 1, true},
-		{"a\r\nbc", 2, 3, 5, true},
-		{"a", 0, 0, 0, false},
-	}
-	for _, tt := range tests {
-		s, e, ok := lineBounds([]byte(tt.src), tt.line)
-		if ok != tt.ok || (ok && (s != tt.start || e != tt.end)) {
-			t.Errorf("lineBounds(%q, %d) = %d, %d, %v; want %d, %d, %v", tt.src, tt.line, s, e, ok, tt.start, tt.end, tt.ok)
 		}
 	}
 }
@@ -280,10 +258,8 @@ func TestWatch(t *testing.T) {
 	got := make(chan string, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	wait, err := Watch(ctx, WatchOptions{
-		Root:    root,
-		SkipDir: func(p string) bool { return p == filepath.Join(root, ".graphcoder") || filepath.Base(p) == ".git" },
-		Match:   func(p string) bool { return filepath.Ext(p) == ".py" },
-		Notify:  func(p string) { got <- p },
+		Rules:  indexer.NewRules(root, "", 0),
+		Notify: func(p string) { got <- p },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,71 +4,69 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // WatchOptions configure [Watch].
 type WatchOptions struct {
-	// Root is the directory watched recursively.
-	Root string
-	// SkipDir reports directories (absolute paths) not to watch: pass the
-	// indexer's rules (indexer.Rules.SkipDir) so that the watcher leaves
-	// out exactly the folders a build does. Default: none.
-	SkipDir func(path string) bool
-	// Match reports the files whose changes matter (default: all). A
-	// removed or renamed path is notified whatever Match says, since it
-	// may have been a folder holding indexed files.
-	Match func(path string) bool
-	// Notify receives the absolute path of each changed file.
+	// Rules are the repository's file rules: the watcher walks the tree
+	// with them (indexer.Rules.Walk), so it watches exactly the folders a
+	// build walks and reports only changes to files a build could take.
+	// Required.
+	Rules *indexer.Rules
+	// Notify receives the absolute path of each changed file. A removed
+	// or renamed path is notified whatever it was, since it may have been
+	// a folder holding indexed files.
 	Notify func(path string)
 	// Logger receives watcher errors (default: discarded).
 	Logger *log.Logger
 }
 
-// Watch watches a directory tree with fsnotify until ctx is done, adding
-// watches for directories created later. It returns once the initial
-// watches are set; the returned function waits for the watcher to stop.
+// Watch watches the repository of opts.Rules with fsnotify until ctx is
+// done, adding watches for folders created later. It returns once the
+// initial watches are set; the returned function waits for the watcher to
+// stop.
 func Watch(ctx context.Context, opts WatchOptions) (wait func(), err error) {
-	if opts.Notify == nil {
-		return nil, errors.New("watch: nil Notify")
+	if opts.Notify == nil || opts.Rules == nil {
+		return nil, errors.New("watch: Rules and Notify are required")
 	}
 	if opts.Logger == nil {
 		opts.Logger = log.New(discard{}, "", 0)
 	}
+	root := opts.Rules.Root()
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, fmt.Errorf("watch %s: %w", opts.Root, err)
+		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
-	skip := func(path string) bool { return opts.SkipDir != nil && opts.SkipDir(path) }
-	addTree := func(root string) error {
-		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == root {
-					return err
-				}
-				return nil // an unreadable subfolder is not fatal
+	// addTree watches the folders of the tree at dir and returns its files.
+	addTree := func(dir string) ([]string, error) {
+		tree, err := opts.Rules.Walk(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range tree.Dirs {
+			if err := w.Add(d); err != nil {
+				opts.Logger.Printf("watch %s: %v", d, err)
 			}
-			if !d.IsDir() {
-				return nil
-			}
-			if p != root && skip(p) {
-				return filepath.SkipDir
-			}
-			if err := w.Add(p); err != nil {
-				opts.Logger.Printf("watch %s: %v", p, err)
-			}
-			return nil
-		})
+		}
+		files := make([]string, len(tree.Files))
+		for i, f := range tree.Files {
+			files[i] = filepath.Join(root, filepath.FromSlash(f.Rel))
+		}
+		return files, nil
 	}
-	if err := addTree(opts.Root); err != nil {
+	if _, err := addTree(root); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("watch %s: %w", opts.Root, err)
+		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
+	match := func(p string) bool { return lang.ForPath(p) != nil && !opts.Rules.Ignored(p) }
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -91,39 +89,24 @@ func Watch(ctx context.Context, opts WatchOptions) (wait func(), err error) {
 				}
 				if ev.Has(fsnotify.Create) {
 					if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-						if !skip(ev.Name) {
-							_ = addTree(ev.Name)
-							notifyTree(ev.Name, opts)
+						// A folder that appeared whole (moved in, or
+						// created with content before its watch was set).
+						files, err := addTree(ev.Name)
+						if err != nil {
+							opts.Logger.Printf("watch %s: %v", ev.Name, err)
+						}
+						for _, f := range files {
+							opts.Notify(f)
 						}
 						continue
 					}
 				}
 				gone := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
-				if gone || opts.Match == nil || opts.Match(ev.Name) {
+				if gone || match(ev.Name) {
 					opts.Notify(ev.Name)
 				}
 			}
 		}
 	}()
 	return func() { <-done }, nil
-}
-
-// notifyTree reports the files of a directory that appeared whole (moved
-// in, or created with content before its watch was set).
-func notifyTree(root string, opts WatchOptions) {
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != root && opts.SkipDir != nil && opts.SkipDir(p) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if opts.Match == nil || opts.Match(p) {
-			opts.Notify(p)
-		}
-		return nil
-	})
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
@@ -39,11 +39,13 @@ GraphCoder retrieves by. Render the dot format with Graphviz, e.g.
 			if l == nil {
 				return fmt.Errorf("%s: unsupported file type (supported: %s)", path, extensions())
 			}
-			src, err := os.ReadFile(path)
+			// The file as graphcoder build would read it: a regular text
+			// file within the size limit (no FIFO, no device).
+			src, err := indexer.ReadFile(path, indexer.DefaultMaxFileSize)
 			if err != nil {
 				return fmt.Errorf("read %s: %w", path, err)
 			}
-			f, err := l.NewParser().Parse(cmd.Context(), path, src)
+			f, err := l.Parse(cmd.Context(), path, src)
 			if err != nil {
 				return err
 			}

@@ -182,13 +182,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	if !f.noWatch {
 		go live.Run(ctx)
 		onSave = func(p string) { live.Notify(p) }
-		wait, err := server.Watch(ctx, server.WatchOptions{
-			Root:    repo,
-			SkipDir: rules.SkipDir,
-			Match:   func(p string) bool { return backend.Match(p) && !rules.Ignored(p) },
-			Notify:  onSave,
-			Logger:  logger,
-		})
+		wait, err := server.Watch(ctx, server.WatchOptions{Rules: rules, Notify: onSave, Logger: logger})
 		if err != nil {
 			logger.Printf("not watching the repository (saves still re-index): %v", err)
 		} else {

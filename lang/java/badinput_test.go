@@ -40,6 +40,7 @@ func TestBadInput(t *testing.T) {
 		{"unterminated comment", "class A { /* never closed\n void f() {} }", 1, -1},
 		{"stray closers", "} } ) ;\nclass A {}", 1, -1},
 		{"crlf", "class A {\r\n  int x;\r\n}\r\n", 0, 2},
+		{"lone cr", "class A {\r  int x;\r  int y;\r}\r", 0, 3},
 		{"keyword soup", "if while for do switch case class", 1, -1},
 	}
 	for _, tt := range tests {
@@ -55,9 +56,12 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("%d statements, want %d:\n%s", n, tt.stmts, dump(f))
 			}
 			for _, l := range f.Lines {
-				if strings.HasSuffix(l, "\r") {
-					t.Errorf("line keeps its \\r: %q", l)
+				if strings.ContainsAny(l, "\r\n") {
+					t.Errorf("line keeps a terminator: %q", l)
 				}
+			}
+			if want := strings.Count(strings.ReplaceAll(tt.src, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(tt.src, "\r\n", ""), "\r") + 1; len(f.Lines) != want {
+				t.Errorf("%d lines, want %d", len(f.Lines), want)
 			}
 		})
 	}

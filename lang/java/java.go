@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -60,8 +59,8 @@ func NewParser() *Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	// tsflat.Parse explains why the parse is not handed ctx.
-	tree, err := tsflat.Parse(ctx, p.ts, src, 0)
+	src = lang.NormalizeCR(src)
+	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -81,7 +80,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	p.nodes = nodes
 
 	text := string(src)
-	f := &lang.File{Path: path, Language: "java", Lines: splitLines(text)}
+	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
 	b := &p.b
 	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
 	if len(nodes) > 0 {
@@ -109,23 +108,6 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 }
 
 var errNoTree = errors.New("tree-sitter returned no tree")
-
-// splitLines splits text on '\n', dropping a '\r' before it.
-func splitLines(text string) []string {
-	lines := make([]string, 0, strings.Count(text, "\n")+1)
-	for {
-		nl := strings.IndexByte(text, '\n')
-		if nl < 0 {
-			return append(lines, text)
-		}
-		line := text[:nl]
-		if strings.HasSuffix(line, "\r") {
-			line = line[:len(line)-1]
-		}
-		lines = append(lines, line)
-		text = text[nl+1:]
-	}
-}
 
 // monotone restores the row order of statements after error recovery has
 // produced odd shapes (a label whose colon comes after its statement, a

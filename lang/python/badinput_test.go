@@ -3,8 +3,10 @@ package python
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +41,7 @@ func TestBadInput(t *testing.T) {
 		{name: "unterminated triple string", src: "s = \"\"\"abc\nt = 1\n", wantError: true},
 		{name: "unterminated bracket", src: "f(a, [b,\nc = 1\n", wantError: true},
 		{name: "crlf", src: "x = 1\r\nif x:\r\n    y = 2\r\n", minStmts: 3},
+		{name: "lone cr", src: "x = 1\rif x:\r    y = 2\rz = 3\r", minStmts: 4},
 		{name: "no trailing newline", src: "x = 1", minStmts: 1},
 		{name: "lone dedent", src: "    x = 1\ny = 2\n", minStmts: 1},
 		{name: "200 levels of if", src: deep(200), minStmts: 201},
@@ -63,11 +66,11 @@ func TestBadInput(t *testing.T) {
 			if tt.wantError && f.Errors == 0 {
 				t.Errorf("no syntax error counted:\n%s", dump(f))
 			}
-			if len(f.Lines) != strings.Count(tt.src, "\n")+1 {
-				t.Errorf("got %d lines, want %d", len(f.Lines), strings.Count(tt.src, "\n")+1)
+			if want := lang.LineCount(tt.src); len(f.Lines) != want {
+				t.Errorf("got %d lines, want %d", len(f.Lines), want)
 			}
 			for _, l := range f.Lines {
-				if strings.HasSuffix(l, "\r") {
+				if strings.ContainsAny(l, "\r\n") {
 					t.Errorf("line %q keeps its terminator", l)
 				}
 			}
@@ -190,4 +193,25 @@ func TestErrorHoldingStatements(t *testing.T) {
 		t.Errorf("%d statements, %d of %d lines in error statements", stmts, errorRows, len(f.Lines))
 	}
 	t.Logf("%d statements, %d errors, %d of %d lines in error statements", stmts, f.Errors, errorRows, len(f.Lines))
+}
+
+// Lone carriage returns end lines, as Python itself reads them: each
+// statement is found on its own row, as with "\n".
+func TestLoneCR(t *testing.T) {
+	lf := "x = 1\nif x:\n    y = 2\nz = 3\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	rows := func(src string) []string {
+		f, err := NewParser().Parse(context.Background(), "a.py", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		lang.Walk(f.Stmts, func(s *lang.Stmt) {
+			out = append(out, fmt.Sprintf("%s %d-%d %q", s.Kind, s.StartRow, s.EndRow, f.Text(s)))
+		})
+		return out
+	}
+	if a, b := rows(lf), rows(cr); !slices.Equal(a, b) || len(a) != 4 {
+		t.Errorf("lone CR: %q, want %q", b, a)
+	}
 }

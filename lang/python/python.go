@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -26,11 +25,6 @@ var keywords = []string{
 // Windows scripts and type stubs (stubs are Python syntax, and their
 // signatures are useful context for completion).
 var extensions = []string{".py", ".pyw", ".pyi"}
-
-// parseTimeout bounds the time tree-sitter may spend on one file, in
-// microseconds. Real files parse in milliseconds; the bound only keeps a
-// pathological input from stalling a build.
-const parseTimeout = 30_000_000
 
 func init() {
 	lang.Register(&lang.Language{
@@ -62,8 +56,8 @@ func NewParser() *Parser {
 // make it fail: they become Error statements counted in File.Errors. It
 // fails only when the context is cancelled or the parser gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	// tsflat.Parse explains why the parse is not handed ctx.
-	tree, err := tsflat.Parse(ctx, p.ts, src, parseTimeout)
+	src = lang.NormalizeCR(src)
+	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -76,7 +70,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	f := &lang.File{Path: path, Language: "python", Lines: splitLines(src)}
+	f := &lang.File{Path: path, Language: "python", Lines: lang.SplitLines(src)}
 	b := &p.b
 	b.reset(nodes, src, len(f.Lines))
 	if len(nodes) > 0 {
@@ -85,19 +79,6 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	}
 	b.reset(nil, nil, 0) // drop references to the file
 	return f, nil
-}
-
-// splitLines splits src on '\n', dropping a '\r' before each '\n' so that
-// CRLF files yield clean lines.
-func splitLines(src []byte) []string {
-	text := string(src)
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if strings.HasSuffix(l, "\r") {
-			lines[i] = l[:len(l)-1]
-		}
-	}
-	return lines
 }
 
 // builder turns the flattened syntax tree of one file into statements.

@@ -4,7 +4,8 @@
 // [server.Generator], and an incremental re-index of the repository into
 // the open index (package db) for the live index.
 //
-// The server packages depend only on their own narrow interfaces so that
-// their protocol tests run with fakes; this package is the one place that
-// knows both sides.
+// The server packages depend on their own narrow interfaces (and on the
+// indexer's file rules, which every command shares) so that their protocol
+// tests run with fakes; this package is the one place that knows both
+// sides.
 package backend

@@ -89,11 +89,11 @@ func TestNeovim(t *testing.T) {
 		t.Skip("nvim not installed (Debian package neovim)")
 	}
 	repo := copyDemo(t)
-	d, err := db.Open(filepath.Join(repo, ".graphcoder"), db.OpenOptions{})
-	if err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (&Indexer{DB: d, Rules: indexer.NewRules(repo, "", 0)}).Build(context.Background()); err != nil {
+	d, err := db.Open(filepath.Join(repo, ".graphcoder"), db.OpenOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	eng, err := engine.New(d, engine.Options{Root: repo})

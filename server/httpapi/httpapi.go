@@ -11,9 +11,9 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
+	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/server"
 )
 
@@ -176,8 +176,8 @@ func (h *handler) completions(w http.ResponseWriter, r *http.Request) {
 	}
 	seg := req.Segments
 	src := seg.Prefix + seg.Suffix
-	line := strings.Count(seg.Prefix, "\n") + 1
-	col := len(seg.Prefix) - (strings.LastIndexByte(seg.Prefix, '\n') + 1)
+	row, start := lang.LineOf(src, len(seg.Prefix))
+	line, col := row+1, len(seg.Prefix)-start
 	c, err := h.svc.Complete(ctx, server.Query{Path: seg.Filepath, Source: []byte(src), Line: line, Column: col,
 		WantPrompt: req.DebugOptions.ReturnPrompt})
 	switch {

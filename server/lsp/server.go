@@ -8,7 +8,6 @@ import (
 	"io"
 	"log"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -329,11 +328,10 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 	s.mu.Unlock()
 	return func(ctx context.Context) (any, error) {
 		if d == nil {
-			// Not open in the editor: complete from the file on disk.
-			if _, err := s.svc.Resolve(path); err != nil {
-				return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
-			}
-			b, err := os.ReadFile(path)
+			// Not open in the editor: complete from the file on disk, read
+			// as the build reads it (no FIFO, device or link out of the
+			// repository).
+			b, err := s.svc.ReadFile(path)
 			if err != nil {
 				return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "document not open and not readable: %v", err)
 			}
@@ -346,7 +344,7 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 		start, _ := lineStart(text, p.Position.Line)
 		c, err := s.svc.Complete(ctx, server.Query{
 			Path:   path,
-			Source: []byte(normalizeNewlines(text)),
+			Source: []byte(text),
 			Line:   p.Position.Line + 1,
 			Column: off - start,
 		})
@@ -358,17 +356,6 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 		}
 		return s.answer(c, p.Position, enc, inline), nil
 	}, nil
-}
-
-// normalizeNewlines maps lone "\r" line ends to "\n" so that the service,
-// which counts "\n", sees the same lines as LSP. "\r\n" is kept.
-func normalizeNewlines(s string) string {
-	if !strings.Contains(s, "\r") {
-		return s
-	}
-	s = strings.ReplaceAll(s, "\r\n", "\n\x00")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.ReplaceAll(s, "\n\x00", "\r\n")
 }
 
 func (s *Server) answer(c *server.Completion, cursor Position, enc Encoding, inline bool) any {

@@ -3,8 +3,9 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // ErrRange reports a position or range that does not lie in the document.
@@ -48,32 +49,18 @@ func (e Encoding) units(r rune, size int) int {
 }
 
 // lineStart returns the byte offset of zero-based line n. LSP ends lines
-// at "\n", "\r\n" or "\r"; the line after a final terminator exists and is
-// empty.
+// at "\n", "\r\n" or "\r", as package lang does; the line after a final
+// terminator exists and is empty.
 func lineStart(text string, n int) (int, bool) {
-	off := 0
-	for range n {
-		i := strings.IndexAny(text[off:], "\r\n")
-		if i < 0 {
-			return 0, false
-		}
-		off += i
-		if text[off] == '\r' && off+1 < len(text) && text[off+1] == '\n' {
-			off += 2
-		} else {
-			off++
-		}
-	}
-	return off, true
+	start, _, ok := lang.LineRange(text, n)
+	return start, ok
 }
 
 // lineEnd returns the byte offset where the line starting at off ends,
 // before its terminator.
 func lineEnd(text string, off int) int {
-	if i := strings.IndexAny(text[off:], "\r\n"); i >= 0 {
-		return off + i
-	}
-	return len(text)
+	end, _ := lang.NextLine(text, off)
+	return end
 }
 
 // Offset converts a position to a byte offset in text. A character past
@@ -109,21 +96,7 @@ func PositionOf(text string, off int, enc Encoding) Position {
 	for off > 0 && off < len(text) && !utf8.RuneStart(text[off]) {
 		off--
 	}
-	line, start := 0, 0
-	for {
-		i := strings.IndexAny(text[start:], "\r\n")
-		if i < 0 || start+i >= off {
-			break
-		}
-		next := start + i + 1
-		if text[start+i] == '\r' && next < len(text) && text[next] == '\n' {
-			if next >= off {
-				break // inside a "\r\n" pair: still on this line
-			}
-			next++
-		}
-		line, start = line+1, next
-	}
+	line, start := lang.LineOf(text, off)
 	return Position{Line: line, Character: Units(text[start:off], enc)}
 }
 

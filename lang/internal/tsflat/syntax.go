@@ -2,10 +2,17 @@ package tsflat
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
+
+// MaxParseMicros bounds the time tree-sitter may spend on one file, in
+// microseconds, for every front end. Real files parse in milliseconds; the
+// bound only keeps a pathological input from stalling a build.
+const MaxParseMicros = 30_000_000
 
 // SyntaxParser runs tree-sitter alone: the syntax tree is built and freed.
 // It is the parse floor that index build times are measured against, and
@@ -29,13 +36,31 @@ func (p SyntaxParser) ParseSyntax(src []byte) error {
 	return nil
 }
 
+// sitterParser mirrors the layout of sitter.Parser, to reach the
+// cancellation flag tree-sitter polls while it parses.
+type sitterParser struct {
+	isClosed bool
+	c        unsafe.Pointer
+	cancel   *uintptr
+}
+
+// cancelFlag returns the flag the parser's tree-sitter parser polls, or nil
+// when the binding's layout is not the expected one.
+func cancelFlag(ts *sitter.Parser) *uintptr {
+	if unsafe.Sizeof(sitter.Parser{}) != unsafe.Sizeof(sitterParser{}) {
+		return nil
+	}
+	return (*sitterParser)(unsafe.Pointer(ts)).cancel
+}
+
 // Parse parses src with ts, bounded by maxMicros of parse time (0: no
-// bound) and by ctx's deadline. The binding's cancellable parse can leave
-// its cancellation flag set when a context is cancelled just as a parse
-// completes, and every later parse with that parser then fails; so the
-// parse is never handed ctx: ctx is checked around it, and its deadline
-// becomes tree-sitter's own time limit, which leaves no state behind. A
-// halted parser is reset so the next call starts afresh.
+// bound) and stopped as soon as ctx is done: tree-sitter polls a flag
+// while it parses, and ctx sets it. The binding's own cancellable parse
+// can leave that flag set when a context is cancelled just as a parse
+// completes, and every later parse with the parser then fails; so the
+// binding is never handed ctx: Parse sets the flag itself, waits for its
+// setter to finish, and clears it before returning. A halted parser is
+// reset so the next call starts afresh.
 func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64) (*sitter.Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -48,7 +73,26 @@ func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64) 
 		}
 	}
 	ts.SetOperationLimit(int(limit))
+	var parsed, watched chan struct{}
+	flag := cancelFlag(ts)
+	if flag != nil && ctx.Done() != nil {
+		atomic.StoreUintptr(flag, 0)
+		parsed, watched = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(watched)
+			select {
+			case <-ctx.Done():
+				atomic.StoreUintptr(flag, 1)
+			case <-parsed:
+			}
+		}()
+	}
 	tree, err := ts.ParseCtx(context.Background(), nil, src)
+	if parsed != nil {
+		close(parsed)
+		<-watched // the watcher is done with the flag: clear it for the next parse
+		atomic.StoreUintptr(flag, 0)
+	}
 	if err != nil {
 		ts.Reset()
 		if cerr := ctx.Err(); cerr != nil {

@@ -2,7 +2,10 @@ package tsflat
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/java"
@@ -132,5 +135,44 @@ func viaCursor(root *sitter.Node) ([]Node, []string) {
 			prev = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 		}
+	}
+}
+
+// Cancelling the context stops a parse in progress, and the parser works
+// again at once: the flag tree-sitter polls is set by the context and
+// cleared before Parse returns.
+func TestParseCancelStopsTheParse(t *testing.T) {
+	if cancelFlag(sitter.NewParser()) == nil {
+		t.Fatal("the binding's parser layout changed: cancellation cannot reach tree-sitter")
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(python.GetLanguage())
+	big := []byte(strings.Repeat("x = f(a, b, [c, d], {e: g})\n", 50_000))
+	full := time.Now()
+	tree, err := Parse(context.Background(), p, big, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Close()
+	whole := time.Since(full)
+	for range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(whole/20, cancel)
+		start := time.Now()
+		_, err := Parse(ctx, p, big, 0)
+		took := time.Since(start)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled parse: err = %v after %v", err, took)
+		}
+		if took > whole/2 {
+			t.Errorf("a parse cancelled after %v stopped after %v (a whole parse takes %v)", whole/20, took, whole)
+		}
+		small, err := Parse(context.Background(), p, []byte("x = 1\n"), 0)
+		if err != nil {
+			t.Fatalf("parse after a cancelled one: %v", err)
+		}
+		small.Close()
 	}
 }
