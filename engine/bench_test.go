@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"io/fs"
 	"math/rand/v2"
@@ -79,11 +80,23 @@ func stdlibEngine(b *testing.B) *Engine {
 }
 
 // BenchmarkRetrieval completes 500 seeded cursors of the standard library
-// (mode coarse2fine, k = 10) per iteration and reports the median and p95
-// retrieval time (coarse + fine) and of the whole request.
+// (k = 10, the default context pool) per iteration and reports the median
+// and p95 retrieval time (coarse + fine) and of the whole request (parse,
+// retrieval, reading the values, assembling the prompt). The pool
+// sub-benchmarks vary the candidates retrieved for the prompt.
 func BenchmarkRetrieval(b *testing.B) {
-	for _, mode := range []retrieve.Mode{retrieve.CoarseToFine, retrieve.Coarse} {
-		b.Run(string(mode), func(b *testing.B) {
+	type run struct {
+		name string
+		mode retrieve.Mode
+		pool int
+	}
+	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0}, {string(retrieve.Coarse), retrieve.Coarse, 0}}
+	for _, pool := range []int{10, 30, 50} {
+		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool})
+	}
+	for _, rn := range runs {
+		mode := rn.mode
+		b.Run(rn.name, func(b *testing.B) {
 			e := stdlibEngine(b)
 			b.Logf("index: %d files, %d entries, ~%d MiB", e.Info().Files, e.Info().Entries, e.Info().Bytes>>20)
 			r := rand.New(rand.NewPCG(42, 1))
@@ -105,7 +118,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			for b.Loop() {
 				retr, total = retr[:0], total[:0]
 				for _, c := range cursors {
-					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode})
+					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -24,6 +24,9 @@ import (
 	"github.com/graphcoder/graphcoder/token"
 )
 
+// DefaultContextPool is the default of Options.ContextPool.
+const DefaultContextPool = 50
+
 // Errors of bad requests; test them with errors.Is, or all at once with
 // IsBadRequest. The file errors are the indexer's: a request is held to the
 // rules of the build.
@@ -50,12 +53,19 @@ func IsBadRequest(err error) bool {
 
 // Options configure an Engine. Zero values select the defaults.
 type Options struct {
-	// ContextWindow and MaxNewTokens set the prompt budget (defaults 2048
-	// and 100).
-	ContextWindow, MaxNewTokens int
+	// Prompt sets the budget, layout and packing policy of the context
+	// handed to a model (see package prompt); the comment prefix and the
+	// tokenizer are the language's and the index's.
+	Prompt prompt.Options
 	// Root overrides the repository root recorded in the index (for a
 	// repository that moved since it was indexed).
 	Root string
+	// ContextPool is the number of candidates retrieved for the context
+	// handed to a model (default DefaultContextPool): the top k of a
+	// request, then the next ones, for the assembler to pack what the
+	// top k leave room for. The top k are the same whatever the pool
+	// (unless the time budget ends the fine stage early).
+	ContextPool int
 	// FoldAfter is the number of files changed since the last full load
 	// past which Update folds them into a new base index in the
 	// background (default 32).
@@ -112,6 +122,9 @@ func Open(dir string, o Options) (*Engine, error) {
 // New loads the current snapshot of an already open index. The engine does
 // not close d.
 func New(d *db.DB, o Options) (*Engine, error) {
+	if err := o.Prompt.Validate(); err != nil {
+		return nil, err
+	}
 	e := &Engine{d: d, opts: o}
 	if err := e.Reload(); err != nil {
 		return nil, err
@@ -353,9 +366,12 @@ type Request struct {
 	// Hops and MaxStatements override the index's h and l for the query
 	// slice (0 keeps them).
 	Hops, MaxStatements int
-	// NoPrompt skips building Result.Prompt and Result.FIM, for callers
-	// that only want the snippets and the prediction.
+	// NoPrompt skips assembling Result.Context, for callers that only
+	// want the snippets and the prediction.
 	NoPrompt bool
+	// Pool overrides Options.ContextPool; with NoPrompt and no Pool only
+	// the top k are retrieved.
+	Pool int
 }
 
 // Snippet is one retrieved code window, best first in Result.Snippets.
@@ -379,14 +395,19 @@ type Stats struct {
 
 // Result is the answer to a Request.
 type Result struct {
-	Path       string        `json:"path"` // relative to the repository root
-	Line       int           `json:"line"`
-	Language   string        `json:"language"`
-	Snippets   []Snippet     `json:"snippets"`
-	Prompt     prompt.Prompt `json:"prompt"`
-	FIM        prompt.FIM    `json:"fim"`
-	Prediction string        `json:"prediction"`
-	Stats      Stats         `json:"stats"`
+	Path     string    `json:"path"` // relative to the repository root
+	Line     int       `json:"line"`
+	Language string    `json:"language"`
+	Snippets []Snippet `json:"snippets"`
+	// Pool holds the candidates retrieved past the top k for the
+	// context, best first.
+	Pool []Snippet `json:"pool,omitempty"`
+	// Context is what a model sees: the chosen blocks and in-file lines
+	// within the budget, rendered for the layout of Options.Prompt; nil
+	// with Request.NoPrompt.
+	Context    *prompt.Context `json:"context"`
+	Prediction string          `json:"prediction"`
+	Stats      Stats           `json:"stats"`
 }
 
 // Root returns the repository root of the loaded index.
@@ -435,13 +456,28 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	parse := time.Since(t0)
-	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: req.Mode, TopK: req.TopK, Gamma: req.Gamma, Budget: req.Budget})
+	k := req.TopK
+	if k <= 0 {
+		k = 10
+	}
+	pool := req.Pool
+	if pool <= 0 && !req.NoPrompt {
+		pool = e.opts.ContextPool
+		if pool <= 0 {
+			pool = DefaultContextPool
+		}
+	}
+	mode := req.Mode
+	if mode == "" {
+		mode = retrieve.CoarseToFine
+	}
+	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Gamma: req.Gamma, Budget: req.Budget})
 	if err != nil {
 		return nil, err
 	}
+	cands = topFirst(cands, k, mode)
 
 	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
-	snips := make([]prompt.Snippet, len(cands))
 	values := st.ix.Values(cands)
 	for i := range cands {
 		c := &cands[i]
@@ -450,14 +486,13 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 		if s.SED != s.SED { // NaN: not computed
 			s.SED = -1
 		}
-		res.Snippets = append(res.Snippets, s)
-		// Rank decides the prompt order, whatever the mode's score scale.
-		snips[i] = prompt.Snippet{Path: s.Path, Text: s.Text, Score: float64(len(cands) - i)}
+		if i < k {
+			res.Snippets = append(res.Snippets, s)
+		} else {
+			res.Pool = append(res.Pool, s)
+		}
 	}
 	if !req.NoPrompt {
-		po := prompt.Options{ContextWindow: e.opts.ContextWindow, MaxNewTokens: e.opts.MaxNewTokens,
-			CommentPrefix: l.CommentPrefix, Tokenizer: st.tok}
-		res.Prompt = prompt.Build(snips, before, relPath, po)
 		var after []string
 		if req.Line < len(lines) {
 			after = lines[req.Line:]
@@ -467,13 +502,73 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			// after a final newline is that newline.
 			after = after[:n-1]
 		}
-		res.FIM = prompt.BuildFIM(snips, before, after, po)
+		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after,
+			Candidates: Candidates(append(slices.Clip(res.Snippets), res.Pool...))}
+		po := e.opts.Prompt
+		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
+		if res.Context, err = prompt.Assemble(in, po); err != nil {
+			return nil, err
+		}
 	}
 	if len(cands) > 0 {
 		res.Prediction = st.ix.Predict(q, &cands[0])
 	}
 	res.Stats = Stats{Stats: rst, Parse: parse, Total: time.Since(t0)}
 	return res, nil
+}
+
+// topFirst reorders the candidates of a search for max(k, pool) so that
+// the first k are what a search for k returns, in the same order, and the
+// rest follow in search order. A coarse-to-fine search re-ranks its coarse
+// top k; with a larger pool, those k are the pool's best by coarse
+// similarity (ties by entry, as the coarse stage breaks them), and the
+// fine order restricted to them is theirs. Modes coarse and fine rank the
+// pool as they rank the top k, so its first k already are.
+func topFirst(cands []retrieve.Candidate, k int, mode retrieve.Mode) []retrieve.Candidate {
+	if len(cands) <= k || mode != retrieve.CoarseToFine {
+		return cands
+	}
+	byCoarse := make([]int, len(cands))
+	for i := range byCoarse {
+		byCoarse[i] = i
+	}
+	slices.SortFunc(byCoarse, func(a, b int) int {
+		ca, cb := &cands[a], &cands[b]
+		if ca.Coarse != cb.Coarse {
+			if ca.Coarse > cb.Coarse {
+				return -1
+			}
+			return 1
+		}
+		return ca.Entry - cb.Entry
+	})
+	top := make([]bool, len(cands))
+	for _, i := range byCoarse[:k] {
+		top[i] = true
+	}
+	out := make([]retrieve.Candidate, 0, len(cands))
+	for i := range cands {
+		if top[i] {
+			out = append(out, cands[i])
+		}
+	}
+	for i := range cands {
+		if !top[i] {
+			out = append(out, cands[i])
+		}
+	}
+	return out
+}
+
+// Candidates turns retrieved snippets, best first, into the assembler's
+// candidates: each window placed at its rows, focused on its statement.
+func Candidates(snips []Snippet) []prompt.Candidate {
+	out := make([]prompt.Candidate, len(snips))
+	for i, s := range snips {
+		out[i] = prompt.Candidate{Source: prompt.Retrieved, Path: s.Path, StartLine: s.StartLine,
+			Lines: strings.Split(s.Text, "\n"), Score: s.Score, Focus: s.TargetLine}
+	}
+	return out
 }
 
 // query parses the lines before the cursor, appends the dummy target and

@@ -61,7 +61,7 @@ func TestFineStageMatters(t *testing.T) {
 	if want := "        record.settled = True"; fine.Prediction != want {
 		t.Errorf("prediction %q, want %q", fine.Prediction, want)
 	}
-	if !strings.Contains(fine.Prompt.Text, "# shop/structural.py") {
-		t.Errorf("prompt lacks the best snippet:\n%s", fine.Prompt.Text)
+	if !strings.Contains(fine.Context.Text(), "# shop/structural.py") {
+		t.Errorf("prompt lacks the best snippet:\n%s", fine.Context.Text())
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/lang"
@@ -57,16 +58,27 @@ type Options struct {
 	IndexDir string
 	// Tokenizer names the tokenizer every method uses (default "code").
 	Tokenizer string
-	// TopK is the number of snippets retrieved per task (default 10).
+	// TopK is the number of snippets retrieved per task (default 10): the
+	// ones hit@k and the predictions use.
 	TopK int
+	// ContextPool is the number of candidates every method retrieves for
+	// its prompt (default engine.DefaultContextPool, at least TopK): its
+	// top k, then the next ones for the assembler to pack what the top k
+	// leave room for.
+	ContextPool int
 	// Window is the window size of the sequence baselines (default 20).
 	Window int
 	// Iterations is the number of RepoCoder rounds (default 3).
 	Iterations int
 	// LLM generates the completions; nil predicts without a model.
 	LLM llm.Backend
-	// Prompt sets the prompt budget, the same for every method.
+	// Prompt sets the prompt budget and the context assembler's policy,
+	// the same for every method; its layout is the model backend's.
 	Prompt prompt.Options
+	// Variants are other assembler options under which the context
+	// metrics of every method are measured as well, on the same retrieval
+	// results (an ablation; predictions use Prompt only).
+	Variants []Variant
 	// Workers is the number of tasks run at once (default 1, which keeps
 	// retrieval timings free of contention).
 	Workers int
@@ -89,12 +101,16 @@ type Observation struct {
 
 // Snippet is one retrieved piece of code.
 type Snippet struct {
-	Path       string  `json:"path"`
-	Start      int     `json:"start"` // 0-based first row
-	End        int     `json:"end"`   // 0-based row after the last
-	Score      float64 `json:"score"`
-	Text       string  `json:"-"`
-	Prediction string  `json:"-"` // the snippet's model-free prediction, if any
+	Path  string  `json:"path"`
+	Start int     `json:"start"` // 0-based first row
+	End   int     `json:"end"`   // 0-based row after the last
+	Score float64 `json:"score"`
+	// Focus is the 0-based row the snippet is about (the statement that
+	// stands where the hole does; it may lie just outside the rows), -1
+	// for none. A block cut to fit the prompt keeps the rows nearest it.
+	Focus      int    `json:"focus"`
+	Text       string `json:"-"`
+	Prediction string `json:"-"` // the snippet's model-free prediction, if any
 }
 
 // GraphIndex is the code context graph retriever the graphcoder methods
@@ -116,11 +132,14 @@ type GraphQuery struct {
 	Source []byte // the file's lines before the hole
 	Mode   string // coarse, fine or coarse2fine
 	TopK   int
+	// Pool is the number of candidates to return (at least TopK): the
+	// top k first, as a search for TopK returns them, then the next ones.
+	Pool int
 }
 
 // GraphResult is the answer to a GraphQuery.
 type GraphResult struct {
-	Snippets   []Snippet // best first
+	Snippets   []Snippet // the top k, best first, then the rest of the pool
 	Prediction string    // model-free prediction
 	// Retrieval is the time of the retrieval proper; zero means the
 	// harness's wall time of Retrieve is used.
@@ -149,6 +168,34 @@ type Record struct {
 	OutHit10    bool     `json:"outside_hit@10"`
 	RetrievalMS float64  `json:"retrieval_ms"`
 	Snippets    []string `json:"snippets"` // path:first-last, 1-based
+	// Context measures the prompt the method's snippets make; Ablation the
+	// prompts of the run's variants, by variant name.
+	Context  ContextRecord            `json:"context"`
+	Ablation map[string]ContextRecord `json:"ablation,omitempty"`
+}
+
+// ContextRecord is the context quality of one prompt (spec section 10).
+type ContextRecord struct {
+	// FirstRelevant is the 1-based rank of the first prompt block holding
+	// the normalised target line, 0 when none does.
+	FirstRelevant int `json:"first_relevant"`
+	// NovelIDs and NovelFound count the target's identifiers missing from
+	// the in-file part, and those of them the blocks show.
+	NovelIDs   int `json:"novel_ids"`
+	NovelFound int `json:"novel_found"`
+	// APIs and APIsFound count the repository APIs the target calls whose
+	// definitions the in-file part does not show, and those of them whose
+	// definition line a block shows.
+	APIs      int `json:"apis"`
+	APIsFound int `json:"apis_found"`
+	// Lines and DupLines count the blocks' non-blank lines and those
+	// repeating an earlier block line or an in-file line.
+	Lines          int `json:"lines"`
+	DupLines       int `json:"dup_lines"`
+	RelevantTokens int `json:"relevant_tokens"`
+	Tokens         int `json:"prompt_tokens"`
+	Budget         int `json:"budget"`
+	Blocks         int `json:"blocks"`
 }
 
 // MethodResult aggregates one method over all tasks. Rates are percent.
@@ -162,6 +209,47 @@ type MethodResult struct {
 	RetrievalP95MS             float64
 	Entries                    int
 	Bytes                      int64
+	ContextResult
+}
+
+// ContextResult aggregates the context quality of one method's prompts
+// (spec section 10). Rates are percent.
+type ContextResult struct {
+	// Recall5 and Recall10: tasks whose prompt holds the target line in
+	// one of its 5 (10) best blocks; MRR: the mean reciprocal rank of the
+	// first such block (0 when none), times 100.
+	Recall5, Recall10, MRR float64
+	// NovelIDRecall: over tasks whose target has identifiers the in-file
+	// part does not show, the mean share of them the blocks show.
+	NovelIDRecall float64
+	// APIDefRecall: over tasks whose target calls repository APIs defined
+	// outside the in-file part, the mean share of them whose definition
+	// line the prompt shows.
+	APIDefRecall float64
+	// DupLineShare: of all block lines (non-blank) of all prompts, the
+	// share repeating an earlier block line or an in-file line.
+	DupLineShare float64
+	// PromptTokens: the median prompt size; Utilization: the mean share
+	// of the budget taken by blocks holding the target line.
+	PromptTokens float64
+	Utilization  float64
+	// NovelTasks and APITasks count the tasks the two recalls average over.
+	NovelTasks, APITasks int
+}
+
+// Variant names assembler options of an ablation.
+type Variant struct {
+	Name   string
+	Prompt prompt.Options
+	// Pool, when positive, offers only the first Pool candidates of the
+	// run's context pool.
+	Pool int
+}
+
+// AblationResult is one method's context quality under one variant.
+type AblationResult struct {
+	Variant, Method string
+	ContextResult
 }
 
 // Report is the result of a run.
@@ -172,6 +260,9 @@ type Report struct {
 	Tasks    []tasks.Task
 	Methods  []MethodResult // in the order asked for
 	Records  []Record       // by task, then method
+	// Ablation holds every method under every variant, by variant, then
+	// method, in the order asked for.
+	Ablation []AblationResult
 	// SkippedFiles counts files that could not be read or parsed.
 	SkippedFiles int
 }
@@ -207,8 +298,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	h := &harness{opts: opts, lang: l, tok: tok, scorer: metrics.New(l.CommentPrefix, metrics.Reserved(l.Name, l.Keywords))}
 	h.prompt = opts.Prompt
-	h.prompt.CommentPrefix = l.CommentPrefix
-	h.prompt.Tokenizer = tok
+	h.prompt.CommentPrefix, h.prompt.Tokenizer, h.prompt.Keywords = l.CommentPrefix, tok, l.Keywords
+	if err := h.prompt.Validate(); err != nil {
+		return nil, err
+	}
+	for _, v := range opts.Variants {
+		v.Prompt.CommentPrefix, v.Prompt.Tokenizer, v.Prompt.Keywords = l.CommentPrefix, tok, l.Keywords
+		if err := v.Prompt.Validate(); err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		h.variants = append(h.variants, v)
+	}
+	parsed := make([]*lang.File, len(files))
+	for i, f := range files {
+		parsed[i] = f.file
+	}
+	h.apis = tasks.APIDefinitions(parsed)
 	ms, closeAll, err := h.methods(ctx, files)
 	if err != nil {
 		return nil, err
@@ -262,6 +367,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	for j, m := range ms {
 		rep.Methods = append(rep.Methods, aggregate(m, records, j, len(ms)))
 	}
+	for _, v := range h.variants {
+		for j, m := range ms {
+			rep.Ablation = append(rep.Ablation, AblationResult{Variant: v.Name, Method: m.name,
+				ContextResult: aggregateContext(records, j, len(ms), func(r *Record) ContextRecord { return r.Ablation[v.Name] })})
+		}
+	}
 	return rep, nil
 }
 
@@ -289,6 +400,10 @@ func withDefaults(o Options) (Options, error) {
 	if o.TopK <= 0 {
 		o.TopK = 10
 	}
+	if o.ContextPool <= 0 {
+		o.ContextPool = engine.DefaultContextPool
+	}
+	o.ContextPool = max(o.ContextPool, o.TopK)
 	if o.Window <= 0 {
 		o.Window = 20
 	}
@@ -374,5 +489,58 @@ func aggregate(m *method, records []Record, j, stride int) MethodResult {
 	slices.Sort(times)
 	r.RetrievalP50MS = percentile(times, 0.5)
 	r.RetrievalP95MS = percentile(times, 0.95)
+	r.ContextResult = aggregateContext(records, j, stride, func(r *Record) ContextRecord { return r.Context })
+	return r
+}
+
+// aggregateContext averages the context records of method j.
+func aggregateContext(records []Record, j, stride int, of func(*Record) ContextRecord) ContextResult {
+	var r ContextResult
+	var tokens []float64
+	n, lines, dups := 0, 0, 0
+	for i := j; i < len(records); i += stride {
+		c := of(&records[i])
+		n++
+		if c.FirstRelevant > 0 {
+			if c.FirstRelevant <= 5 {
+				r.Recall5++
+			}
+			if c.FirstRelevant <= 10 {
+				r.Recall10++
+			}
+			r.MRR += 1 / float64(c.FirstRelevant)
+		}
+		if c.NovelIDs > 0 {
+			r.NovelTasks++
+			r.NovelIDRecall += float64(c.NovelFound) / float64(c.NovelIDs)
+		}
+		if c.APIs > 0 {
+			r.APITasks++
+			r.APIDefRecall += float64(c.APIsFound) / float64(c.APIs)
+		}
+		lines += c.Lines
+		dups += c.DupLines
+		if c.Budget > 0 {
+			r.Utilization += float64(c.RelevantTokens) / float64(c.Budget)
+		}
+		tokens = append(tokens, float64(c.Tokens))
+	}
+	if n > 0 {
+		r.Recall5 = 100 * r.Recall5 / float64(n)
+		r.Recall10 = 100 * r.Recall10 / float64(n)
+		r.MRR = 100 * r.MRR / float64(n)
+		r.Utilization = 100 * r.Utilization / float64(n)
+	}
+	if r.NovelTasks > 0 {
+		r.NovelIDRecall = 100 * r.NovelIDRecall / float64(r.NovelTasks)
+	}
+	if r.APITasks > 0 {
+		r.APIDefRecall = 100 * r.APIDefRecall / float64(r.APITasks)
+	}
+	if lines > 0 {
+		r.DupLineShare = 100 * float64(dups) / float64(lines)
+	}
+	slices.Sort(tokens)
+	r.PromptTokens = percentile(tokens, 0.5)
 	return r
 }

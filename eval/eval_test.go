@@ -16,9 +16,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/prompt"
 )
 
 // toyParser is a line-based front end for a Python-like toy language
@@ -477,5 +479,42 @@ func TestOutsideHits(t *testing.T) {
 	s := rep.Summary().Methods[Vanilla]
 	if s.Hit10 != round2(m.Hit10) || s.OutHit10 != 0 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestAPIDefRecall checks the API-definition count of one prompt by hand:
+// the target calls parse (defined in lib.toy, which a block shows), emit
+// (defined in lib.toy outside the blocks) and local (defined in the
+// in-file part, so not counted).
+func TestAPIDefRecall(t *testing.T) {
+	lib := &lang.File{Path: "lib.toy", Lines: []string{"def parse(x):", "    return x", "", "def emit(y):", "    return y"}}
+	lib.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"parse", "x"}},
+		{Kind: lang.Func, StartRow: 3, EndRow: 3, Defs: []string{"emit", "y"}}}
+	q := &lang.File{Path: "q.toy", Lines: []string{"def local(z):", "    return z", "v = parse(local(emit(1)))"}}
+	q.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"local", "z"}}}
+	h := &harness{scorer: metrics.New("#", nil), apis: tasks.APIDefinitions([]*lang.File{lib, q})}
+	task := &tasks.Task{Path: "q.toy", Line: 2, GroundTruth: q.Lines[2]}
+	c, err := h.assemble(task, q.Lines[:2], []Snippet{{Path: "lib.toy", Start: 0, End: 2, Text: "def parse(x):\n    return x", Focus: 0}}, prompt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := h.contextRecord(task, c)
+	if r.APIs != 2 || r.APIsFound != 1 {
+		t.Fatalf("apis %d, found %d (want 2, 1): %+v", r.APIs, r.APIsFound, r)
+	}
+}
+
+// TestAggregateContext averages hand-made records: two tasks, the first
+// with its target in the second block, the second without.
+func TestAggregateContext(t *testing.T) {
+	recs := []Record{
+		{Context: ContextRecord{FirstRelevant: 2, NovelIDs: 4, NovelFound: 1, APIs: 2, APIsFound: 2, Lines: 30, DupLines: 3, RelevantTokens: 50, Tokens: 900, Budget: 1000}},
+		{Context: ContextRecord{FirstRelevant: 0, NovelIDs: 0, APIs: 1, APIsFound: 0, Lines: 10, DupLines: 1, Tokens: 700, Budget: 1000}},
+	}
+	got := aggregateContext(recs, 0, 1, func(r *Record) ContextRecord { return r.Context })
+	want := ContextResult{Recall5: 50, Recall10: 50, MRR: 25, NovelIDRecall: 25, APIDefRecall: 50,
+		DupLineShare: 10, PromptTokens: 700, Utilization: 2.5, NovelTasks: 1, APITasks: 2}
+	if got != want {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 }

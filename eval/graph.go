@@ -126,7 +126,7 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 	if err != nil {
 		return GraphResult{}, err
 	}
-	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode, TopK: q.TopK})
+	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode, TopK: q.TopK, Pool: q.Pool, NoPrompt: true})
 	if err != nil {
 		return GraphResult{}, err
 	}
@@ -134,9 +134,9 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 		Prediction: res.Prediction,
 		Retrieval:  res.Stats.Parse + res.Stats.Coarse + res.Stats.Fine,
 	}
-	for _, s := range res.Snippets {
+	for _, s := range append(res.Snippets, res.Pool...) {
 		out.Snippets = append(out.Snippets, Snippet{
-			Path: s.Path, Start: s.StartLine - 1, End: s.EndLine, Score: s.Score, Text: s.Text,
+			Path: s.Path, Start: s.StartLine - 1, End: s.EndLine, Score: s.Score, Text: s.Text, Focus: s.TargetLine - 1,
 		})
 	}
 	return out, nil

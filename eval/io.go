@@ -28,6 +28,30 @@ type MethodSummary struct {
 	RetrievalP95MS float64 `json:"retrieval_ms_p95"`
 	Entries        int     `json:"db_entries"`
 	Bytes          int64   `json:"db_bytes"`
+	ContextSummary
+}
+
+// ContextSummary is the context quality of a method's prompts under the
+// keys of spec section 10; rates are percent (mrr too, times 100) and
+// prompt_tokens is a median.
+type ContextSummary struct {
+	Recall5       float64 `json:"recall@5"`
+	Recall10      float64 `json:"recall@10"`
+	MRR           float64 `json:"mrr"`
+	NovelIDRecall float64 `json:"novel_id_recall"`
+	APIDefRecall  float64 `json:"api_def_recall"`
+	DupLineShare  float64 `json:"dup_line_share"`
+	PromptTokens  float64 `json:"prompt_tokens"`
+	Utilization   float64 `json:"utilization"`
+	NovelTasks    int     `json:"novel_id_tasks"`
+	APITasks      int     `json:"api_def_tasks"`
+}
+
+func contextSummary(c ContextResult) ContextSummary {
+	return ContextSummary{Recall5: round2(c.Recall5), Recall10: round2(c.Recall10), MRR: round2(c.MRR),
+		NovelIDRecall: round2(c.NovelIDRecall), APIDefRecall: round2(c.APIDefRecall),
+		DupLineShare: round2(c.DupLineShare), PromptTokens: c.PromptTokens, Utilization: round2(c.Utilization),
+		NovelTasks: c.NovelTasks, APITasks: c.APITasks}
 }
 
 // Summary is the JSON form of a report; rates are percent with two
@@ -38,6 +62,9 @@ type Summary struct {
 	Tasks    int                      `json:"tasks"`
 	Seed     uint64                   `json:"seed"`
 	Methods  map[string]MethodSummary `json:"methods"`
+	// Ablation holds the context quality under each variant of the run,
+	// by variant name, then method.
+	Ablation map[string]map[string]ContextSummary `json:"ablation,omitempty"`
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
@@ -51,8 +78,17 @@ func (r *Report) Summary() Summary {
 			Hit1: round2(m.Hit1), Hit5: round2(m.Hit5), Hit10: round2(m.Hit10),
 			OutHit1: round2(m.OutHit1), OutHit5: round2(m.OutHit5), OutHit10: round2(m.OutHit10),
 			RetrievalP50MS: round2(m.RetrievalP50MS), RetrievalP95MS: round2(m.RetrievalP95MS),
-			Entries: m.Entries, Bytes: m.Bytes,
+			Entries: m.Entries, Bytes: m.Bytes, ContextSummary: contextSummary(m.ContextResult),
 		}
+	}
+	for _, a := range r.Ablation {
+		if s.Ablation == nil {
+			s.Ablation = map[string]map[string]ContextSummary{}
+		}
+		if s.Ablation[a.Variant] == nil {
+			s.Ablation[a.Variant] = map[string]ContextSummary{}
+		}
+		s.Ablation[a.Variant][a.Method] = contextSummary(a.ContextResult)
 	}
 	return s
 }
@@ -66,6 +102,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%d\t%.1f\t\n",
 			m.Name, m.EM, m.ES, m.IDEM, m.IDF1, m.Hit1, m.Hit5, m.Hit10, m.OutHit10,
 			m.RetrievalP50MS, m.RetrievalP95MS, m.Entries, float64(m.Bytes)/1e6)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\ncontext of the prompts (rates in percent, mrr x 100, tokens: median)\n\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "method\tvariant\trecall@5\trecall@10\tmrr\tnovel-id\tapi-def\tdup-lines\ttokens\tutil\t")
+	row := func(name, variant string, c ContextResult) {
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2f\t\n", name, variant,
+			c.Recall5, c.Recall10, c.MRR, c.NovelIDRecall, c.APIDefRecall, c.DupLineShare, c.PromptTokens, c.Utilization)
+	}
+	for _, m := range r.Methods {
+		row(m.Name, "run", m.ContextResult)
+	}
+	for _, a := range r.Ablation {
+		row(a.Method, a.Variant, a.ContextResult)
 	}
 	return tw.Flush()
 }

@@ -17,16 +17,18 @@ import (
 
 // harness holds what every method of a run shares.
 type harness struct {
-	opts   Options
-	lang   *lang.Language
-	tok    token.Tokenizer
-	scorer *metrics.Scorer
-	prompt prompt.Options
+	opts     Options
+	lang     *lang.Language
+	tok      token.Tokenizer
+	scorer   *metrics.Scorer
+	prompt   prompt.Options
+	variants []Variant
+	apis     map[string][]tasks.Loc // repository API name -> definitions
 }
 
 // method is one retrieval method ready to answer tasks. run returns the
-// retrieved snippets (best first), the final prediction and the time spent
-// retrieving.
+// retrieved snippets (the top k best first, then the rest of the context
+// pool), the final prediction and the time spent retrieving.
 type method struct {
 	name    string
 	entries int
@@ -98,9 +100,9 @@ func (h *harness) none(ctx context.Context, t *tasks.Task, lines []string) ([]Sn
 func (h *harness) windowRun(ix *window.Index, shift bool) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
 	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
 		start := time.Now()
-		res := ix.Search(window.Query{Path: t.Path, Line: t.Line, Context: lines, Shift: shift, TopK: h.opts.TopK})
+		res := ix.Search(window.Query{Path: t.Path, Line: t.Line, Context: lines, Shift: shift, TopK: h.opts.ContextPool})
 		took := time.Since(start)
-		snips := windowSnippets(res.Hits)
+		snips := windowSnippets(res.Hits, shift)
 		pred, err := h.generate(ctx, t, lines, snips, res.Prediction)
 		return snips, pred, took, err
 	}
@@ -118,9 +120,9 @@ func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task,
 		)
 		for it := 0; it < h.opts.Iterations; it++ {
 			start := time.Now()
-			res := ix.Search(window.Query{Path: t.Path, Line: t.Line, Context: lines, Appended: appended, TopK: h.opts.TopK})
+			res := ix.Search(window.Query{Path: t.Path, Line: t.Line, Context: lines, Appended: appended, TopK: h.opts.ContextPool})
 			took += time.Since(start)
-			snips = windowSnippets(res.Hits)
+			snips = windowSnippets(res.Hits, false)
 			var err error
 			if pred, err = h.generate(ctx, t, lines, snips, res.Prediction); err != nil {
 				return nil, "", 0, err
@@ -134,7 +136,7 @@ func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task,
 func (h *harness) graphRun(g GraphIndex, mode string) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
 	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
 		start := time.Now()
-		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode, TopK: h.opts.TopK})
+		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode, TopK: h.opts.TopK, Pool: h.opts.ContextPool})
 		took := time.Since(start)
 		if err != nil {
 			return nil, "", 0, err
@@ -147,30 +149,77 @@ func (h *harness) graphRun(g GraphIndex, mode string) func(context.Context, *tas
 	}
 }
 
+// assemble builds the prompt context of a task from a method's snippets,
+// as a model would see it: the same assembler, budget and policy for every
+// method.
+func (h *harness) assemble(t *tasks.Task, lines []string, snips []Snippet, o prompt.Options) (*prompt.Context, error) {
+	cands := make([]prompt.Candidate, len(snips))
+	for i, s := range snips {
+		cands[i] = prompt.Candidate{Source: prompt.Retrieved, Path: s.Path, StartLine: s.Start + 1,
+			Lines: strings.Split(strings.TrimSuffix(s.Text, "\n"), "\n"), Score: s.Score, Focus: s.Focus + 1}
+	}
+	c, err := prompt.Assemble(prompt.Input{Path: t.Path, Prefix: lines, Candidates: cands}, o)
+	if err != nil {
+		return nil, fmt.Errorf("assemble the prompt: %w", err)
+	}
+	return c, nil
+}
+
 // generate returns the prediction for a task: the method's model-free
-// prediction without a model, else the model's completion of the prompt
-// built from the snippets within the run's budget.
+// prediction without a model, else the model's completion of the context
+// assembled from the snippets within the run's budget.
 func (h *harness) generate(ctx context.Context, t *tasks.Task, lines []string, snips []Snippet, modelFree string) (string, error) {
 	if h.opts.LLM == nil {
 		return modelFree, nil
 	}
-	ps := make([]prompt.Snippet, len(snips))
-	for i, s := range snips {
-		ps[i] = prompt.Snippet{Path: s.Path, Text: s.Text, Score: s.Score}
+	c, err := h.assemble(t, lines, snips, h.prompt)
+	if err != nil {
+		return "", err
 	}
-	p := prompt.Build(ps, lines, t.Path, h.prompt)
-	resp, err := h.opts.LLM.Complete(ctx, llm.Request{
-		Prefix:    t.Prompt,
-		Prompt:    p.Text,
+	resp, err := h.opts.LLM.Complete(ctx, llm.WithContext(llm.Request{
 		Language:  h.lang.Name,
 		Path:      t.Path,
 		RepoName:  t.Repo,
 		MaxTokens: h.prompt.MaxNewTokens,
-	})
+	}, c))
 	if err != nil {
 		return "", fmt.Errorf("generate: %w", err)
 	}
 	return resp.Text, nil
+}
+
+// contextRecord measures the context of a prompt.
+func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord {
+	m := h.scorer.Context(t.GroundTruth, c)
+	r := ContextRecord{FirstRelevant: m.FirstRelevant, NovelIDs: m.NovelIDs, NovelFound: m.NovelFound,
+		Lines: m.Lines, DupLines: m.DupLines, RelevantTokens: m.RelevantTokens, Tokens: m.Tokens, Budget: m.Budget,
+		Blocks: len(c.Blocks)}
+	// The in-file rows the prompt shows, 0-based: [lo, hi).
+	lo, hi := c.PrefixStart-1, c.PrefixStart-1+len(c.Prefix)
+	for _, name := range tasks.CalledAPIs(t.GroundTruth, h.apis) {
+		locs := h.apis[name]
+		visible, shown := false, false
+		for _, l := range locs {
+			if l.Path == t.Path && l.Row >= lo && l.Row < hi {
+				visible = true
+				break
+			}
+			for i := range c.Blocks {
+				b := &c.Blocks[i]
+				if b.Path == l.Path && l.Row >= b.StartLine-1 && l.Row <= b.EndLine-1 {
+					shown = true
+				}
+			}
+		}
+		if visible {
+			continue
+		}
+		r.APIs++
+		if shown {
+			r.APIsFound++
+		}
+	}
+	return r
 }
 
 // runOne runs a method on a task and scores it.
@@ -184,10 +233,31 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 		h.opts.Observe(Observation{Method: m.name, Task: t, Snippets: snips, Prediction: pred})
 	}
 	s := h.scorer.Score(t.GroundTruth, pred)
-	values := make([]string, len(snips))
-	outside := make([]string, len(snips)) // "" stands for a snippet in the query window
-	locs := make([]string, len(snips))
-	for i, sn := range snips {
+	pc, err := h.assemble(t, lines, snips, h.prompt)
+	if err != nil {
+		return Record{}, err
+	}
+	c := h.contextRecord(t, pc)
+	var ablation map[string]ContextRecord
+	if len(h.variants) > 0 {
+		ablation = make(map[string]ContextRecord, len(h.variants))
+		for _, v := range h.variants {
+			vs := snips
+			if v.Pool > 0 {
+				vs = snips[:min(len(snips), v.Pool)]
+			}
+			vc, err := h.assemble(t, lines, vs, v.Prompt)
+			if err != nil {
+				return Record{}, fmt.Errorf("variant %s: %w", v.Name, err)
+			}
+			ablation[v.Name] = h.contextRecord(t, vc)
+		}
+	}
+	top := snips[:min(len(snips), h.opts.TopK)]
+	values := make([]string, len(top))
+	outside := make([]string, len(top)) // "" stands for a snippet in the query window
+	locs := make([]string, len(top))
+	for i, sn := range top {
 		values[i] = sn.Text
 		if OutsideQueryWindow(sn, t, h.opts.Window) {
 			outside[i] = sn.Text
@@ -206,6 +276,8 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 		OutHit10:    h.scorer.Hit(t.GroundTruth, outside, 10),
 		RetrievalMS: float64(took.Microseconds()) / 1000,
 		Snippets:    locs,
+		Context:     c,
+		Ablation:    ablation,
 	}, nil
 }
 
@@ -221,10 +293,17 @@ func OutsideQueryWindow(sn Snippet, t *tasks.Task, window int) bool {
 	return sn.Path != t.Path || sn.End <= t.Line-window || sn.Start >= t.Line
 }
 
-func windowSnippets(hits []window.Hit) []Snippet {
+// windowSnippets turns window hits into snippets focused on the row that
+// stands where the hole does: the row after a matched window, or the first
+// row of a shifted one (the window after the match).
+func windowSnippets(hits []window.Hit, shifted bool) []Snippet {
 	out := make([]Snippet, len(hits))
 	for i, hit := range hits {
-		out[i] = Snippet{Path: hit.Path, Start: hit.Start, End: hit.End, Score: hit.Score, Text: hit.Text}
+		focus := hit.End
+		if shifted {
+			focus = hit.Start
+		}
+		out[i] = Snippet{Path: hit.Path, Start: hit.Start, End: hit.End, Score: hit.Score, Text: hit.Text, Focus: focus}
 	}
 	return out
 }

@@ -1,23 +1,105 @@
-// Package prompt lays out what a language model sees: retrieved code
-// blocks, then the code before the cursor, within a token budget.
+// Package prompt is the context assembler: it alone decides what a
+// language model sees. The engine, the servers and the evaluation hand it
+// the ranked candidates (retrieved windows, and later definitions and
+// editor-sent snippets, each tagged with its Source), the in-file lines
+// around the cursor and one token budget; it returns the chosen blocks in
+// order, each with its source, path, rows and tokens, and renders them for
+// the layout the model backend takes.
 //
-// The layout follows the GraphCoder paper (Fig. 3). The budget is
-// B = context window - max new tokens; retrieved code may take up to half
-// of it and the in-file context takes the rest. The retrieved part opens
-// with a header line, then one block per snippet: a separator, a line
-// naming the file, a separator, the snippet's lines, a separator. Every
-// line of that part sits behind the language's line-comment prefix, so the
-// prompt is still valid code. Snippets are offered best first and a block
-// that does not fit in what is left of the half is skipped; the chosen
-// blocks are then written in ascending similarity so the best one ends up
-// next to the code being completed. The in-file part is an instruction
-// comment and as many of the last context lines as fit.
+// The candidates are usually more than the prompt can hold: the engine
+// retrieves a pool (engine.Options.ContextPool, 50 by default), its top
+// k first, and the assembler keeps what fits once merged, deduplicated and
+// cut.
 //
-// Counts come from the index's tokenizer, summed piece by piece; the
-// assembled prompt is counted once more and trimmed if tokenization across
-// line boundaries disagrees, so a prompt never exceeds its budget.
+// Why: retrieval returns overlapping windows (the ten best statements of a
+// file often sit a few lines apart, so their 21-line windows overlap), and
+// windows of the file being completed repeat rows the in-file context
+// shows anyway. Laid out one by one they fill the budget with the same
+// lines; similar but irrelevant code also lowers a model's accuracy. Every
+// production completion system deduplicates; this package does it once,
+// for every caller.
 //
-// FIM builds the same material for fill-in-the-middle backends: the
-// snippets as a list, the prefix (the end of the code before the cursor)
-// and the suffix (the start of the code after it).
+// # Budget
+//
+// B = ContextWindow - MaxNewTokens, counted with the index's tokenizer.
+// The blocks may take Share of B (default half, as in the GraphCoder
+// paper), their header line included; the in-file context takes the rest
+// and whatever the blocks leave. Where the layout sends a suffix, the
+// suffix takes up to a quarter of the in-file part and the prefix the
+// rest. The rendered prompt is counted once more as a whole; while it
+// exceeds B the oldest prefix line goes, then the last suffix line, then
+// the weakest block, so a prompt never exceeds B.
+//
+// # Rules, in the order they apply
+//
+// A line is trivial when it holds no word but the language's keywords
+// (Options.Keywords): "else:", "}", "return", a closing quote. Lines are
+// compared without their surrounding white space.
+//
+//  1. In-file rows. The in-file part shows the last lines before the
+//     cursor that fit (and, with a suffix, the first lines after it). A
+//     placed candidate (StartLine > 0) of the file being completed loses
+//     the rows the in-file part shows; of what remains it keeps the run
+//     holding its focus, or else the longer run. A candidate with nothing
+//     left is dropped. This is applied first against the in-file lines
+//     shown even when the blocks take their whole share, and again at the
+//     end against the lines actually shown.
+//  2. Merge (unless NoMerge). Placed candidates of one source and file
+//     whose rows overlap or touch (the next starts at most one line after
+//     the previous ends) become one block over the union of their rows,
+//     with the best rank, the best score and the focus of the best-ranked
+//     part.
+//  3. Edges. Trivial lines at both ends of a block go: a window cut out
+//     of a file starts with the closing lines of the code before it and
+//     ends with the opening lines of the code after it. A block of
+//     nothing but trivial lines is dropped.
+//  4. Order. Blocks compete for the budget by rank (the best rank of
+//     their candidates; default) or by density, score per token (ties by
+//     rank).
+//  5. Per-file cap. At most PerFile blocks (default 2) of one file.
+//  6. Repeats. A block is dropped when more than MaxRepeat (default half)
+//     of its non-blank lines are lines the prompt shows already: the
+//     in-file lines of rule 1 and the lines of the blocks chosen before
+//     it. A block with no non-blank line is always dropped.
+//  7. Elision (unless NoElide). In what a block shows, each run of lines
+//     shown already (by the in-file part, a block chosen before it, or
+//     earlier in the block itself), with the blank lines between them,
+//     becomes one marker line, the comment prefix and "...", at the run's
+//     indentation, when the run holds a line that is not trivial. From a
+//     run of trivial lines only the closing lines ("}", "});", ")") go,
+//     unless KeepClosers: the indentation of what follows stands for
+//     them. A block left without a line of its own is dropped. Block.Rows
+//     says which row each shown line is (0 for a marker), Block.Whole
+//     what the block holds before elision.
+//  8. Fit. A block that does not fit what is left of the share is cut to
+//     the lines around its focus that fit (growing one line after, then
+//     one before), at least three lines or the whole block (unless NoCut,
+//     which skips it); otherwise it is skipped and the next one tried. At
+//     most MaxBlocks blocks.
+//  9. In-file part. The in-file part takes what the blocks leave; rules
+//     1 and 7 are applied again against the lines it then shows, which
+//     frees tokens for more in-file lines, for a few rounds.
+//  10. Position. The chosen blocks are written in ascending rank order, the
+//     best one last next to the code (BestLast, the paper's order), or
+//     with the best at both edges and the weakest in the middle (Edges).
+//
+// Legacy turns every rule off: the prompt graphcoder wrote before it had
+// an assembler, kept to measure what the rules bring.
+//
+// # Layouts
+//
+//   - Paper: the paper's template. A header line, then per block a
+//     separator, a line naming the file, a separator, its lines behind the
+//     language's comment prefix (so the prompt is still code), a
+//     separator; then an instruction comment naming the file and the
+//     in-file lines before the cursor.
+//   - FIM: the Paper text as the prefix of a fill-in-the-middle request and
+//     the in-file lines after the cursor's line as its suffix (one-file FIM
+//     templates; OpenAI-compatible and Ollama servers that take a suffix).
+//   - Files: the blocks as separate files (path and text), the in-file
+//     lines before and after the cursor as prefix and suffix (llama.cpp's
+//     input_extra, the Qwen2.5-Coder repository layout).
+//
+// Model backends wrap the pieces in their own wire format and special
+// tokens (package llm); they neither choose nor cut context.
 package prompt

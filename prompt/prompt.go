@@ -1,7 +1,8 @@
 package prompt
 
 import (
-	"slices"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -10,37 +11,206 @@ type Tokenizer interface {
 	Split(dst []string, text string) []string
 }
 
-// Snippet is one retrieved code window.
-type Snippet struct {
-	Path  string  // as shown in the prompt, relative to the repository root
-	Text  string  // the code window
-	Score float64 // similarity; higher is better
+// Source says where a piece of context came from.
+type Source string
+
+// Sources of context, in the order a caller usually offers them.
+const (
+	// Declaration is a definition the editor sent (Tabby's declarations).
+	Declaration Source = "declaration"
+	// Definition is a definition graphcoder resolved from its own index.
+	Definition Source = "definition"
+	// Retrieved is a code window found by retrieval.
+	Retrieved Source = "retrieved"
+	// ChangedFile, RecentFile and Clipboard are snippets an editor sent
+	// from files changed or opened recently, and from the clipboard.
+	ChangedFile Source = "changed_file"
+	RecentFile  Source = "recent_file"
+	Clipboard   Source = "clipboard"
+)
+
+// Layout names the shape a model backend receives.
+type Layout string
+
+const (
+	// Paper is the GraphCoder paper's template: every retrieved block as
+	// commented lines, then the code before the cursor. No suffix.
+	Paper Layout = "paper"
+	// FIM is the paper's text as the prefix of a fill-in-the-middle
+	// request, plus the code after the cursor as its suffix (the one-file
+	// FIM templates, OpenAI-compatible and Ollama servers with a suffix).
+	FIM Layout = "fim"
+	// Files sends the blocks as separate files and the file's own code
+	// around the cursor as prefix and suffix (llama.cpp input_extra, the
+	// Qwen2.5-Coder repository layout).
+	Files Layout = "files"
+)
+
+// ParseLayout checks a layout name; "" means Paper.
+func ParseLayout(s string) (Layout, error) {
+	switch Layout(s) {
+	case "":
+		return Paper, nil
+	case Paper, FIM, Files:
+		return Layout(s), nil
+	}
+	return "", fmt.Errorf("unknown prompt layout %q (want paper, fim or files)", s)
 }
 
-// Options set the budget and the language of a prompt.
+// Order is how blocks compete for the retrieved part of the budget.
+type Order string
+
+const (
+	// ByRank offers blocks by the best rank of their candidates.
+	ByRank Order = "rank"
+	// ByDensity offers blocks by relevance per token (score / tokens).
+	ByDensity Order = "density"
+)
+
+// Position is where the chosen blocks stand in the prompt.
+type Position string
+
+const (
+	// BestLast writes blocks in ascending relevance, the best one next to
+	// the code (the paper's order).
+	BestLast Position = "best-last"
+	// Edges puts the best blocks at both ends of the retrieved part and
+	// the weakest in the middle: the best next to the code, the second
+	// best first, and so on inwards.
+	Edges Position = "edges"
+)
+
+// NoCap as Options.PerFile lets any number of blocks of one file in.
+const NoCap = -1
+
+// Options set the budget, the layout and the packing policy. Zero values
+// select the defaults; Validate says which values are refused.
 type Options struct {
 	ContextWindow int    // tokens the model accepts; default 2048
 	MaxNewTokens  int    // tokens kept free for the answer; default 100
 	CommentPrefix string // the language's line comment; default "#"
-	MaxSnippets   int    // default 10
 	Tokenizer     Tokenizer
+	Layout        Layout // default Paper
+
+	// MaxBlocks bounds the blocks of the retrieved part (default 10).
+	MaxBlocks int
+	// Share is the part of the budget the blocks may take, in (0, 1]
+	// (default 0.5, the paper's half); the in-file context takes the rest
+	// and whatever the blocks leave.
+	Share float64
+	// PerFile bounds the blocks taken from one file (default 2; NoCap
+	// for no bound).
+	PerFile int
+	// NoMerge keeps overlapping or touching windows of one file apart.
+	NoMerge bool
+	// MaxRepeat drops a block when more than this share of its code lines
+	// repeats lines the prompt already shows, in [0, 1] (default 0.5; 1
+	// keeps every block).
+	MaxRepeat float64
+	Order     Order    // default ByRank
+	Position  Position // default BestLast
+	// NoCut skips a block that does not fit instead of cutting it, and
+	// KeepInFileRows lets blocks repeat rows the in-file part shows. Both
+	// exist to measure what the rules bring (with NoMerge, MaxRepeat 1
+	// and PerFile NoCap they give the layout before the assembler).
+	NoCut, KeepInFileRows bool
+	// NoElide shows blocks whole instead of replacing runs of lines the
+	// prompt shows already by a marker; KeepClosers keeps repeated lines
+	// of closing brackets, which elision otherwise drops.
+	NoElide, KeepClosers bool
+	// Keywords are the language's reserved words: a line holding no other
+	// word is trivial (see the package comment on elision).
+	Keywords []string
+}
+
+// Legacy returns o with every rule of the assembler off: no merging, no
+// repeat or per-file rule, in-file rows kept, blocks that do not fit
+// skipped. That is the layout graphcoder wrote before it had an
+// assembler; evaluations compare against it.
+func Legacy(o Options) Options {
+	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide = true, 1, NoCap, true, true, true
+	return o
+}
+
+// Defaults of Options.
+const (
+	DefaultContextWindow = 2048
+	DefaultMaxNewTokens  = 100
+	DefaultMaxBlocks     = 10
+	DefaultShare         = 0.5
+	DefaultPerFile       = 2
+	DefaultMaxRepeat     = 0.5
+)
+
+// ErrBudget reports options that leave no room for a prompt.
+var ErrBudget = errors.New("no token budget for a prompt")
+
+// Validate reports options no prompt can be built with.
+func (o Options) Validate() error {
+	switch {
+	case o.ContextWindow < 0, o.MaxNewTokens < 0:
+		return fmt.Errorf("prompt: negative context window %d or max new tokens %d", o.ContextWindow, o.MaxNewTokens)
+	case o.MaxBlocks < 0:
+		return fmt.Errorf("prompt: negative block count %d", o.MaxBlocks)
+	case o.Share < 0 || o.Share > 1:
+		return fmt.Errorf("prompt: retrieved share %g outside [0, 1]", o.Share)
+	case o.PerFile < NoCap:
+		return fmt.Errorf("prompt: per-file cap %d (want a positive number, or %d for none)", o.PerFile, NoCap)
+	case o.MaxRepeat < 0 || o.MaxRepeat > 1:
+		return fmt.Errorf("prompt: repeat threshold %g outside [0, 1]", o.MaxRepeat)
+	}
+	if _, err := ParseLayout(string(o.Layout)); err != nil {
+		return err
+	}
+	switch o.Order {
+	case "", ByRank, ByDensity:
+	default:
+		return fmt.Errorf("prompt: unknown order %q (want rank or density)", o.Order)
+	}
+	switch o.Position {
+	case "", BestLast, Edges:
+	default:
+		return fmt.Errorf("prompt: unknown position %q (want best-last or edges)", o.Position)
+	}
+	if b := o.withDefaults(); b.ContextWindow <= b.MaxNewTokens {
+		return fmt.Errorf("prompt: context window %d leaves nothing after %d new tokens: %w", b.ContextWindow, b.MaxNewTokens, ErrBudget)
+	}
+	return nil
 }
 
 func (o Options) withDefaults() Options {
-	if o.ContextWindow <= 0 {
-		o.ContextWindow = 2048
+	if o.ContextWindow == 0 {
+		o.ContextWindow = DefaultContextWindow
 	}
-	if o.MaxNewTokens <= 0 {
-		o.MaxNewTokens = 100
+	if o.MaxNewTokens == 0 {
+		o.MaxNewTokens = DefaultMaxNewTokens
 	}
 	if o.CommentPrefix == "" {
 		o.CommentPrefix = "#"
 	}
-	if o.MaxSnippets <= 0 {
-		o.MaxSnippets = 10
-	}
 	if o.Tokenizer == nil {
 		o.Tokenizer = whitespace{}
+	}
+	if o.Layout == "" {
+		o.Layout = Paper
+	}
+	if o.MaxBlocks == 0 {
+		o.MaxBlocks = DefaultMaxBlocks
+	}
+	if o.Share == 0 {
+		o.Share = DefaultShare
+	}
+	if o.PerFile == 0 {
+		o.PerFile = DefaultPerFile
+	}
+	if o.MaxRepeat == 0 {
+		o.MaxRepeat = DefaultMaxRepeat
+	}
+	if o.Order == "" {
+		o.Order = ByRank
+	}
+	if o.Position == "" {
+		o.Position = BestLast
 	}
 	return o
 }
@@ -57,208 +227,27 @@ func (whitespace) Split(dst []string, text string) []string {
 	return append(dst, strings.Fields(text)...)
 }
 
-// Prompt is an assembled prompt.
-type Prompt struct {
-	Text         string `json:"text"`
-	Tokens       int    `json:"tokens"`        // as counted by the tokenizer
-	Snippets     int    `json:"snippets"`      // blocks included
-	ContextLines int    `json:"context_lines"` // in-file lines included
-}
-
-const separator = "--------------------------------------------------"
-
 type counter struct {
 	tok Tokenizer
 	buf []string
 }
 
 func (c *counter) count(s string) int {
+	if s == "" {
+		return 0
+	}
 	c.buf = c.tok.Split(c.buf[:0], s)
 	return len(c.buf)
 }
 
-// block renders one snippet as commented lines, each ending in '\n'.
-func block(p string, s Snippet) string {
-	var b strings.Builder
-	b.WriteString(p + " " + separator + "\n")
-	b.WriteString(p + " the below code fragment can be found in:\n")
-	b.WriteString(p + " " + s.Path + "\n")
-	b.WriteString(p + " " + separator + "\n")
-	for _, l := range strings.Split(strings.TrimRight(s.Text, "\n"), "\n") {
-		b.WriteString(commented(p, l) + "\n")
+// splitText splits a candidate's text into lines without terminators; a
+// final newline does not start another line.
+func splitText(text string) []string {
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
 	}
-	b.WriteString(p + " " + separator + "\n")
-	return b.String()
-}
-
-func commented(p, line string) string {
-	if line == "" {
-		return p
-	}
-	return p + " " + line
-}
-
-// chooseBlocks picks, best first, the snippets whose blocks fit in limit,
-// and returns the blocks in ascending similarity with their token total.
-func chooseBlocks(c *counter, snippets []Snippet, o Options, limit int) ([]string, int) {
-	order := make([]int, len(snippets))
-	for i := range order {
-		order[i] = i
-	}
-	// Best first; the sort is stable so equal scores keep the caller's order.
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case snippets[a].Score > snippets[b].Score:
-			return -1
-		case snippets[a].Score < snippets[b].Score:
-			return 1
-		}
-		return 0
-	})
-	var chosen []string
-	used := 0
-	for _, i := range order {
-		if len(chosen) == o.MaxSnippets {
-			break
-		}
-		blk := block(o.CommentPrefix, snippets[i])
-		if n := c.count(blk); used+n <= limit {
-			chosen = append(chosen, blk)
-			used += n
-		}
-	}
-	slices.Reverse(chosen) // ascending similarity: best block last
-	return chosen, used
-}
-
-// tailLines returns the longest suffix of lines whose token total fits in
-// limit, and that total.
-func tailLines(c *counter, lines []string, limit int) ([]string, int) {
-	used, i := 0, len(lines)
-	for i > 0 {
-		n := c.count(lines[i-1])
-		if used+n > limit {
-			break
-		}
-		used += n
-		i--
-	}
-	return lines[i:], used
-}
-
-// headLines returns the longest prefix of lines that fits in limit.
-func headLines(c *counter, lines []string, limit int) ([]string, int) {
-	used, i := 0, 0
-	for i < len(lines) {
-		n := c.count(lines[i])
-		if used+n > limit {
-			break
-		}
-		used += n
-		i++
-	}
-	return lines[:i], used
-}
-
-// Build assembles the prompt for completing the line after context (the
-// file's lines before the cursor) of the file path. Snippets may come in
-// any order; Score decides.
-func Build(snippets []Snippet, context []string, path string, o Options) Prompt {
-	o = o.withDefaults()
-	c := &counter{tok: o.Tokenizer}
-	budget := o.Budget()
-	p := o.CommentPrefix
-
-	header := p + " Here are some relevant code fragments from other files of the repo:\n"
-	instruction := p + " Complete the next line of the code below, from " + path + ":\n"
-	if path == "" {
-		instruction = p + " Complete the next line of the code below:\n"
-	}
-	fixed := c.count(instruction)
-	blocks, used := chooseBlocks(c, snippets, o, max(budget/2-c.count(header), 0))
-	if len(blocks) > 0 {
-		used += c.count(header)
-	}
-	lines, _ := tailLines(c, context, max(budget-used-fixed, 0))
-
-	for {
-		text := render(header, blocks, instruction, lines, budget >= fixed)
-		n := c.count(text)
-		if n <= budget {
-			return Prompt{Text: text, Tokens: n, Snippets: len(blocks), ContextLines: len(lines)}
-		}
-		// Tokenizing the whole differs from the sum of the pieces: drop
-		// the oldest context line, then the weakest block.
-		switch {
-		case len(lines) > 0:
-			lines = lines[1:]
-		case len(blocks) > 0:
-			blocks = blocks[1:]
-		default:
-			return Prompt{}
-		}
-	}
-}
-
-func render(header string, blocks []string, instruction string, lines []string, withInstruction bool) string {
-	var b strings.Builder
-	if len(blocks) > 0 {
-		b.WriteString(header)
-		for _, blk := range blocks {
-			b.WriteString(blk)
-		}
-	}
-	if withInstruction {
-		b.WriteString(instruction)
-	}
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	return b.String()
-}
-
-// FIM is the material of a fill-in-the-middle prompt. Backends wrap it in
-// their own sentinel tokens.
-type FIM struct {
-	Snippets []Snippet `json:"snippets"` // best first
-	Prefix   string    `json:"prefix"`   // the end of the code before the cursor
-	Suffix   string    `json:"suffix"`   // the start of the code after the cursor line
-	Tokens   int       `json:"tokens"`
-}
-
-// BuildFIM fits snippets (up to half the budget, best first), then a
-// quarter of what is left for the suffix lines, then the prefix lines.
-func BuildFIM(snippets []Snippet, prefix, suffix []string, o Options) FIM {
-	o = o.withDefaults()
-	c := &counter{tok: o.Tokenizer}
-	budget := o.Budget()
-	order := slices.Clone(snippets)
-	slices.SortStableFunc(order, func(a, b Snippet) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	var out FIM
-	used := 0
-	for _, s := range order {
-		if len(out.Snippets) == o.MaxSnippets {
-			break
-		}
-		if n := c.count(s.Path) + c.count(s.Text); used+n <= budget/2 {
-			out.Snippets = append(out.Snippets, s)
-			used += n
-		}
-	}
-	suf, ns := headLines(c, suffix, (budget-used)/4)
-	pre, np := tailLines(c, prefix, budget-used-ns)
-	out.Prefix = joinLines(pre)
-	out.Suffix = joinLines(suf)
-	out.Tokens = used + ns + np
-	return out
+	return strings.Split(text, "\n")
 }
 
 func joinLines(lines []string) string {

@@ -62,9 +62,13 @@ type Request struct {
 // Result is a completer's answer. The service treats it as immutable and
 // may share it between requests through its cache.
 type Result struct {
-	Language   string
-	Snippets   []Snippet // best first
+	Language string
+	Snippets []Snippet // best first
+	// Prompt and Blocks are the assembled context: the prompt text of the
+	// lines before the cursor's line, and the blocks it shows in prompt
+	// order (the best last), which formats carrying other files send.
 	Prompt     string
+	Blocks     []Snippet
 	Prediction string // the model-free prediction of the line
 	// Window optionally trims the buffer for a model backend: the lines
 	// before and after the cursor's line that fit the prompt budget. Nil
@@ -96,7 +100,9 @@ type Updater interface {
 }
 
 // GenerateRequest is what a model backend receives: the buffer split at the
-// cursor, the retrieved snippets and the assembled prompt.
+// cursor (trimmed to the context's in-file lines), the context's blocks in
+// prompt order (the best last) and the assembled prompt, which ends with
+// the code typed on the cursor's line.
 type GenerateRequest struct {
 	Path     string // relative to the repository root
 	Language string
@@ -384,8 +390,8 @@ func (s *Service) generate(ctx context.Context, rel string, src []byte, start, c
 		Language: res.Language,
 		Prefix:   prefix,
 		Suffix:   suffix,
-		Snippets: res.Snippets,
-		Prompt:   res.Prompt,
+		Snippets: res.Blocks,
+		Prompt:   withTyped(res.Prompt, src[start:cursor]),
 	})
 	switch {
 	case ctx.Err() != nil:
@@ -398,6 +404,15 @@ func (s *Service) generate(ctx context.Context, rel string, src []byte, start, c
 		return "", false
 	}
 	return text, true
+}
+
+// withTyped appends the code typed on the cursor's line to a prompt of the
+// lines before it, so that the model continues the line.
+func withTyped(prompt string, typed []byte) string {
+	if prompt == "" {
+		return ""
+	}
+	return prompt + string(typed)
 }
 
 // Extend returns what to append to typed (the code typed on a line, without

@@ -28,7 +28,8 @@ func (f *fakeCompleter) Complete(ctx context.Context, req Request) (*Result, err
 	f.mu.Lock()
 	f.last = req
 	f.mu.Unlock()
-	return &Result{Prediction: f.prediction, Prompt: "# prompt", Snippets: []Snippet{{Path: "a.py", StartLine: 1, EndLine: 2, Score: 0.5, Text: "x = 1"}}}, nil
+	return &Result{Prediction: f.prediction, Prompt: "# prompt\n", Snippets: []Snippet{{Path: "a.py", StartLine: 1, EndLine: 2, Score: 0.5, Text: "x = 1"}},
+		Blocks: []Snippet{{Path: "a.py", StartLine: 1, EndLine: 2, Text: "x = 1\n"}}}, nil
 }
 
 func (f *fakeCompleter) Reload() error { f.reloads.Add(1); return nil }
@@ -188,7 +189,7 @@ func TestGeneratorFallback(t *testing.T) {
 			if c.Text != tt.want || c.FromModel != tt.fromModel {
 				t.Fatalf("got %q fromModel=%v", c.Text, c.FromModel)
 			}
-			if tt.gen.got.Prefix != "x = 1\nre" || tt.gen.got.Suffix != "\ny = 2\n" || tt.gen.got.Prompt != "# prompt" || len(tt.gen.got.Snippets) != 1 {
+			if tt.gen.got.Prefix != "x = 1\nre" || tt.gen.got.Suffix != "\ny = 2\n" || tt.gen.got.Prompt != "# prompt\nre" || len(tt.gen.got.Snippets) != 1 {
 				t.Fatalf("generator saw %+v", tt.gen.got)
 			}
 		})
@@ -332,7 +333,7 @@ func TestNoPrompt(t *testing.T) {
 	if c.Cached || fc.last.NoPrompt || fc.calls.Load() != 2 {
 		t.Errorf("a request for the prompt: cached %v, NoPrompt %v, %d calls", c.Cached, fc.last.NoPrompt, fc.calls.Load())
 	}
-	if c, _ := s.Complete(context.Background(), q); !c.Cached || c.Prompt != "# prompt" {
+	if c, _ := s.Complete(context.Background(), q); !c.Cached || c.Prompt != "# prompt\n" {
 		t.Errorf("repeated request for the prompt: %+v", c)
 	}
 }

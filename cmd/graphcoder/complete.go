@@ -35,6 +35,7 @@ func newCompleteCmd() *cobra.Command {
 		indexDir, mode, format string
 		topK                   int
 		window, maxNew         int
+		policy                 contextFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "complete [--index DIR] [--mode M] [--top-k N] [--format text|json|prompt] FILE:LINE",
@@ -49,11 +50,16 @@ Formats:
   json    one object:
           {"target": {"path": P, "line": N},
            "snippets": [{"path", "start_line", "end_line", "score", "coarse_score", "text"}],
+           "context": [{"source", "path", "start_line", "end_line", "tokens"}],
            "prompt": S, "prediction": S, "stats": {...}}
           Paths are relative to the repository root, lines 1-based and
           inclusive, snippets best first; "score" is the ranking similarity
           (higher is better: the Jaccard of the keys in mode coarse, 1/(1+SED)
-          otherwise) and "coarse_score" the Jaccard of the keys.
+          otherwise) and "coarse_score" the Jaccard of the keys. "context"
+          lists the blocks the prompt shows, in prompt order (best last): the
+          snippets merged where they overlap, without the rows the in-file
+          part shows, within the budget (--context-window, --max-new-tokens
+          and the --context-* packing flags).
 
 With a model backend (--llm and related flags, or --llm-config FILE, the same
 settings as serve and eval) the model writes the prediction from the retrieved
@@ -100,7 +106,12 @@ index is found.`,
 		} else if fi.IsDir() {
 			return &exitError{exitBadInput, fmt.Errorf("%s is a directory", file)}
 		}
-		opts := engine.Options{ContextWindow: window, MaxNewTokens: maxNew}
+		po, err := policy.options(window, maxNew)
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		po.Layout = cfg.Layout()
+		opts := engine.Options{Prompt: po, ContextPool: policy.pool}
 		if indexDir == "" {
 			repo, ok := findRepo(filepath.Dir(abs))
 			if !ok {
@@ -142,22 +153,14 @@ index is found.`,
 	f.StringVar(&format, "format", "text", "output: text, json or prompt")
 	f.IntVar(&window, "context-window", 2048, "model context window in tokens, for the prompt budget")
 	f.IntVar(&maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
+	policy.add(f)
 	return cmd
 }
 
-// generate asks the model for the completion of res's target line, with the
-// retrieved snippets, the prefix and suffix of the fill-in-the-middle form
-// and the graphcoder prompt (for backends that take only a prompt).
+// generate asks the model for the completion of res's target line from
+// the assembled context, in the layout the backend takes.
 func generate(ctx context.Context, model llm.Backend, res *engine.Result) (string, error) {
-	// The llm package wants the best snippet last, nearest the code.
-	snips := make([]llm.Snippet, len(res.FIM.Snippets))
-	for i, s := range res.FIM.Snippets {
-		snips[len(snips)-1-i] = llm.Snippet{Path: s.Path, Text: s.Text}
-	}
-	resp, err := model.Complete(ctx, llm.Request{
-		Prefix: res.FIM.Prefix, Suffix: res.FIM.Suffix, Snippets: snips, Prompt: res.Prompt.Text,
-		Language: res.Language, Path: res.Path,
-	})
+	resp, err := model.Complete(ctx, llm.WithContext(llm.Request{Language: res.Language, Path: res.Path}, res.Context))
 	if err != nil {
 		return "", err
 	}
@@ -198,12 +201,21 @@ type completeJSON struct {
 		Line int    `json:"line"`
 	} `json:"target"`
 	Snippets   []snippetJSON `json:"snippets"`
+	Context    []blockJSON   `json:"context"`
 	Prompt     string        `json:"prompt"`
 	Prediction string        `json:"prediction"`
 	// Predictor is "graphcoder" for the model-free prediction, else the
 	// model backend that wrote it.
 	Predictor string       `json:"predictor"`
 	Stats     engine.Stats `json:"stats"`
+}
+
+type blockJSON struct {
+	Source    string `json:"source"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Tokens    int    `json:"tokens"`
 }
 
 type snippetJSON struct {
@@ -218,7 +230,7 @@ type snippetJSON struct {
 func writeResult(w io.Writer, format string, res *engine.Result, predictor string) error {
 	switch format {
 	case "prompt":
-		_, err := io.WriteString(w, res.Prompt.Text)
+		_, err := io.WriteString(w, res.Context.Text())
 		return err
 	case "json":
 		var out completeJSON
@@ -227,7 +239,11 @@ func writeResult(w io.Writer, format string, res *engine.Result, predictor strin
 		for _, s := range res.Snippets {
 			out.Snippets = append(out.Snippets, snippetJSON{s.Path, s.StartLine, s.EndLine, finite(s.Score), finite(s.CoarseScore), s.Text})
 		}
-		out.Prompt, out.Prediction, out.Predictor, out.Stats = res.Prompt.Text, res.Prediction, predictor, res.Stats
+		out.Context = []blockJSON{}
+		for _, b := range res.Context.Blocks {
+			out.Context = append(out.Context, blockJSON{string(b.Source), b.Path, b.StartLine, b.EndLine, b.Tokens})
+		}
+		out.Prompt, out.Prediction, out.Predictor, out.Stats = res.Context.Text(), res.Prediction, predictor, res.Stats
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -241,7 +257,16 @@ func writeResult(w io.Writer, format string, res *engine.Result, predictor strin
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\nprompt (%d tokens):\n%s\nprediction (%s):\n%s\n", res.Prompt.Tokens, res.Prompt.Text, predictor, res.Prediction)
+	c := res.Context
+	fmt.Fprintf(&b, "\ncontext (%d blocks, %d of %d tokens, in-file lines %d-%d):\n", len(c.Blocks), c.Tokens, c.Budget, c.PrefixStart, c.PrefixStart+len(c.Prefix)-1)
+	for _, bl := range c.Blocks {
+		fmt.Fprintf(&b, "  %-9s %s:%d-%d  %d tokens", bl.Source, bl.Path, bl.StartLine, bl.EndLine, bl.Tokens)
+		if bl.Candidates > 1 {
+			fmt.Fprintf(&b, "  (%d snippets merged)", bl.Candidates)
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "\nprompt (%s layout):\n%s\nprediction (%s):\n%s\n", c.Layout, c.Text(), predictor, res.Prediction)
 	st := res.Stats
 	fmt.Fprintf(&b, "\nstats: %d entries, %d scanned, %d scored, parse %v, coarse %v, fine %v, total %v\n",
 		st.Entries, st.Scanned, st.Candidates, st.Parse, st.Coarse, st.Fine, st.Total)

@@ -28,6 +28,10 @@ func newEvalCmd() *cobra.Command {
 		level, method string
 		asJSON        bool
 		outDir        string
+		window        int
+		maxNew        int
+		policy        contextFlags
+		ablate        string
 	)
 	cmd := &cobra.Command{
 		Use:   "eval --repo DIR --lang python|java --level line|api [--tasks N] [--seed S] [--methods a,b] [--json] [--out DIR]",
@@ -51,7 +55,18 @@ retrieval time per task (median and p95); database entries and size.
 --json prints {"language", "level", "tasks", "seed", "methods": {NAME: {"em",
 "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@1",
 "outside_hit@5", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95",
-"db_entries", "db_bytes"}}} with rates in percent.
+"db_entries", "db_bytes", "recall@5", "recall@10", "mrr", "novel_id_recall",
+"api_def_recall", "dup_line_share", "prompt_tokens", "utilization"}}} with rates
+in percent. The last eight measure the prompt each method's snippets make
+under the common budget (--context-window, --max-new-tokens and the
+--context-* packing flags), without a model: recall@k and mrr (x 100) of the
+first block holding the target line, the share of the target's identifiers
+missing from the in-file part that the blocks show, the share of repository
+APIs the target calls (defined outside the in-file part) whose definition
+line the prompt shows, the share of block lines repeating an earlier line,
+the median prompt tokens, and the share of the budget taken by blocks holding
+the target line. --ablate measures them under other packing options too (see
+` + "`--ablate list`" + `) and adds {"ablation": {VARIANT: {METHOD: {...}}}}.
 --out DIR also writes tasks.jsonl (RepoEval format), predictions.jsonl,
 summary.json and metrics.svg. The same seed gives the same numbers.`,
 		Args: cobra.NoArgs,
@@ -71,11 +86,29 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	f.IntVar(&opts.TopK, "top-k", 10, "snippets retrieved per task")
 	f.IntVar(&opts.Window, "window", 20, "window size of the sequence baselines")
 	f.IntVar(&opts.Workers, "workers", 1, "tasks run at once (1 keeps timings free of contention)")
-	f.IntVar(&opts.Prompt.ContextWindow, "context-window", 2048, "prompt budget: model context in tokens")
-	f.IntVar(&opts.Prompt.MaxNewTokens, "max-new-tokens", 100, "prompt budget: tokens kept for the answer")
+	f.IntVar(&window, "context-window", 2048, "prompt budget: model context in tokens")
+	f.IntVar(&maxNew, "max-new-tokens", 100, "prompt budget: tokens kept for the answer")
+	policy.add(f)
+	f.StringVar(&ablate, "ablate", "", "comma-separated packing variants to measure as well, \"all\", or \"list\" to list them")
 	llmFlags := llm.AddFlags(f)
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		po, err := policy.options(window, maxNew)
+		if err != nil {
+			return &exitError{evalExitUsage, err}
+		}
+		opts.Prompt, opts.ContextPool = po, policy.pool
+		if ablate == "list" {
+			for _, v := range eval.Ablations(po) {
+				fmt.Fprintf(cmd.OutOrStdout(), "%-12s %s\n", v.Name, eval.AblationDoc(v.Name))
+			}
+			return nil
+		}
+		if ablate != "" {
+			if opts.Variants, err = eval.SelectAblations(po, ablate); err != nil {
+				return &exitError{evalExitUsage, err}
+			}
+		}
 		if opts.Repo == "" || opts.Lang == "" {
 			return &exitError{evalExitUsage, errors.New("eval needs --repo and --lang")}
 		}
@@ -103,6 +136,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 			if opts.LLM, err = llm.New(cfg); err != nil {
 				return &exitError{evalExitUsage, err}
 			}
+			opts.Prompt.Layout = cfg.Layout()
 		}
 		stderr := cmd.ErrOrStderr()
 		progress := newEvalProgress(stderr)

@@ -34,6 +34,8 @@ type serveFlags struct {
 	topK, cache, parallel     int
 	budget, debounce, timeout time.Duration
 	maxBody                   int64
+	window, maxNew            int
+	context                   contextFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -63,7 +65,9 @@ queries see the new index once it is complete; --no-watch turns this off.
 Each completion retrieves within --budget and answers with the best result
 found by then; repeated queries on the same line are served from a cache.
 With a model backend (--llm and related flags, or --llm-config FILE) the
-model writes the completion from the retrieved snippets; when it is absent,
+model writes the completion from the context the assembler builds out of the
+retrieved snippets (within --context-window minus --max-new-tokens, packed by
+the --context-* flags, laid out as the backend takes it); when it is absent,
 fails or exceeds --llm-timeout, the model-free prediction is used.`,
 		Example: `  graphcoder serve --lsp --repo .
   graphcoder serve --repo ~/src/project --http 127.0.0.1:8420
@@ -86,6 +90,9 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
 	fl.DurationVar(&f.debounce, "debounce", 50*time.Millisecond, "quiet time after a change before re-indexing")
+	fl.IntVar(&f.window, "context-window", 2048, "the model's context window in tokens, for the prompt budget")
+	fl.IntVar(&f.maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
+	f.context.add(fl)
 	llmFlags := llm.AddFlags(fl)
 	_ = cmd.MarkFlagRequired("repo")
 
@@ -111,6 +118,11 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	if err != nil {
 		return &exitError{2, err}
 	}
+	po, err := f.context.options(f.window, f.maxNew)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	po.Layout = cfg.Layout()
 	serveHTTP := !f.lsp || cmd.Flags().Changed("http")
 	if serveHTTP && !f.allowRemote && !httpapi.IsLoopback(f.httpAddr) {
 		return &exitError{2, fmt.Errorf("--http %s is not a loopback address (add --allow-remote to serve it anyway)", f.httpAddr)}
@@ -146,7 +158,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	defer d.Close()
 	rules := indexer.NewRules(repo, indexDir, 0)
 	ix := &backend.Indexer{DB: d, Rules: rules}
-	eng, err := engine.New(d, engine.Options{Root: repo})
+	eng, err := engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool})
 	if err != nil {
 		return &exitError{3, err}
 	}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/graphcoder/graphcoder/prompt"
 )
 
 var pyKeywords = []string{"def", "return", "if", "else", "for", "in", "not", "and", "or", "None", "True", "False", "import", "from", "class", "self_is_not_a_keyword"}
@@ -215,5 +217,46 @@ func TestReserved(t *testing.T) {
 	}
 	if sc := s.Score("if type == 'bool':", ""); sc.IDEM {
 		t.Error("an empty prediction matches the identifiers of a line that has one")
+	}
+}
+
+// TestContext checks the context metrics of one prompt against values
+// worked out by hand (see the comments).
+func TestContext(t *testing.T) {
+	in := prompt.Input{Path: "q.py", Prefix: []string{"import os", "x = load(path)", "y = x.size"},
+		Candidates: []prompt.Candidate{
+			{Source: prompt.Retrieved, Path: "a.py", StartLine: 1, Lines: []string{
+				"def load(p):", "    if p:", "        data = open(p).read()", "    else:", "        data = empty()",
+				"y = x.size", // shown in-file: elided behind a marker (a comment)
+			}},
+			{Source: prompt.Retrieved, Path: "b.py", StartLine: 1, Lines: []string{"z = compute(x)", "total = z + 1"}},
+			{Source: prompt.Retrieved, Path: "c.py", StartLine: 5, Lines: []string{
+				"if ready:", "    result = compute(x) + helper(y)", "else:", "    result = fallback()"}},
+		}}
+	kw := pyKeywords
+	c, err := prompt.Assemble(in, prompt.Options{Keywords: kw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Blocks) != 3 || c.Blocks[2].Path != "a.py" || c.Blocks[2].Elided != 1 {
+		t.Fatalf("blocks %+v", c.Blocks)
+	}
+	s := New("#", kw)
+	got := s.Context("result = compute(x) + helper(y)", c)
+	want := Context{
+		// Ranks a.py 1, b.py 2, c.py 3: c.py holds the target.
+		FirstRelevant: 3,
+		// result, compute, x, helper, y; the in-file part shows x and y.
+		NovelIDs: 3, NovelFound: 3,
+		// In prompt order c.py (4 lines), b.py (2), a.py (5 and a marker,
+		// which is a comment): a.py's "else:" repeats c.py's.
+		Lines: 11, DupLines: 1,
+		// c.py's block, whitespace tokens: separator 2, "the below code
+		// fragment can be found in:" 9, path 2, separator 2, lines 3 + 6 +
+		// 2 + 4, separator 2.
+		RelevantTokens: 32, Tokens: c.Tokens, Budget: 1948,
+	}
+	if got != want {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 }

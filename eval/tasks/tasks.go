@@ -203,6 +203,41 @@ func DefinedAPIs(files []*lang.File) map[string]bool {
 	return apis
 }
 
+// Loc is where an API is defined: the 0-based row of its header that
+// names it, in the file at Path.
+type Loc struct {
+	Path string
+	Row  int
+}
+
+// APIDefinitions returns, for every name DefinedAPIs returns, the places
+// that define it (several for overloads and for methods of one name in
+// several classes), in file and row order.
+func APIDefinitions(files []*lang.File) map[string][]Loc {
+	defs := make(map[string][]Loc)
+	for _, f := range files {
+		path := filepath.ToSlash(f.Path)
+		lang.Walk(f.Stmts, func(s *lang.Stmt) {
+			if s.Kind != lang.Func && s.Kind != lang.Class {
+				return
+			}
+			name := headerName(f.Text(s), s.Defs, s.Kind == lang.Func)
+			if name == "" {
+				return
+			}
+			row := s.StartRow
+			for r := s.StartRow; r <= s.EndRow && r < len(f.Lines); r++ {
+				if wordIndex(f.Lines[r], name, false) >= 0 {
+					row = r // the header line naming it, past decorators
+					break
+				}
+			}
+			defs[name] = append(defs[name], Loc{Path: path, Row: row})
+		})
+	}
+	return defs
+}
+
 // headerName returns the def of a header that occurs first in its text as
 // a whole word; for functions it must be followed by "(".
 func headerName(text string, defs []string, needParen bool) string {
@@ -249,7 +284,18 @@ func wordIndex(text, w string, needParen bool) int {
 // CallsAPI reports whether line calls one of apis: a name followed by "("
 // or preceded by the word "new". String literals are ignored.
 func CallsAPI(line string, apis map[string]bool) bool {
+	return len(calledAPIs(line, func(w string) bool { return apis[w] }, true)) > 0
+}
+
+// CalledAPIs returns the names of defs that line calls, by CallsAPI's
+// rule, each once, in order of appearance.
+func CalledAPIs(line string, defs map[string][]Loc) []string {
+	return calledAPIs(line, func(w string) bool { return len(defs[w]) > 0 }, false)
+}
+
+func calledAPIs(line string, isAPI func(string) bool, first bool) []string {
 	line = metrics.StripStrings(line)
+	var out []string
 	prev := ""
 	for i := 0; i < len(line); {
 		if r, n := token.RuneAt(line, i); !token.IsIdentPart(r) {
@@ -258,12 +304,15 @@ func CallsAPI(line string, apis map[string]bool) bool {
 		}
 		j := token.IdentEnd(line, i)
 		w := line[i:j]
-		if apis[w] && (prev == "new" || strings.HasPrefix(strings.TrimLeft(line[j:], " \t"), "(")) {
-			return true
+		if isAPI(w) && (prev == "new" || strings.HasPrefix(strings.TrimLeft(line[j:], " \t"), "(")) && !slices.Contains(out, w) {
+			out = append(out, w)
+			if first {
+				break
+			}
 		}
 		prev, i = w, j
 	}
-	return false
+	return out
 }
 
 // joinLines joins lines, each followed by "\n".

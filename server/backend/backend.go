@@ -44,12 +44,15 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 	}
 	out := &server.Result{
 		Language:   res.Language,
-		Prompt:     res.Prompt.Text,
 		Prediction: res.Prediction,
 		Snippets:   make([]server.Snippet, len(res.Snippets)),
 	}
-	if !req.NoPrompt {
-		out.Window = &server.Window{Before: strings.TrimSuffix(res.FIM.Prefix, "\n"), After: res.FIM.Suffix}
+	if c := res.Context; c != nil {
+		out.Prompt = c.Text()
+		out.Window = &server.Window{Before: strings.TrimSuffix(c.PrefixText(), "\n"), After: c.SuffixText()}
+		for _, b := range c.Blocks {
+			out.Blocks = append(out.Blocks, server.Snippet{Path: b.Path, StartLine: b.StartLine, EndLine: b.EndLine, Score: b.Score, Text: b.Text()})
+		}
 	}
 	for i, s := range res.Snippets {
 		out.Snippets[i] = server.Snippet{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Score: s.Score, Text: s.Text}
@@ -72,10 +75,10 @@ type Model struct {
 
 // Generate implements [server.Generator].
 func (m Model) Generate(ctx context.Context, req server.GenerateRequest) (string, error) {
-	// llm wants the best snippet last, nearest the code.
+	// The blocks come in prompt order, the best last, as llm wants them.
 	snips := make([]llm.Snippet, len(req.Snippets))
 	for i, s := range req.Snippets {
-		snips[len(snips)-1-i] = llm.Snippet{Path: s.Path, Text: s.Text}
+		snips[i] = llm.Snippet{Path: s.Path, Text: s.Text}
 	}
 	resp, err := m.Backend.Complete(ctx, llm.Request{
 		Prefix: req.Prefix, Suffix: req.Suffix, Snippets: snips, Prompt: req.Prompt,

@@ -88,11 +88,11 @@ func TestEngineLiveReindex(t *testing.T) {
 		t.Fatalf("completion %+v", c)
 	}
 	if model.got.Language != "python" || model.got.Path != "ledger/reports.py" || !strings.HasSuffix(model.got.Prefix, "\n        ") ||
-		!strings.HasPrefix(model.got.Suffix, "for source, target") || len(model.got.Snippets) != len(c.Snippets) {
+		!strings.HasPrefix(model.got.Suffix, "for source, target") || len(model.got.Snippets) == 0 || len(model.got.Snippets) > len(c.Snippets) {
 		t.Fatalf("model request %+v", model.got)
 	}
 	if model.got.Snippets[len(model.got.Snippets)-1].Path != c.Snippets[0].Path {
-		t.Fatal("best snippet must come last for the model")
+		t.Fatal("the best snippet's block must come last for the model")
 	}
 
 	// Contexts cancelled right after each answer must not poison the

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphcoder/graphcoder/engine"
+	"github.com/graphcoder/graphcoder/prompt"
+)
+
+// contextFlags are the context assembler's packing options, the same for
+// complete, serve and eval.
+type contextFlags struct {
+	pool      int
+	share     float64
+	perFile   int
+	maxBlocks int
+	maxRepeat float64
+	merge     bool
+	order     string
+	position  string
+}
+
+func (c *contextFlags) add(f *pflag.FlagSet) {
+	f.IntVar(&c.pool, "context-pool", engine.DefaultContextPool, "candidates retrieved for the prompt: the top k, then more for the assembler to pack")
+	f.Float64Var(&c.share, "context-share", prompt.DefaultShare, "share of the prompt budget retrieved blocks may take, in (0, 1]")
+	f.IntVar(&c.perFile, "context-per-file", prompt.DefaultPerFile, "blocks taken from one file at most (-1: no cap)")
+	f.IntVar(&c.maxBlocks, "context-blocks", prompt.DefaultMaxBlocks, "blocks in the prompt at most")
+	f.Float64Var(&c.maxRepeat, "context-max-repeat", prompt.DefaultMaxRepeat, "drop a block when more than this share of its lines is shown already (1: keep all)")
+	f.BoolVar(&c.merge, "context-merge", true, "merge overlapping or touching windows of one file into one block")
+	f.StringVar(&c.order, "context-order", string(prompt.ByRank), "how blocks compete for the budget: rank or density (score per token)")
+	f.StringVar(&c.position, "context-position", string(prompt.BestLast), "block order in the prompt: best-last or edges")
+}
+
+// options returns the prompt options of the flags with the given budget,
+// refusing values the assembler would refuse.
+func (c *contextFlags) options(window, maxNew int) (prompt.Options, error) {
+	if window <= 0 || maxNew <= 0 {
+		return prompt.Options{}, fmt.Errorf("--context-window and --max-new-tokens must be positive (got %d and %d)", window, maxNew)
+	}
+	if c.pool <= 0 {
+		return prompt.Options{}, fmt.Errorf("--context-pool must be positive (got %d)", c.pool)
+	}
+	if c.share <= 0 || c.maxBlocks <= 0 || c.perFile == 0 {
+		return prompt.Options{}, fmt.Errorf("--context-share, --context-blocks and --context-per-file must be positive (got %g, %d, %d)", c.share, c.maxBlocks, c.perFile)
+	}
+	o := prompt.Options{ContextWindow: window, MaxNewTokens: maxNew, Share: c.share, PerFile: c.perFile,
+		MaxBlocks: c.maxBlocks, MaxRepeat: c.maxRepeat, NoMerge: !c.merge,
+		Order: prompt.Order(c.order), Position: prompt.Position(c.position)}
+	if c.maxRepeat == 0 {
+		// Zero would select the default: the smallest positive threshold
+		// drops any block holding a line shown already.
+		o.MaxRepeat = 1e-9
+	}
+	return o, o.Validate()
+}
