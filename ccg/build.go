@@ -15,7 +15,8 @@ func Build(f *lang.File) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
 	n := 0
 	lang.Walk(f.Stmts, func(*lang.Stmt) { n++ })
-	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32, n), nodes: make([]Node, 0, n), python: f.Language == "python"}
+	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32, n), nodes: make([]Node, 0, n), python: f.Language == "python",
+		ecma: f.Language == "javascript" || f.Language == "typescript"}
 	b.from = make([]int32, 0, n+n/2)
 	b.to = make([]int32, 0, n+n/2)
 	b.number(f.Stmts, NoScope)

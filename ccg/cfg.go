@@ -42,6 +42,9 @@ type cfgBuilder struct {
 	ids    map[*lang.Stmt]int32
 	nodes  []Node
 	python bool
+	// ecma is set for JavaScript and TypeScript, whose catch clauses
+	// catch every exception.
+	ecma bool
 
 	from, to []int32 // CF edges
 	exits    []int32 // vertices flowing to their scope's virtual exit
@@ -56,6 +59,18 @@ type cfgBuilder struct {
 	// pendingLabel that label: a loop found there also answers to it.
 	pendingLoop  *lang.Stmt
 	pendingLabel string
+
+	// labels maps the labels of the current scope to their labeled
+	// statements, and gotos holds the scope's goto statements, wired to
+	// their targets when the scope is complete.
+	labels map[string]int32
+	gotos  []jump
+}
+
+// jump is a goto statement and the label it names.
+type jump struct {
+	id    int32
+	label string
 }
 
 func (b *cfgBuilder) edge(from, to int32) {
@@ -109,20 +124,36 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
 func (b *cfgBuilder) top(stmts []*lang.Stmt) {
 	end := b.block(stmts, nil)
 	b.exits = append(b.exits, end...)
+	b.resolveGotos()
 }
 
 // enter builds the CFG of a nested scope (a Func/Class body or an Inner
 // block) whose entry is the statement header.
 func (b *cfgBuilder) enter(stmts []*lang.Stmt, header int32) {
-	saved := b.frames
+	saved, savedLabels, savedGotos := b.frames, b.labels, b.gotos
 	b.frames = b.frames[len(b.frames):len(b.frames)]
+	b.labels, b.gotos = nil, nil
 	end := b.block(stmts, []int32{header})
 	for _, x := range end {
 		if x != header {
 			b.exits = append(b.exits, x)
 		}
 	}
-	b.frames = saved
+	b.resolveGotos()
+	b.frames, b.labels, b.gotos = saved, savedLabels, savedGotos
+}
+
+// resolveGotos wires every goto of the scope just built to its labeled
+// statement. A goto whose label is not in the scope (broken code) leaves
+// the scope, like a stray break.
+func (b *cfgBuilder) resolveGotos() {
+	for _, g := range b.gotos {
+		if to, ok := b.labels[g.label]; ok {
+			b.edge(g.id, to)
+		} else {
+			b.exits = append(b.exits, g.id)
+		}
+	}
 }
 
 func (b *cfgBuilder) block(stmts []*lang.Stmt, preds []int32) []int32 {
@@ -240,6 +271,9 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 	case lang.Continue:
 		b.cont(id, s.Label)
 		return nil
+	case lang.Goto:
+		b.gotos = append(b.gotos, jump{id, s.Label})
+		return nil
 	case lang.If:
 		out := b.block(s.Body, one(id))
 		if s.Else != nil {
@@ -257,6 +291,12 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 	case lang.With:
 		if s.Label == "" {
 			return b.block(s.Body, one(id))
+		}
+		if _, dup := b.labels[s.Label]; !dup {
+			if b.labels == nil {
+				b.labels = make(map[string]int32)
+			}
+			b.labels[s.Label] = id
 		}
 		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{s.Label}})
 		if len(s.Body) > 0 {
@@ -424,7 +464,7 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 			b.connect(fall, b.ids[c.Body[0]])
 			end = b.block(c.Body, one(cid))
 		}
-		if s.FallThrough && i < len(s.Cases)-1 {
+		if (s.FallThrough || c.FallThrough) && i < len(s.Cases)-1 {
 			fall = end
 		} else {
 			out = merge(out, end)
@@ -486,9 +526,12 @@ func (b *cfgBuilder) cont(id int32, label string) {
 }
 
 // catchesAll reports whether one of the handlers catches every exception:
-// a bare Python `except:`, `except BaseException`, or a Java
-// `catch (Throwable ...)`.
+// a bare Python `except:`, `except BaseException`, a Java
+// `catch (Throwable ...)`, or any JavaScript or TypeScript catch clause.
 func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
+	if b.ecma {
+		return len(handlers) > 0
+	}
 	for _, h := range handlers {
 		if h.StartRow < 0 || h.StartRow >= len(b.f.Lines) {
 			continue
@@ -514,8 +557,9 @@ func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
 }
 
 // constTrue reports whether a loop header or do-while condition has a
-// literal true condition (Python `while True:`/`while 1:`, Java
-// `while (true)` and `for (;;)`): such a loop is left only by a jump.
+// literal true condition (Python `while True:`/`while 1:`, Java and
+// JavaScript `while (true)` and `for (;;)`, Go `for {`): such a loop is
+// left only by a jump.
 func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 	if s == nil || s.StartRow < 0 || s.StartRow >= len(b.f.Lines) {
 		return false
@@ -527,11 +571,11 @@ func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 		return r
 	}, b.f.Lines[s.StartRow])
 	t = strings.TrimPrefix(t, "}")
-	// Skip a Java label ("outer:") in front of the loop keyword.
-	if i := strings.IndexByte(t, ':'); i > 0 && isIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for(")) {
+	// Skip a label ("outer:") in front of the loop keyword.
+	if i := strings.IndexByte(t, ':'); i > 0 && isIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for")) {
 		t = t[i+1:]
 	}
-	for _, p := range [...]string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)"} {
+	for _, p := range [...]string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)", "for{"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

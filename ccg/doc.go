@@ -39,8 +39,8 @@
 //
 // Decisions worth knowing:
 //   - Loops whose condition is the literal true (Python `while True:` and
-//     `while 1:`, Java `while (true)`, `for (;;)`, `do ... while (true)`)
-//     have no exit edge; they are left only by jumps. Vertices that then
+//     `while 1:`, Java and JavaScript `while (true)`, `for (;;)`,
+//     `do ... while (true)`, Go `for {`) have no exit edge; they are left only by jumps. Vertices that then
 //     cannot reach the exit get, as is standard, a virtual edge to the exit
 //     from the smallest vertex of each sink strongly connected component
 //     (the loop header), so the loop's body depends on its header.
@@ -52,7 +52,7 @@
 //     body with handlers also goes on, since no handler may match, to the
 //     finally block or out to an enclosing try or the scope's exit, unless
 //     a handler catches everything (a bare except:, except BaseException,
-//     catch (Throwable ...)). Other statements are not given that
+//     catch (Throwable ...), and every JavaScript or TypeScript catch). Other statements are not given that
 //     unmatched path: every call would otherwise branch to the exit.
 //   - Statements that error recovery left in a switch or match before its
 //     first case run between the header and the cases.
@@ -63,7 +63,12 @@
 //     with CF edges from the vertices that complete it normally. After any
 //     other statement it joins that statement's scope.
 //   - A Python match does not catch break (it belongs to the enclosing
-//     loop); a Java switch does.
+//     loop); a Java, JavaScript or Go switch (and a Go select) does.
+//   - A case marked FallThrough (a Go case ending in fallthrough) flows
+//     into the next case's block like every case of a Java classic switch.
+//   - A goto (lang.Goto) jumps to the labeled statement of its scope that
+//     carries its label; labels are resolved once the scope is complete,
+//     so a goto may jump forwards or backwards.
 //   - Self loops are dropped from every edge type.
 //
 // Known approximations, kept because fixing them would cost more than

@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
 )
@@ -34,7 +35,7 @@ func parse(t testing.TB, path, name string, src []byte) *lang.File {
 // TestGolden compares the text dump of the CCG of every front-end fixture
 // with testdata/golden/<language>/<name>.golden.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java"} {
+	for _, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java", "../lang/golang/testdata/*.go"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

@@ -65,6 +65,9 @@ const (
 	Class
 	// Error is a syntax error region recovered by the parser.
 	Error
+	// Goto jumps to the statement labeled Label in the same scope (Go
+	// goto): the labeled statement is a With carrying that label.
+	Goto
 )
 
 var kindNames = [...]string{
@@ -72,7 +75,7 @@ var kindNames = [...]string{
 	Continue: "continue", If: "if", Else: "else", Loop: "loop", Do: "do",
 	DoCond: "do_cond", Try: "try", Catch: "catch", Finally: "finally",
 	With: "with", Switch: "switch", Case: "case", Func: "func",
-	Class: "class", Error: "error",
+	Class: "class", Error: "error", Goto: "goto",
 }
 
 func (k Kind) String() string {
@@ -112,8 +115,8 @@ type Stmt struct {
 	// (Python deletes an except alias) or a new variable that a later
 	// declaration defines anew.
 	Params []string
-	// Label names the target of a labeled Break/Continue, or the label a
-	// labeled statement (With) or loop carries.
+	// Label names the target of a labeled Break/Continue or of a Goto, or
+	// the label a labeled statement (With) or loop carries.
 	Label string
 
 	Body     []*Stmt
@@ -123,7 +126,9 @@ type Stmt struct {
 	Cond     *Stmt   // Do: the trailing DoCond vertex
 	Cases    []*Stmt // Switch: Case headers
 	// FallThrough marks a Switch whose case blocks fall into the next one
-	// when they end normally (Java classic switch).
+	// when they end normally (Java classic switch, JavaScript switch), or a
+	// single Case whose block does (a Go case ending in fallthrough, whose
+	// fallthrough statement is then the block's last, plain statement).
 	FallThrough bool
 	// Exhaustive marks a Switch whose cases cover every value (a default
 	// case, or Python's irrefutable pattern): no edge from the header past it.

@@ -1,0 +1,84 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
+)
+
+func init() {
+	lang.Register(&lang.Language{
+		Name:            "go",
+		Extensions:      []string{".go"},
+		CommentPrefix:   "//",
+		Keywords:        keywords,
+		NewParser:       func() lang.Parser { return NewParser() },
+		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(grammar.Lang) },
+	})
+}
+
+// keywords are Go's 25 keywords. The predeclared identifiers (true, nil,
+// iota, int, len, ...) are names that a program may redefine, not keywords.
+var keywords = []string{
+	"break", "case", "chan", "const", "continue", "default", "defer", "else",
+	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
+	"map", "package", "range", "return", "select", "struct", "switch", "type",
+	"var",
+}
+
+// parseTimeout bounds the time tree-sitter may spend on one file, in
+// microseconds: real files parse in milliseconds, and the bound only keeps
+// a pathological input from stalling a build.
+const parseTimeout = 30_000_000
+
+// Parser turns Go source into a statement tree. It keeps its tree-sitter
+// parser and scratch buffers between files; it is not safe for concurrent
+// use.
+type Parser struct {
+	ts   *sitter.Parser
+	flat []tsflat.Node
+	b    builder
+}
+
+// NewParser returns a Go parser.
+func NewParser() *Parser {
+	ts := sitter.NewParser()
+	ts.SetLanguage(grammar.Lang)
+	return &Parser{ts: ts}
+}
+
+// Parse parses src, the content of the file at path. Syntax errors do not
+// fail the parse: they become Error statements counted in File.Errors. An
+// error is returned only when ctx is done or tree-sitter gives up.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	flat, err := frontend.Parse(ctx, p.ts, src, parseTimeout, p.flat)
+	p.flat = flat
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: "go", Lines: frontend.SplitLines(text)}
+	b := &p.b
+	b.t = frontend.Tree{G: grammar, N: flat, Src: text}
+	b.errors = 0
+	if len(flat) > 0 {
+		if b.t.Kind(0) == kError {
+			f.Stmts = b.stmt(0, nil)
+		} else {
+			f.Stmts = b.body(0, nil)
+		}
+	}
+	f.Errors = b.errors + b.t.MissingCount()
+	if f.Errors > 0 {
+		frontend.Monotone(f.Stmts)
+	}
+	// Drop references into the source so it can be collected with the File.
+	b.names.Reset()
+	b.t = frontend.Tree{}
+	return f, nil
+}

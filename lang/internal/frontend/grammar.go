@@ -1,0 +1,101 @@
+package frontend
+
+import (
+	"context"
+	"errors"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
+)
+
+// Grammar is a tree-sitter grammar with every symbol resolved to a front
+// end's kind, so a walk never compares type names.
+type Grammar struct {
+	Lang    *sitter.Language
+	kinds   []uint8
+	names   []string
+	named   []bool
+	fields  map[string]uint16
+	errKind uint8
+}
+
+// NewGrammar resolves the symbols of l: a symbol named in kinds gets that
+// kind, every other symbol kind 0; ERROR nodes get errKind.
+func NewGrammar(l *sitter.Language, kinds map[string]uint8, errKind uint8) *Grammar {
+	n := l.SymbolCount()
+	g := &Grammar{Lang: l, kinds: make([]uint8, n), names: make([]string, n), named: make([]bool, n),
+		fields: make(map[string]uint16), errKind: errKind}
+	for i := uint32(0); i < n; i++ {
+		name := l.SymbolName(sitter.Symbol(i))
+		g.names[i] = name
+		g.named[i] = l.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
+		// An anonymous token may share its name with a named node ("type",
+		// "import"); only named symbols take a named node's kind, unless the
+		// token itself is listed as a quoted name.
+		if g.named[i] {
+			g.kinds[i] = kinds[name]
+		} else {
+			g.kinds[i] = kinds["'"+name]
+		}
+	}
+	for id := 1; id < 1<<16; id++ {
+		name := l.FieldName(id)
+		if name == "" {
+			break
+		}
+		g.fields[name] = uint16(id)
+	}
+	return g
+}
+
+// Field returns the id of the field called name, or 0 when the grammar has
+// no such field (0 is never a node's field id when it fills one).
+func (g *Grammar) Field(name string) uint16 {
+	if id, ok := g.fields[name]; ok {
+		return id
+	}
+	return 0xFFFF // matches no node
+}
+
+// Kind returns the kind of grammar symbol sym.
+func (g *Grammar) Kind(sym uint16) uint8 {
+	if sym == tsflat.ErrorSymbol {
+		return g.errKind
+	}
+	if int(sym) < len(g.kinds) {
+		return g.kinds[sym]
+	}
+	return 0
+}
+
+// Name returns the grammar's name of symbol sym.
+func (g *Grammar) Name(sym uint16) string {
+	if sym == tsflat.ErrorSymbol {
+		return "ERROR"
+	}
+	if int(sym) < len(g.names) {
+		return g.names[sym]
+	}
+	return ""
+}
+
+var errNoTree = errors.New("tree-sitter returned no tree")
+
+// Parse parses src with ts (see tsflat.Parse for the time bound and why
+// ctx is not handed to tree-sitter) and copies the tree into buf.
+func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []tsflat.Node) ([]tsflat.Node, error) {
+	tree, err := tsflat.Parse(ctx, ts, src, maxMicros)
+	if err != nil {
+		return buf[:0], err
+	}
+	if tree == nil {
+		return buf[:0], errNoTree
+	}
+	nodes, err := tsflat.Flatten(tree.RootNode(), buf)
+	tree.Close()
+	if err != nil {
+		return nodes, err
+	}
+	return nodes, ctx.Err()
+}
