@@ -13,7 +13,9 @@ import (
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/javascript"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -35,7 +37,9 @@ func parse(t testing.TB, path, name string, src []byte) *lang.File {
 // TestGolden compares the text dump of the CCG of every front-end fixture
 // with testdata/golden/<language>/<name>.golden.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java", "../lang/golang/testdata/*.go"} {
+	for _, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java", "../lang/golang/testdata/*.go",
+		"../lang/javascript/testdata/*.js", "../lang/javascript/testdata/*.jsx",
+		"../lang/typescript/testdata/*.ts", "../lang/typescript/testdata/*.tsx"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

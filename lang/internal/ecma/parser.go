@@ -1,0 +1,106 @@
+package ecma
+
+import (
+	"context"
+	"fmt"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
+)
+
+// parseTimeout bounds the time tree-sitter may spend on one file, in
+// microseconds: real files parse in milliseconds, and the bound only keeps
+// a pathological input from stalling a build.
+const parseTimeout = 30_000_000
+
+// Pick chooses the grammar of a file by its name ("" when unknown).
+type Pick func(path string) *Grammar
+
+// Parser turns the source of one language (JavaScript, or TypeScript and
+// TSX) into statement trees, choosing the grammar by the file name. It
+// keeps its tree-sitter parsers and scratch buffers between files; it is
+// not safe for concurrent use.
+type Parser struct {
+	name string
+	pick Pick
+	ts   map[*Grammar]*sitter.Parser
+	flat []tsflat.Node
+	b    builder
+}
+
+// NewParser returns a parser for the language called name.
+func NewParser(name string, pick Pick) *Parser {
+	return &Parser{name: name, pick: pick, ts: make(map[*Grammar]*sitter.Parser, 2)}
+}
+
+func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
+	ts := m[g]
+	if ts == nil {
+		ts = sitter.NewParser()
+		ts.SetLanguage(g.g.Lang)
+		m[g] = ts
+	}
+	return ts
+}
+
+// Parse parses src, the content of the file at path. Syntax errors do not
+// fail the parse: they become Error statements counted in File.Errors. An
+// error is returned only when ctx is done or tree-sitter gives up.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	g := p.pick(path)
+	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, parseTimeout, p.flat)
+	p.flat = flat
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: p.name, Lines: frontend.SplitLines(text)}
+	b := &p.b
+	b.t = frontend.Tree{G: g.g, N: flat, Src: text}
+	b.f = &g.f
+	b.errors = 0
+	if len(flat) > 0 {
+		if b.t.Kind(0) == kError {
+			f.Stmts = b.stmt(0, nil)
+		} else {
+			f.Stmts = b.body(0, nil)
+		}
+	}
+	f.Errors = b.errors + b.t.MissingCount()
+	if f.Errors > 0 {
+		frontend.Monotone(f.Stmts)
+	}
+	// Drop references into the source so it can be collected with the File.
+	b.names.Reset()
+	b.t = frontend.Tree{}
+	return f, nil
+}
+
+// SyntaxParser runs tree-sitter alone (the parse floor), choosing the
+// grammar by the file name like Parser.
+type SyntaxParser struct {
+	pick Pick
+	ts   map[*Grammar]*sitter.Parser
+}
+
+// NewSyntaxParser returns a SyntaxParser.
+func NewSyntaxParser(pick Pick) *SyntaxParser {
+	return &SyntaxParser{pick: pick, ts: make(map[*Grammar]*sitter.Parser, 2)}
+}
+
+// ParseSyntax parses src with the grammar of a file of unknown name.
+func (p *SyntaxParser) ParseSyntax(src []byte) error { return p.ParseSyntaxPath("", src) }
+
+// ParseSyntaxPath parses src with the grammar of the file at path and
+// frees the tree.
+func (p *SyntaxParser) ParseSyntaxPath(path string, src []byte) error {
+	tree, err := tsflat.Parse(context.Background(), parserFor(p.ts, p.pick(path)), src, 0)
+	if err != nil {
+		return err
+	}
+	tree.Close()
+	return nil
+}

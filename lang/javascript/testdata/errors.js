@@ -1,0 +1,7 @@
+function broken(x) {
+  const y = x +;
+  if (y > {
+    return y;
+  }
+}
+const ok = 1;
