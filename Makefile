@@ -13,6 +13,13 @@ BENCH_OUT ?= bench/out
 # when missing and when apt-get is usable; tests skip what they cannot find.
 DEB_PACKAGES := openjdk-17-source graphviz neovim
 
+# npm packages whose sources the TypeScript and JavaScript tests and
+# evaluations read, installed into a cache folder outside the repository
+# (npm install --prefix); tests skip when they are absent.
+NPM_DIR      ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/graphcoder/npm
+NPM_PACKAGES := effect@4.1.0 @tanstack/query-core@5.108.4 svelte@5.57.3
+export GRAPHCODER_NPM_DIR := $(NPM_DIR)
+
 all: build
 
 build:
@@ -32,6 +39,15 @@ deps:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 		else echo "not installing$$missing (needs root and apt-get); tests that need them skip"; fi; \
 	fi
+	@if command -v npm >/dev/null; then \
+		missing=""; for p in $(NPM_PACKAGES); do n=$${p%@*}; v=$${p##*@}; \
+			grep -qs "\"version\": \"$$v\"" "$(NPM_DIR)/node_modules/$$n/package.json" || missing="$$missing $$p"; done; \
+		if [ -n "$$missing" ]; then \
+			echo "npm installing$$missing into $(NPM_DIR)"; mkdir -p "$(NPM_DIR)"; \
+			npm install --prefix "$(NPM_DIR)" --no-save --no-package-lock --ignore-scripts --no-audit --no-fund $(NPM_PACKAGES) >/dev/null \
+				|| echo "npm install failed; tests that need these packages skip"; \
+		fi; \
+	else echo "npm not found; tests that need npm packages skip"; fi
 
 test: deps vet
 	$(GO) test -timeout 30m ./...
@@ -47,6 +63,9 @@ bench: build
 fuzz:
 	$(GO) test ./lang/python -run '^$$' -fuzz FuzzParse -fuzztime 60s
 	$(GO) test ./lang/java -run '^$$' -fuzz FuzzParse -fuzztime 60s
+	$(GO) test ./lang/golang -run '^$$' -fuzz FuzzParse -fuzztime 60s
+	$(GO) test ./lang/javascript -run '^$$' -fuzz FuzzParse -fuzztime 60s
+	$(GO) test ./lang/typescript -run '^$$' -fuzz FuzzParse -fuzztime 60s
 	$(GO) test ./ccg -run '^$$' -fuzz FuzzBuild -fuzztime 60s
 	$(GO) test ./db -run '^$$' -fuzz FuzzDecode -fuzztime 60s
 

@@ -84,6 +84,52 @@ func javaSources(t testing.TB, limit int) []source {
 	return out
 }
 
+// goSources returns every step-th .go file of $(go env GOROOT)/src.
+func goSources(t testing.TB, limit int) []source {
+	t.Helper()
+	dir := realcode.GoSrc()
+	if dir == "" {
+		t.Skip("no Go installation found")
+	}
+	return readSources(dir, realcode.Files(dir, []string{".go"}), limit)
+}
+
+// npmSources returns every step-th source with one of exts of the npm
+// package pkg (under its folder sub), or skips when it is not installed.
+func npmSources(t testing.TB, pkg, sub string, limit int, exts ...string) []source {
+	t.Helper()
+	dir := realcode.NPMPackage(pkg)
+	if dir == "" {
+		t.Skipf("npm package %s not installed (make deps)", pkg)
+	}
+	var paths []string
+	for _, p := range realcode.Files(filepath.Join(dir, sub), exts) {
+		if !strings.HasSuffix(p, ".d.ts") {
+			paths = append(paths, p)
+		}
+	}
+	return readSources(dir, paths, limit)
+}
+
+func typescriptSources(t testing.TB, limit int) []source {
+	return npmSources(t, "effect", "src", limit, ".ts")
+}
+
+func javascriptSources(t testing.TB, limit int) []source {
+	return npmSources(t, "svelte", "src", limit, ".js")
+}
+
+func readSources(root string, paths []string, limit int) []source {
+	var out []source
+	for _, i := range sample(len(paths), limit) {
+		src, err := os.ReadFile(paths[i])
+		if err == nil {
+			out = append(out, source{strings.TrimPrefix(paths[i], root+"/"), src})
+		}
+	}
+	return out
+}
+
 // sample picks up to limit indexes spread evenly over n.
 func sample(n, limit int) []int {
 	var out []int
@@ -127,9 +173,13 @@ func TestPropertiesRealCode(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		srcs func(testing.TB, int) []source
-	}{{"python", pythonSources}, {"java", javaSources}} {
+		// share of the limit: the later front ends read a smaller sample
+		// to keep the suite fast.
+		share int
+	}{{"python", pythonSources, 1}, {"java", javaSources, 1}, {"go", goSources, 3},
+		{"typescript", typescriptSources, 3}, {"javascript", javascriptSources, 3}} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := parseAll(t, tc.srcs(t, limit))
+			files := parseAll(t, tc.srcs(t, limit/tc.share))
 			var s slice.Slicer
 			stmts := 0
 			for _, f := range files {
@@ -275,7 +325,7 @@ func completesBlock(f *lang.File, stmts []*lang.Stmt) bool {
 
 func completes(f *lang.File, s *lang.Stmt) bool {
 	switch s.Kind {
-	case lang.Return, lang.Raise, lang.Break, lang.Continue:
+	case lang.Return, lang.Raise, lang.Break, lang.Continue, lang.Goto:
 		return false
 	case lang.If:
 		return s.Else == nil || completesBlock(f, s.Body) || completes(f, s.Else)
@@ -318,7 +368,10 @@ func infinite(f *lang.File, s *lang.Stmt) bool {
 		t = t[i+1:]
 	}
 	constTrue := false
-	for _, p := range []string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)"} {
+	if i := strings.Index(t, ":for{"); i > 0 {
+		t = t[i+1:]
+	}
+	for _, p := range []string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)", "for{"} {
 		constTrue = constTrue || strings.HasPrefix(t, p)
 	}
 	return constTrue && (s.Kind == lang.DoCond || !hasBreak(s.Body))

@@ -16,8 +16,11 @@ import (
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
-	_ "github.com/graphcoder/graphcoder/lang/java"   // registers Java
-	_ "github.com/graphcoder/graphcoder/lang/python" // registers Python
+	_ "github.com/graphcoder/graphcoder/lang/golang"     // registers Go
+	_ "github.com/graphcoder/graphcoder/lang/java"       // registers Java
+	_ "github.com/graphcoder/graphcoder/lang/javascript" // registers JavaScript
+	_ "github.com/graphcoder/graphcoder/lang/python"     // registers Python
+	_ "github.com/graphcoder/graphcoder/lang/typescript" // registers TypeScript
 	"github.com/graphcoder/graphcoder/prompt"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/slice"
@@ -358,6 +361,9 @@ type Request struct {
 	Line int
 	// Source is the buffer to complete in; nil reads the file.
 	Source []byte
+	// Language, when it names a registered language, is the buffer's
+	// language; otherwise the path's extension decides.
+	Language string
 	// Mode, TopK, Gamma and Budget tune retrieval (see retrieve.Options).
 	Mode   retrieve.Mode
 	TopK   int
@@ -426,6 +432,9 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	l := lang.ForPath(relPath)
+	if named := lang.ByName(req.Language); named != nil {
+		l = named
+	}
 	if l == nil {
 		return nil, fmt.Errorf("%s: %w (have %s)", relPath, ErrLanguage, languageList())
 	}

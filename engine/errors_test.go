@@ -93,3 +93,20 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// A request may name the buffer's language (an editor's languageId): it
+// then wins over the file name, and an unknown name falls back to it.
+func TestRequestLanguage(t *testing.T) {
+	e := engineFromSource(t, "testdata/finestage")
+	src := []byte("def total(xs):\n    s = 0\n")
+	res, err := e.Complete(context.Background(), Request{Path: "scratch", Line: 3, Source: src, Language: "python"})
+	if err != nil || res.Language != "python" {
+		t.Fatalf("extensionless buffer named python: %v, %+v", err, res)
+	}
+	if _, err := e.Complete(context.Background(), Request{Path: "scratch", Line: 3, Source: src, Language: "cobol"}); !errors.Is(err, ErrLanguage) {
+		t.Fatalf("unknown language, no extension: %v, want %v", err, ErrLanguage)
+	}
+	if res, err := e.Complete(context.Background(), Request{Path: "m.py", Line: 3, Source: src, Language: "cobol"}); err != nil || res.Language != "python" {
+		t.Fatalf("unknown language, .py file: %v, %+v", err, res)
+	}
+}

@@ -40,7 +40,9 @@ func Methods() []string {
 type Options struct {
 	// Repo is the repository's root folder.
 	Repo string
-	// Lang is the language of the files to complete ("python", "java").
+	// Lang is the language of the files to complete: the name of a
+	// registered front end ("python", "java", "go", "typescript",
+	// "javascript").
 	Lang string
 	// Level is the task level (default line).
 	Level tasks.Level

@@ -51,7 +51,7 @@ func ParseFloor(ctx context.Context, opts Options) (FloorSummary, error) {
 			if err != nil {
 				return nil
 			}
-			if err := lang.ForPath(f.Rel).ParseSyntax(content); err != nil {
+			if err := lang.ForPath(f.Rel).ParseSyntax(f.Rel, content); err != nil {
 				return nil
 			}
 			if gctx.Err() != nil {

@@ -205,6 +205,13 @@ type SyntaxParser interface {
 	ParseSyntax(src []byte) error
 }
 
+// PathSyntaxParser is a SyntaxParser whose grammar depends on the file's
+// name (TypeScript reads .tsx files with the TSX grammar). The parse floor
+// calls ParseSyntaxPath when a syntax parser has it.
+type PathSyntaxParser interface {
+	ParseSyntaxPath(path string, src []byte) error
+}
+
 // Language describes one supported language.
 type Language struct {
 	Name            string
@@ -231,9 +238,10 @@ func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, e
 	return f, err
 }
 
-// ParseSyntax runs the tree-sitter parse alone with a syntax parser from
-// the language's pool; it fails when the language has none.
-func (l *Language) ParseSyntax(src []byte) error {
+// ParseSyntax runs the tree-sitter parse alone on src, the content of the
+// file at path, with a syntax parser from the language's pool (through
+// ParseSyntaxPath when it has one); it fails when the language has none.
+func (l *Language) ParseSyntax(path string, src []byte) error {
 	if l.NewSyntaxParser == nil {
 		return fmt.Errorf("language %s has no syntax parser", l.Name)
 	}
@@ -241,7 +249,12 @@ func (l *Language) ParseSyntax(src []byte) error {
 	if p == nil {
 		p = l.NewSyntaxParser()
 	}
-	err := p.ParseSyntax(src)
+	var err error
+	if pp, ok := p.(PathSyntaxParser); ok {
+		err = pp.ParseSyntaxPath(path, src)
+	} else {
+		err = p.ParseSyntax(src)
+	}
 	l.syntaxParsers.Put(p)
 	return err
 }

@@ -6,13 +6,14 @@ import (
 )
 
 // cacheKey identifies a retrieval: the inputs of a completer are the
-// buffer without the line being completed, the line number and the path,
-// all under one index generation.
+// buffer without the line being completed, the line number, the path and
+// the language the editor gave, all under one index generation.
 type cacheKey struct {
-	gen  uint64
-	path string
-	line int
-	sum  [32]byte
+	gen      uint64
+	path     string
+	language string
+	line     int
+	sum      [32]byte
 	// noPrompt: the result was computed without the prompt.
 	noPrompt bool
 }

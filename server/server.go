@@ -50,6 +50,9 @@ type Request struct {
 	Path   string // slash-separated, relative to the repository root
 	Line   int    // 1-based
 	Source []byte // the editor's buffer, unsaved changes included
+	// Language, when set, names the buffer's language (a registered front
+	// end, as the editor reports it); otherwise the path's extension says.
+	Language string
 	// Budget bounds retrieval: when it runs out the completer answers with
 	// the best result found so far rather than failing. Zero means no budget.
 	Budget time.Duration
@@ -122,8 +125,11 @@ type Generator interface {
 type Query struct {
 	Path   string // absolute, or relative to the repository root
 	Source []byte // the whole buffer
-	Line   int    // 1-based line of the cursor
-	Column int    // byte offset of the cursor in that line; clamped to the line's length
+	// Language optionally names the buffer's language (a registered front
+	// end), for a buffer whose file name does not say it.
+	Language string
+	Line     int // 1-based line of the cursor
+	Column   int // byte offset of the cursor in that line; clamped to the line's length
 	// WantPrompt asks for Completion.Prompt (a debug option). Without it,
 	// and with no model backend, the prompt is not built at all.
 	WantPrompt bool
@@ -312,7 +318,7 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	c := &Completion{Indent: typedLine[:len(typedLine)-len(code)], Typed: code}
 
 	noPrompt := !q.WantPrompt && s.opts.Generator == nil
-	res, cached, err := s.retrieve(ctx, rel, q.Line, src, start, end, noPrompt)
+	res, cached, err := s.retrieve(ctx, rel, q.Language, q.Line, src, start, end, noPrompt)
 	if err != nil {
 		return nil, err
 	}
@@ -331,8 +337,8 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	return c, nil
 }
 
-func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte, start, end int, noPrompt bool) (*Result, bool, error) {
-	key := cacheKey{gen: s.gen.Load(), path: rel, line: line, noPrompt: noPrompt}
+func (s *Service) retrieve(ctx context.Context, rel, language string, line int, src []byte, start, end int, noPrompt bool) (*Result, bool, error) {
+	key := cacheKey{gen: s.gen.Load(), path: rel, language: language, line: line, noPrompt: noPrompt}
 	if s.cache != nil {
 		h := sha256.New()
 		h.Write(src[:start])
@@ -343,7 +349,7 @@ func (s *Service) retrieve(ctx context.Context, rel string, line int, src []byte
 			return r, true, nil
 		}
 	}
-	req := Request{Path: rel, Line: line, Source: src, NoPrompt: noPrompt}
+	req := Request{Path: rel, Line: line, Source: src, Language: language, NoPrompt: noPrompt}
 	if s.opts.Budget > 0 {
 		req.Budget = s.opts.Budget
 	}

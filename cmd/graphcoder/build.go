@@ -13,8 +13,11 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/javascript"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 )
 
 func init() {

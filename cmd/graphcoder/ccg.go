@@ -8,8 +8,11 @@ import (
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/javascript"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 	"github.com/graphcoder/graphcoder/slice"
 )
 

@@ -34,7 +34,7 @@ func newEvalCmd() *cobra.Command {
 		ablate        string
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --repo DIR --lang python|java --level line|api [--tasks N] [--seed S] [--methods a,b] [--json] [--out DIR]",
+		Use:   "eval --repo DIR --lang python|java|go|typescript|javascript --level line|api [--tasks N] [--seed S] [--methods a,b] [--json] [--out DIR]",
 		Short: "Benchmark retrieval methods on completion tasks sampled from a repository",
 		Long: `Sample line-level or API-level completion tasks from a repository (a random
 code line with at least 5 tokens; API-level lines also call a function, method
@@ -73,7 +73,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Repo, "repo", "", "repository root (required)")
-	f.StringVar(&opts.Lang, "lang", "", "language of the tasks: python or java (required)")
+	f.StringVar(&opts.Lang, "lang", "", "language of the tasks: python, java, go, typescript or javascript (required)")
 	f.StringVar(&level, "level", "line", "task level: line or api")
 	f.IntVar(&opts.Tasks, "tasks", 100, "number of tasks to sample")
 	f.Uint64Var(&opts.Seed, "seed", 42, "sampling seed")

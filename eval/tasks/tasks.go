@@ -186,8 +186,9 @@ func CountTokens(line string) int {
 
 // DefinedAPIs returns the names that function, method and class headers of
 // the files define: for a class the first name its header defines, for a
-// function the first defined name followed by "(" (which leaves out block
-// lambdas, whose defs are parameters).
+// function the first defined name that opens its parameters (followed by
+// "(", see opensParams; which leaves out block lambdas, whose defs are
+// parameters).
 func DefinedAPIs(files []*lang.File) map[string]bool {
 	apis := make(map[string]bool)
 	for _, f := range files {
@@ -273,12 +274,51 @@ func wordIndex(text, w string, needParen bool) int {
 				continue
 			}
 		}
-		if needParen && !strings.HasPrefix(strings.TrimLeft(text[end:], " \t"), "(") {
+		if needParen && !opensParams(text[end:]) {
 			continue
 		}
 		return i
 	}
 	return -1
+}
+
+// opensParams reports whether the text after a function's name starts its
+// header: optional spaces and "(", also after type parameters (Go's
+// `F[T any](`, TypeScript's `f<T>(`), or the "=" or ":" of a JavaScript
+// or TypeScript function bound to a name (`const f = (x) => {`,
+// `const f: Handler = async (req) => {`).
+func opensParams(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" {
+		return false
+	}
+	if open := rest[0]; open == '[' || open == '<' {
+		closer := byte(']')
+		if open == '<' {
+			closer = '>'
+		}
+		depth := 0
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case open:
+				depth++
+			case closer:
+				if depth--; depth == 0 {
+					return strings.HasPrefix(strings.TrimLeft(rest[i+1:], " \t"), "(")
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case rest[0] == '(':
+		return true
+	case rest[0] == ':':
+		return true
+	case rest[0] == '=':
+		return !strings.HasPrefix(rest, "==") && !strings.HasPrefix(rest, "=>")
+	}
+	return false
 }
 
 // CallsAPI reports whether line calls one of apis: a name followed by "("

@@ -239,3 +239,29 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestDefinedAPIsGenericsAndBoundFunctions(t *testing.T) {
+	f := &lang.File{
+		Lines: []string{
+			"func Map[T, U any](xs []T, f func(T) U) []U {",
+			"export function pick<T>(items: T[]): T {",
+			"export const load = async (url) => {",
+			"const handler: Handler = function (req) {",
+			"items.forEach((item) => {",
+			"if (x == y) {",
+		},
+	}
+	for i, defs := range [][]string{{"Map"}, {"pick"}, {"load"}, {"handler"}, {"item"}, {"x"}} {
+		f.Stmts = append(f.Stmts, &lang.Stmt{Kind: lang.Func, StartRow: i, EndRow: i, Defs: defs})
+	}
+	got := DefinedAPIs([]*lang.File{f})
+	want := map[string]bool{"Map": true, "pick": true, "load": true, "handler": true}
+	if len(got) != len(want) {
+		t.Errorf("DefinedAPIs = %v, want %v", got, want)
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("DefinedAPIs misses %s: %v", k, got)
+		}
+	}
+}

@@ -28,7 +28,7 @@ type Engine struct {
 // of its buffer included.
 func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Result, error) {
 	res, err := e.Engine.Complete(ctx, engine.Request{
-		Path: req.Path, Line: req.Line, Source: req.Source,
+		Path: req.Path, Line: req.Line, Source: req.Source, Language: req.Language,
 		Mode: e.Mode, TopK: e.TopK, Budget: req.Budget, NoPrompt: req.NoPrompt,
 	})
 	if err != nil {

@@ -52,6 +52,21 @@ type Server struct {
 type document struct {
 	text    string
 	version int
+	// language is the front end the editor's languageId names, or "".
+	language string
+}
+
+// languageIDs maps the LSP language identifiers of the supported languages
+// to the names of their front ends. A document whose languageId is not
+// here is completed by its file name's extension.
+var languageIDs = map[string]string{
+	"python":          "python",
+	"java":            "java",
+	"go":              "go",
+	"typescript":      "typescript",
+	"typescriptreact": "typescript",
+	"javascript":      "javascript",
+	"javascriptreact": "javascript",
 }
 
 // New returns a server for svc.
@@ -187,9 +202,10 @@ type textDocumentID struct {
 func (s *Server) didOpen(params json.RawMessage) error {
 	var p struct {
 		TextDocument struct {
-			URI     string `json:"uri"`
-			Version int    `json:"version"`
-			Text    string `json:"text"`
+			URI        string `json:"uri"`
+			LanguageID string `json:"languageId"`
+			Version    int    `json:"version"`
+			Text       string `json:"text"`
 		} `json:"textDocument"`
 	}
 	if err := decode(params, &p); err != nil {
@@ -197,7 +213,8 @@ func (s *Server) didOpen(params json.RawMessage) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.docs[p.TextDocument.URI] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version}
+	s.docs[p.TextDocument.URI] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version,
+		language: languageIDs[p.TextDocument.LanguageID]}
 	return nil
 }
 
@@ -320,10 +337,10 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 	}
 	s.mu.Lock()
 	enc := s.enc
-	var text string
+	var text, language string
 	d := s.docs[p.TextDocument.URI]
 	if d != nil {
-		text = d.text
+		text, language = d.text, d.language
 	}
 	s.mu.Unlock()
 	return func(ctx context.Context) (any, error) {
@@ -343,10 +360,11 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 		}
 		start, _ := lineStart(text, p.Position.Line)
 		c, err := s.svc.Complete(ctx, server.Query{
-			Path:   path,
-			Source: []byte(text),
-			Line:   p.Position.Line + 1,
-			Column: off - start,
+			Path:     path,
+			Language: language,
+			Source:   []byte(text),
+			Line:     p.Position.Line + 1,
+			Column:   off - start,
 		})
 		switch {
 		case server.IsBadRequest(err):

@@ -293,3 +293,35 @@ func TestExitWithoutShutdown(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The editor's languageId reaches the completer as a front end's name:
+// the React dialects map to their base languages, unknown ids to nothing
+// (the file name decides).
+func TestLanguageIDs(t *testing.T) {
+	h := start(t)
+	h.initialize()
+	for _, tc := range []struct{ file, id, want string }{
+		{"a.go", "go", "go"},
+		{"b", "typescript", "typescript"},
+		{"c.tsx", "typescriptreact", "typescript"},
+		{"d", "javascript", "javascript"},
+		{"e.jsx", "javascriptreact", "javascript"},
+		{"f.py", "python", "python"},
+		{"g.java", "java", "java"},
+		{"h.rs", "rust", ""},
+	} {
+		uri := h.uri(tc.file)
+		h.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": uri, "languageId": tc.id, "version": 1, "text": "x\n",
+		}})
+		if err := h.call("textDocument/completion", at(uri, 1, 0), nil); err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		h.fake.mu.Lock()
+		got := h.fake.last.Language
+		h.fake.mu.Unlock()
+		if got != tc.want {
+			t.Errorf("%s (%s): completer got language %q, want %q", tc.file, tc.id, got, tc.want)
+		}
+	}
+}

@@ -623,9 +623,18 @@ func (b *builder) signature(c int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Simple, c, c, t.EndRow(c))
 	if n := t.Child(c, b.f.name); n >= 0 && (t.Kind(n) == kPropIdent || t.Kind(n) == kPrivateProp) {
-		s.Defs = []string{t.Text(n)}
+		s.Defs = nameSet(t.Text(n))
 	}
 	return s
+}
+
+// nameSet is the Defs of a statement defining one name: none when error
+// recovery left the name empty.
+func nameSet(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return []string{name}
 }
 
 // interfaceDecl maps an interface: a Class with one statement per member.
@@ -643,7 +652,7 @@ func (b *builder) interfaceDecl(outer, d int32) *lang.Stmt {
 		}
 		s.EndRow = max(s.EndRow, t.EndRow(c))
 		if t.Field(c) == b.f.name {
-			s.Defs = []string{t.Text(c)}
+			s.Defs = nameSet(t.Text(c))
 		}
 	}
 	if body < 0 {
@@ -676,7 +685,7 @@ func (b *builder) enumDecl(outer, d int32) *lang.Stmt {
 		}
 		s.EndRow = max(s.EndRow, t.EndRow(c))
 		if t.Field(c) == b.f.name {
-			s.Defs = []string{t.Text(c)}
+			s.Defs = nameSet(t.Text(c))
 		}
 	}
 	if body < 0 {
@@ -733,7 +742,7 @@ func (b *builder) namespace(outer, d int32) *lang.Stmt {
 				n = t.FirstNamed(n)
 			}
 			if n >= 0 && t.Kind(n) == kIdent {
-				s.Defs = []string{t.Text(n)}
+				s.Defs = nameSet(t.Text(n))
 			}
 		}
 	}

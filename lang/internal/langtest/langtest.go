@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -209,4 +210,141 @@ func CountStmts(stmts []*lang.Stmt) int {
 	n := 0
 	lang.Walk(stmts, func(*lang.Stmt) { n++ })
 	return n
+}
+
+// BadInput is one malformed source and what parsing it must give.
+type BadInput struct {
+	Name      string
+	Src       string
+	MinErrors int // at least this many syntax errors
+	Stmts     int // this many statements; -1 for any number
+}
+
+// CheckBadInput parses each input with p as the file name path: the parse
+// must succeed, keep the row invariants, count the syntax errors, and
+// strip carriage returns from the lines.
+func CheckBadInput(t *testing.T, p lang.Parser, path string, tests []BadInput) {
+	for _, tt := range tests {
+		t.Run(tt.Name, func(t *testing.T) {
+			f, err := p.Parse(context.Background(), path, []byte(tt.Src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			CheckInvariants(t, f)
+			if f.Errors < tt.MinErrors {
+				t.Errorf("Errors = %d, want at least %d", f.Errors, tt.MinErrors)
+			}
+			if tt.MinErrors == 0 && f.Errors != 0 {
+				t.Errorf("Errors = %d, want 0:\n%s", f.Errors, Dump(f))
+			}
+			if n := CountStmts(f.Stmts); tt.Stmts >= 0 && n != tt.Stmts {
+				t.Errorf("%d statements, want %d:\n%s", n, tt.Stmts, Dump(f))
+			}
+			for _, l := range f.Lines {
+				if strings.HasSuffix(l, "\r") {
+					t.Errorf("line keeps its \\r: %q", l)
+				}
+			}
+		})
+	}
+}
+
+// CheckDeep parses src, nested depth levels deep by its author, and checks
+// the invariants and that the statement tree is at least minDepth deep.
+func CheckDeep(t *testing.T, p lang.Parser, path, src string, minDepth int) {
+	t.Helper()
+	f, err := p.Parse(context.Background(), path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckInvariants(t, f)
+	maxDepth := 0
+	var walk func(stmts []*lang.Stmt, d int)
+	walk = func(stmts []*lang.Stmt, d int) {
+		maxDepth = max(maxDepth, d)
+		for _, s := range stmts {
+			walk(s.Body, d+1)
+			walk(s.Cases, d+1)
+			for _, in := range s.Inner {
+				walk(in, d+1)
+			}
+			if s.Else != nil {
+				walk([]*lang.Stmt{s.Else}, d+1)
+			}
+		}
+	}
+	walk(f.Stmts, 0)
+	if maxDepth < minDepth {
+		t.Errorf("statement tree depth %d, want at least %d", maxDepth, minDepth)
+	}
+}
+
+// Fuzz runs the fuzz target every front end shares: any input parses
+// without error and keeps the row invariants. Seeds are the files of
+// testdata matching patterns and extra.
+func Fuzz(f *testing.F, p lang.Parser, path string, patterns []string, extra ...string) {
+	var fixtures []string
+	for _, pat := range patterns {
+		m, _ := filepath.Glob(filepath.Join("testdata", pat))
+		fixtures = append(fixtures, m...)
+	}
+	for _, fx := range fixtures {
+		if src, err := os.ReadFile(fx); err == nil {
+			f.Add(src)
+		}
+	}
+	for _, s := range extra {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := p.Parse(context.Background(), path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errs := RowErrors(file); len(errs) > 0 {
+			t.Fatalf("%s\n%s", strings.Join(errs, "\n"), Dump(file))
+		}
+	})
+}
+
+// racingContext is cancelled at the instant a parse runs: Done has fired
+// but Err is not yet observed by the caller's check.
+type racingContext struct{ context.Context }
+
+func (racingContext) Done() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// soonContext has a deadline a millisecond away but never reports itself
+// done, so only the deadline itself can stop a parse.
+type soonContext struct{ context.Context }
+
+func (soonContext) Deadline() (time.Time, bool) { return time.Now().Add(time.Millisecond), true }
+
+// CheckCancel checks that a cancelled context fails a parse, that a
+// context cancelled while a parse runs never breaks the parser for the next
+// call, and that a deadline bounds the parse of big, a large source.
+func CheckCancel(t *testing.T, p lang.Parser, path string, big []byte) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Parse(ctx, path, big); err == nil {
+		t.Error("no error from a cancelled context")
+	}
+	for i := 0; i < 20; i++ {
+		_, _ = p.Parse(racingContext{context.Background()}, path, big)
+	}
+	if _, err := p.Parse(context.Background(), path, big); err != nil {
+		t.Fatalf("parse after cancelled contexts: %v", err)
+	}
+	start := time.Now()
+	if _, err := p.Parse(soonContext{context.Background()}, path, big); err == nil {
+		t.Logf("parsed %d bytes within a millisecond", len(big))
+	} else if d := time.Since(start); d > time.Second {
+		t.Errorf("parse stopped after %v, want about a millisecond", d)
+	}
+	if _, err := p.Parse(context.Background(), path, []byte("\n")); err != nil {
+		t.Fatalf("parse after a deadline: %v", err)
+	}
 }
