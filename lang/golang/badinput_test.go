@@ -1,13 +1,9 @@
 package golang
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
@@ -25,82 +21,34 @@ func TestBadInput(t *testing.T) {
 		{Name: "unterminated comment", Src: "package p\n/* never closed\nfunc f() {}\n", MinErrors: 1, Stmts: -1},
 		{Name: "stray closers", Src: "} } ) ;\npackage p\n", MinErrors: 1, Stmts: -1},
 		{Name: "crlf", Src: "package p\r\n\r\nvar x = 1\r\n", MinErrors: 0, Stmts: 2},
+		{Name: "lone cr", Src: "package p\rvar x = 1\r", MinErrors: 0, Stmts: 2},
 		{Name: "keyword soup", Src: "if for switch select go defer func", MinErrors: 1, Stmts: -1},
 		{Name: "goto without label", Src: "package p\nfunc f() { goto }\n", MinErrors: 1, Stmts: -1},
 	})
 }
 
 func TestDeepNesting(t *testing.T) {
-	const depth = 200
-	for name, gen := range map[string]func(i int) (string, string){
-		"if":      func(i int) (string, string) { return fmt.Sprintf("if x%d {\n", i), "}\n" },
-		"block":   func(int) (string, string) { return "{\n", "}\n" },
-		"funclit": func(i int) (string, string) { return fmt.Sprintf("run(func(a%d int) {\n", i), "})\n" },
-		"parens":  func(int) (string, string) { return "(", ")" },
-	} {
-		t.Run(name, func(t *testing.T) {
-			var open, close strings.Builder
-			for i := range depth {
-				o, c := gen(i)
-				open.WriteString(o)
-				close.WriteString(c)
-			}
-			src := "package p\nfunc deep() {\n" + open.String() + "x = 1\n" + close.String() + "}\n"
-			min := depth
-			if name == "parens" || name == "block" {
-				src = "package p\nfunc deep() {\nx = " + open.String() + "1" + close.String() + "\n}\n"
-				min = 1
-			}
-			langtest.CheckDeep(t, NewParser(), "deep.go", src, min)
-		})
-	}
+	langtest.CheckNesting(t, NewParser(), "deep.go", 200, func(body string) string { return "package p\nfunc deep() {\n" + body + "}\n" },
+		"x = 1\n", map[string]langtest.Nesting{
+			"if":      func(i int) (string, string) { return fmt.Sprintf("if x%d {\n", i), "}\n" },
+			"block":   func(int) (string, string) { return "{\n", "}\n" },
+			"funclit": func(i int) (string, string) { return fmt.Sprintf("run(func(a%d int) {\n", i), "})\n" },
+		},
+		func(e string) string { return "x = " + e + "\n" },
+		map[string]langtest.Nesting{"parens": func(int) (string, string) { return "(", ")" }})
 }
 
 // bigSource is a generated Go file of about 20,000 lines.
 func bigSource() []byte {
-	var sb strings.Builder
-	sb.WriteString("package big\n")
-	for i := 0; sb.Len() < 20000*16; i++ {
-		fmt.Fprintf(&sb, "func f%d(a int) int {\n\tb := a * %d\n\tif b > 10 {\n\t\tb -= f%d(a - 1)\n\t}\n\treturn b\n}\n", i, i, i)
-	}
-	return []byte(sb.String())
+	return langtest.Generate("package big\n", "func f%d(a int) int {\n\tb := a * %d\n\tif b > 10 {\n\t\tb -= f%d(a - 1)\n\t}\n\treturn b\n}\n", 20000)
 }
 
-func TestLargeFile(t *testing.T) {
-	src := bigSource()
-	start := time.Now()
-	f, err := NewParser().Parse(context.Background(), "big.go", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	elapsed := time.Since(start)
-	langtest.CheckInvariants(t, f)
-	n := langtest.CountStmts(f.Stmts)
-	t.Logf("%d lines, %d statements in %v", len(f.Lines), n, elapsed)
-	if n < len(f.Lines)*5/7 {
-		t.Errorf("only %d statements", n)
-	}
-	if elapsed > 10*time.Second {
-		t.Errorf("took %v", elapsed)
-	}
-}
+func TestLargeFile(t *testing.T) { langtest.CheckLargeFile(t, NewParser(), "big.go", bigSource()) }
 
-func TestCancel(t *testing.T) {
-	langtest.CheckCancel(t, NewParser(), "big.go", bigSource())
-}
+func TestCancel(t *testing.T) { langtest.CheckCancel(t, NewParser(), "big.go", bigSource()) }
 
 func TestRegistered(t *testing.T) {
-	l := lang.ForPath("cmd/main.go")
-	if l == nil || l.Name != "go" || l.CommentPrefix != "//" || lang.ByName("go") != l {
-		t.Fatalf("ForPath(.go) = %+v", l)
-	}
-	f, err := l.NewParser().Parse(context.Background(), "a.go", []byte("package p\nvar x int\n"))
-	if err != nil || len(f.Stmts) != 2 || f.Language != "go" {
-		t.Fatalf("registered parser: %v %+v", err, f)
-	}
-	if err := l.NewSyntaxParser().ParseSyntax([]byte("package p\n")); err != nil {
-		t.Fatal(err)
-	}
+	langtest.CheckRegistered(t, "go", []string{".go"}, "package p\nvar x int\n", 2)
 }
 
 func TestPackageName(t *testing.T) {

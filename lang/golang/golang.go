@@ -31,11 +31,6 @@ var keywords = []string{
 	"var",
 }
 
-// parseTimeout bounds the time tree-sitter may spend on one file, in
-// microseconds: real files parse in milliseconds, and the bound only keeps
-// a pathological input from stalling a build.
-const parseTimeout = 30_000_000
-
 // Parser turns Go source into a statement tree. It keeps its tree-sitter
 // parser and scratch buffers between files; it is not safe for concurrent
 // use.
@@ -56,13 +51,14 @@ func NewParser() *Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
-	flat, err := frontend.Parse(ctx, p.ts, src, parseTimeout, p.flat)
+	src = lang.NormalizeCR(src)
+	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	text := string(src)
-	f := &lang.File{Path: path, Language: "go", Lines: frontend.SplitLines(text)}
+	f := &lang.File{Path: path, Language: "go", Lines: lang.SplitLines(text)}
 	b := &p.b
 	b.t = frontend.Tree{G: grammar, N: flat, Src: text}
 	b.errors = 0

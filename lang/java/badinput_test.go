@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
 func parseString(t testing.TB, src string) *lang.File {
@@ -53,7 +54,7 @@ func TestBadInput(t *testing.T) {
 			n := 0
 			countStmts(f.Stmts, &n)
 			if tt.stmts >= 0 && n != tt.stmts {
-				t.Errorf("%d statements, want %d:\n%s", n, tt.stmts, dump(f))
+				t.Errorf("%d statements, want %d:\n%s", n, tt.stmts, langtest.Dump(f))
 			}
 			for _, l := range f.Lines {
 				if strings.ContainsAny(l, "\r\n") {
@@ -184,8 +185,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if errs := rowErrors(file); len(errs) > 0 {
-			t.Fatalf("%s\n%s", strings.Join(errs, "\n"), dump(file))
+		if errs := langtest.RowErrors(file); len(errs) > 0 {
+			t.Fatalf("%s\n%s", strings.Join(errs, "\n"), langtest.Dump(file))
 		}
 	})
 }

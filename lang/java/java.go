@@ -8,6 +8,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -92,7 +93,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	}
 	f.Errors = b.errors
 	if f.Errors > 0 {
-		monotone(f.Stmts)
+		frontend.Monotone(f.Stmts)
 	}
 	for i := range nodes {
 		if nodes[i].missing {
@@ -108,23 +109,3 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 }
 
 var errNoTree = errors.New("tree-sitter returned no tree")
-
-// monotone restores the row order of statements after error recovery has
-// produced odd shapes (a label whose colon comes after its statement, a
-// missing token placed late): in lang.Walk order each statement must start
-// on or after the row where the previous one ends. It first shortens the
-// earlier statement, then, if that is not enough, moves the later one down.
-// Well-formed code never needs it.
-func monotone(stmts []*lang.Stmt) {
-	var prev *lang.Stmt
-	lang.Walk(stmts, func(s *lang.Stmt) {
-		if prev != nil && prev.EndRow > s.StartRow {
-			prev.EndRow = max(prev.StartRow, s.StartRow)
-			if prev.EndRow > s.StartRow {
-				s.StartRow = prev.EndRow
-				s.EndRow = max(s.EndRow, s.StartRow)
-			}
-		}
-		prev = s
-	})
-}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
 type sourceFile struct {
@@ -168,9 +169,7 @@ func benchFiles(b *testing.B) ([]sourceFile, int) {
 	return files, lines
 }
 
-func countStmts(stmts []*lang.Stmt, n *int) {
-	lang.Walk(stmts, func(*lang.Stmt) { *n++ })
-}
+func countStmts(stmts []*lang.Stmt, n *int) { *n += langtest.CountStmts(stmts) }
 
 // BenchmarkRatio measures the front end against the parse floor file by
 // file, interleaved, in CPU time of the process (which includes the

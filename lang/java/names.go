@@ -1,7 +1,6 @@
 package java
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
@@ -387,20 +386,4 @@ func (b *builder) lambda(i int32) {
 			b.shadow = b.shadow[:saved]
 		}
 	}
-}
-
-// sortedSet returns the distinct names of xs in order, in a new slice.
-// xs is scratch space and is reordered.
-func sortedSet(xs []string) []string {
-	if len(xs) == 0 {
-		return nil
-	}
-	slices.Sort(xs)
-	out := make([]string, 0, len(xs))
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
-	}
-	return slices.Clip(out)
 }

@@ -2,6 +2,7 @@ package java
 
 import (
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 )
 
 // builder maps the flat syntax tree of one file onto lang statements.
@@ -39,9 +40,9 @@ func (b *builder) open() frame {
 // close fills in the names and nested blocks collected since f and trims
 // the statement's rows so they end before its first nested statement.
 func (b *builder) close(s *lang.Stmt, f frame) *lang.Stmt {
-	s.Defs = sortedSet(b.defs[f.defs:])
-	s.Uses = sortedSet(b.uses[f.uses:])
-	s.Params = sortedSet(b.params[f.params:])
+	s.Defs = frontend.SortedSet(b.defs[f.defs:])
+	s.Uses = frontend.SortedSet(b.uses[f.uses:])
+	s.Params = frontend.SortedSet(b.params[f.params:])
 	b.defs, b.uses, b.params = b.defs[:f.defs], b.uses[:f.uses], b.params[:f.params]
 	if len(b.inner) > 0 {
 		s.Inner = b.inner

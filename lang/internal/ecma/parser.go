@@ -11,11 +11,6 @@ import (
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
-// parseTimeout bounds the time tree-sitter may spend on one file, in
-// microseconds: real files parse in milliseconds, and the bound only keeps
-// a pathological input from stalling a build.
-const parseTimeout = 30_000_000
-
 // Pick chooses the grammar of a file by its name ("" when unknown).
 type Pick func(path string) *Grammar
 
@@ -51,13 +46,14 @@ func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
-	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, parseTimeout, p.flat)
+	src = lang.NormalizeCR(src)
+	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	text := string(src)
-	f := &lang.File{Path: path, Language: p.name, Lines: frontend.SplitLines(text)}
+	f := &lang.File{Path: path, Language: p.name, Lines: lang.SplitLines(text)}
 	b := &p.b
 	b.t = frontend.Tree{G: g.g, N: flat, Src: text}
 	b.f = &g.f

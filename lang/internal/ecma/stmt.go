@@ -360,23 +360,14 @@ func (b *builder) funcDecl(outer, d int32) *lang.Stmt {
 	if n := t.Child(d, b.f.name); n >= 0 {
 		b.names.Def(t.Text(n))
 	}
-	// The name is a Def above; funcHeader must not bind it again.
-	end := s.StartRow
-	for c := t.First(d); c >= 0; c = t.Next(c) {
-		if t.Field(c) == b.f.body {
-			break
-		}
-		if t.Comment(c) {
-			continue
-		}
-		end = max(end, t.EndRow(c))
+	// The name is a Def above; funcHeader would bind it again.
+	body := b.headerNames(s, d, func(c int32) {
 		if t.Field(c) == b.f.parameters {
 			b.params(c)
 		}
-	}
-	s.EndRow = end
+	})
 	b.names.Close(s, m)
-	if body := t.Child(d, b.f.body); body >= 0 {
+	if body >= 0 {
 		s.Body = b.body(body, nil)
 	}
 	return s
@@ -471,17 +462,7 @@ func (b *builder) classDecl(outer, d int32) *lang.Stmt {
 	s := b.newStmt(lang.Class, d, outer, t.StartRow(outer))
 	m := b.names.Open()
 	b.wrapperNames(outer, d)
-	var body int32 = -1
-	end := s.StartRow
-	for c := t.First(d); c >= 0; c = t.Next(c) {
-		if t.Field(c) == b.f.body {
-			body = c
-			break
-		}
-		if t.Comment(c) {
-			continue
-		}
-		end = max(end, t.EndRow(c))
+	body := b.headerNames(s, d, func(c int32) {
 		switch {
 		case t.Field(c) == b.f.name:
 			b.names.Def(t.Text(c))
@@ -490,8 +471,7 @@ func (b *builder) classDecl(outer, d int32) *lang.Stmt {
 		case t.Kind(c) == kDecorator:
 			b.collect(c)
 		}
-	}
-	s.EndRow = end
+	})
 	b.names.Close(s, m)
 	if body >= 0 {
 		s.Body = b.members(body)
@@ -628,6 +608,16 @@ func (b *builder) signature(c int32) *lang.Stmt {
 	return s
 }
 
+// nameOf returns a header reader that defines the declaration's name on
+// s, for declarations that read nothing else.
+func (b *builder) nameOf(s *lang.Stmt) func(c int32) {
+	return func(c int32) {
+		if b.t.Field(c) == b.f.name {
+			s.Defs = nameSet(b.t.Text(c))
+		}
+	}
+}
+
 // nameSet is the Defs of a statement defining one name: none when error
 // recovery left the name empty.
 func nameSet(name string) []string {
@@ -641,20 +631,7 @@ func nameSet(name string) []string {
 func (b *builder) interfaceDecl(outer, d int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Class, d, outer, t.StartRow(outer))
-	var body int32 = -1
-	for c := t.First(d); c >= 0; c = t.Next(c) {
-		if t.Field(c) == b.f.body {
-			body = c
-			break
-		}
-		if t.Comment(c) {
-			continue
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
-		if t.Field(c) == b.f.name {
-			s.Defs = nameSet(t.Text(c))
-		}
-	}
+	body := b.headerNames(s, d, b.nameOf(s))
 	if body < 0 {
 		return s
 	}
@@ -677,17 +654,7 @@ func (b *builder) interfaceDecl(outer, d int32) *lang.Stmt {
 func (b *builder) enumDecl(outer, d int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Class, d, outer, t.StartRow(outer))
-	var body int32 = -1
-	for c := t.First(d); c >= 0; c = t.Next(c) {
-		if t.Field(c) == b.f.body {
-			body = c
-			break
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
-		if t.Field(c) == b.f.name {
-			s.Defs = nameSet(t.Text(c))
-		}
-	}
+	body := b.headerNames(s, d, b.nameOf(s))
 	if body < 0 {
 		return s
 	}
@@ -726,16 +693,7 @@ func (b *builder) enumDecl(outer, d int32) *lang.Stmt {
 func (b *builder) namespace(outer, d int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Class, d, outer, t.StartRow(outer))
-	var body int32 = -1
-	for c := t.First(d); c >= 0; c = t.Next(c) {
-		if t.Field(c) == b.f.body {
-			body = c
-			break
-		}
-		if t.Comment(c) {
-			continue
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
+	body := b.headerNames(s, d, func(c int32) {
 		if t.Field(c) == b.f.name {
 			n := c
 			for n >= 0 && t.Kind(n) == kNestedIdent {
@@ -745,7 +703,7 @@ func (b *builder) namespace(outer, d int32) *lang.Stmt {
 				s.Defs = nameSet(t.Text(n))
 			}
 		}
-	}
+	})
 	if body >= 0 {
 		s.Body = b.body(body, nil)
 	}
@@ -887,16 +845,8 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 // increment, or the loop variable and the iterated value.
 func (b *builder) loop(i int32) *lang.Stmt {
 	t := &b.t
-	s := b.newStmt(lang.Loop, i, i, t.StartRow(i))
-	m := b.names.Open()
-	body := t.Child(i, b.f.body)
-	for c := t.First(i); c >= 0 && c != body; c = t.Next(c) {
-		if t.Comment(c) {
-			continue
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
+	return b.header(lang.Loop, i, true, func(c int32) {
 		switch {
-		case !t.Named(c):
 		case t.Field(c) == b.f.initializer && t.Kind(c) == kVarDecl:
 			b.declarators(c)
 		case t.Field(c) == b.f.left:
@@ -904,11 +854,42 @@ func (b *builder) loop(i int32) *lang.Stmt {
 		default:
 			b.collect(c)
 		}
+	})
+}
+
+// headerNames extends s over the rows of the children of d before its
+// body, calls read for each named child there, and returns the body, or
+// -1 when d has none.
+func (b *builder) headerNames(s *lang.Stmt, d int32, read func(c int32)) int32 {
+	t := &b.t
+	for c := t.First(d); c >= 0; c = t.Next(c) {
+		if t.Field(c) == b.f.body {
+			return c
+		}
+		if t.Comment(c) {
+			continue
+		}
+		s.EndRow = max(s.EndRow, t.EndRow(c))
+		if t.Named(c) {
+			read(c)
+		}
 	}
+	return -1
+}
+
+// header builds a compound statement of kind k from node i: a header over
+// the rows of every child before the body, whose names read collects for
+// each named child there, then the body (InlineBody, with inline set, when
+// it is a single statement).
+func (b *builder) header(k lang.Kind, i int32, inline bool, read func(c int32)) *lang.Stmt {
+	t := &b.t
+	s := b.newStmt(k, i, i, t.StartRow(i))
+	m := b.names.Open()
+	body := b.headerNames(s, i, read)
 	b.names.Close(s, m)
 	if body >= 0 {
 		s.Body = b.stmt(body, nil)
-		s.InlineBody = b.braceless(body)
+		s.InlineBody = inline && b.braceless(body)
 	}
 	return s
 }
@@ -1011,24 +992,11 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 // catchClause maps a catch clause: a Catch through its parameter, which it
 // defines (a destructuring pattern defines its names).
 func (b *builder) catchClause(i int32) *lang.Stmt {
-	t := &b.t
-	s := b.newStmt(lang.Catch, i, i, t.StartRow(i))
-	m := b.names.Open()
-	body := t.Child(i, b.f.body)
-	for c := t.First(i); c >= 0 && c != body; c = t.Next(c) {
-		if t.Comment(c) {
-			continue
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
-		if t.Field(c) == b.f.parameter {
+	return b.header(lang.Catch, i, false, func(c int32) {
+		if b.t.Field(c) == b.f.parameter {
 			b.bind(c, false)
 		}
-	}
-	b.names.Close(s, m)
-	if body >= 0 {
-		s.Body = b.stmt(body, nil)
-	}
-	return s
+	})
 }
 
 // labeled maps a labeled statement to a With carrying the label, with the
@@ -1056,23 +1024,5 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 
 // with maps JavaScript's with statement: a With reading its object.
 func (b *builder) with(i int32) *lang.Stmt {
-	t := &b.t
-	s := b.newStmt(lang.With, i, i, t.StartRow(i))
-	m := b.names.Open()
-	body := t.Child(i, b.f.body)
-	for c := t.First(i); c >= 0 && c != body; c = t.Next(c) {
-		if t.Comment(c) {
-			continue
-		}
-		s.EndRow = max(s.EndRow, t.EndRow(c))
-		if t.Named(c) {
-			b.collect(c)
-		}
-	}
-	b.names.Close(s, m)
-	if body >= 0 {
-		s.Body = b.stmt(body, nil)
-		s.InlineBody = b.braceless(body)
-	}
-	return s
+	return b.header(lang.With, i, true, b.collect)
 }

@@ -1,27 +1,8 @@
 package frontend
 
 import (
-	"strings"
-
 	"github.com/graphcoder/graphcoder/lang"
 )
-
-// SplitLines splits text on '\n', dropping a '\r' before it.
-func SplitLines(text string) []string {
-	lines := make([]string, 0, strings.Count(text, "\n")+1)
-	for {
-		nl := strings.IndexByte(text, '\n')
-		if nl < 0 {
-			return append(lines, text)
-		}
-		line := text[:nl]
-		if strings.HasSuffix(line, "\r") {
-			line = line[:len(line)-1]
-		}
-		lines = append(lines, line)
-		text = text[nl+1:]
-	}
-}
 
 // Monotone restores the row order of statements after error recovery has
 // produced odd shapes (a missing token placed late, a label whose colon
