@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +30,10 @@ type File struct {
 	Vocab    []string // local token id -> token
 	Stmts    []Stmt
 	Entries  []Entry
+	// Vectors are the embeddings of the entries' context sequence slices,
+	// one per entry, or none at all; an entry whose Vector is empty has
+	// none (see dense.go).
+	Vectors []Vector
 }
 
 // Stmt is one statement of a File.
@@ -113,6 +118,12 @@ type Index struct {
 	postOff []uint32
 	post    []byte
 
+	// The term statistics of BM25 (see bm25.go).
+	bm bm25Data
+
+	// Dense vectors of the entries (see dense.go); empty without them.
+	vec denseData
+
 	byPath map[string]int32
 }
 
@@ -125,8 +136,10 @@ type Builder struct {
 	// postings from them, as uvarint deltas.
 	keyOff []uint32
 	keys   []byte
+	keyTF  []byte   // per key token, in key order: uvarint term frequency
 	df     []uint32 // token -> entries holding it
 	seen   []uint32 // token -> 1 + the last entry whose key took it
+	tf     []uint32 // token -> its frequency in the entry that last took it
 	stmt   []uint32
 
 	tmp, tmp2 []uint32
@@ -156,6 +169,9 @@ func (b *Builder) Add(f *File) error {
 	if err := validate(f); err != nil {
 		return fmt.Errorf("file %s: %w", f.Path, err)
 	}
+	if err := b.checkVectors(f); err != nil {
+		return fmt.Errorf("file %s: %w", f.Path, err)
+	}
 	ix := b.ix
 	if _, dup := ix.byPath[f.Path]; dup {
 		return fmt.Errorf("file %s: added twice", f.Path)
@@ -168,6 +184,7 @@ func (b *Builder) Add(f *File) error {
 			ix.vocab[strings.Clone(t)] = id
 			b.df = append(b.df, 0)
 			b.seen = append(b.seen, 0)
+			b.tf = append(b.tf, 0)
 		}
 		global[i] = id
 	}
@@ -243,7 +260,9 @@ func (b *Builder) Add(f *File) error {
 		}
 
 		// The key: the union of the other statements' tokens, deduplicated
-		// by marking each token with the entry that last took it.
+		// by marking each token with the entry that last took it; a
+		// token's term frequency is the number of those statements
+		// holding it.
 		key := b.tmp[:0]
 		for _, n := range nodes {
 			if n == base+e.Target {
@@ -254,7 +273,10 @@ func (b *Builder) Add(f *File) error {
 				if b.seen[t] != ei+1 {
 					b.seen[t] = ei + 1
 					b.df[t]++
+					b.tf[t] = 1
 					key = append(key, t)
+				} else {
+					b.tf[t]++
 				}
 			}
 		}
@@ -263,7 +285,15 @@ func (b *Builder) Add(f *File) error {
 		b.keys = appendSet(b.keys, key)
 		b.keyOff = append(b.keyOff, uint32(len(b.keys)))
 		ix.keyLen = append(ix.keyLen, uint32(len(key)))
+		dl := uint64(0)
+		for _, t := range key {
+			b.keyTF = binary.AppendUvarint(b.keyTF, uint64(b.tf[t]))
+			dl += uint64(b.tf[t])
+		}
+		ix.bm.dl = append(ix.bm.dl, uint32(min(dl, math.MaxUint32)))
+		ix.bm.totalDL += dl
 	}
+	b.addVectors(f)
 	return nil
 }
 
@@ -343,22 +373,31 @@ func (b *Builder) Index() *Index {
 		ix.maskBit[t] = int32(i)
 	}
 
-	// Size the postings, then fill them, decoding the keys twice.
+	// Size the postings, then fill them, decoding the keys twice. The
+	// first pass also records the term frequencies of the mask tokens, the
+	// second those of the postings (bm25.go).
 	ix.masks = make([]uint64, nEntries*ix.maskWords)
 	size := make([]uint32, nv+1)
 	last := make([]uint32, nv)
+	bm := newBM25Builder(ix, b.df)
 	var key []uint32
+	tfs := b.keyTF
 	for e := range nEntries {
 		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
 		m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
+		bm.startEntry(e)
 		for _, t := range key {
+			tf, k := binary.Uvarint(tfs)
+			tfs = tfs[k:]
 			if bit := ix.maskBit[t]; bit >= 0 {
 				m[bit>>6] |= 1 << (bit & 63)
+				bm.maskTF(bit, tf)
 				continue
 			}
 			size[t+1] += uint32(uvarintLen(uint64(uint32(e) - last[t])))
 			last[t] = uint32(e)
 		}
+		bm.endEntry(e)
 	}
 	for i := 1; i <= nv; i++ {
 		size[i] += size[i-1]
@@ -367,16 +406,21 @@ func (b *Builder) Index() *Index {
 	ix.post = make([]byte, size[nv])
 	fill := slices.Clone(size[:nv])
 	clear(last)
+	tfs = b.keyTF
 	for e := range nEntries {
 		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
 		for _, t := range key {
+			tf, k := binary.Uvarint(tfs)
+			tfs = tfs[k:]
 			if ix.maskBit[t] < 0 {
 				fill[t] += uint32(binary.PutUvarint(ix.post[fill[t]:], uint64(uint32(e)-last[t])))
 				last[t] = uint32(e)
+				bm.postingTF(t, tf)
 			}
 		}
 	}
-	b.keys, b.keyOff, b.df, b.seen, b.encoder = nil, nil, nil, nil, nil
+	bm.finish()
+	b.keys, b.keyOff, b.keyTF, b.df, b.seen, b.tf, b.encoder = nil, nil, nil, nil, nil, nil, nil
 
 	// Copy the arenas grown by append to their exact size.
 	ix.stmtTokens = slices.Clone(ix.stmtTokens)
@@ -391,6 +435,9 @@ func (b *Builder) Index() *Index {
 	ix.stmtDefs = slices.Clone(ix.stmtDefs)
 	ix.defNames = slices.Clone(ix.defNames)
 	ix.entryOff = slices.Clone(ix.entryOff)
+	ix.bm.dl = slices.Clone(ix.bm.dl)
+	ix.vec.vals = slices.Clip(ix.vec.vals)
+	ix.vec.scale = slices.Clip(ix.vec.scale)
 	if len(ix.explicit) == 0 {
 		ix.explicit = nil
 	}
@@ -435,7 +482,7 @@ func (ix *Index) Bytes() int64 {
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}
-	return n
+	return n + ix.bm.bytes() + ix.vec.bytes()
 }
 
 // fileOf returns the file of entry e.

@@ -29,30 +29,65 @@ const (
 	Coarse Mode = "coarse"
 	// Fine ranks every entry by subgraph edit distance.
 	Fine Mode = "fine"
-	// CoarseToFine re-ranks the coarse top-k by subgraph edit distance.
+	// CoarseToFine re-ranks the Jaccard top Options.Pool by subgraph edit
+	// distance.
 	CoarseToFine Mode = "coarse2fine"
+	// BM25Only ranks by the BM25 score of the key token multisets only.
+	BM25Only Mode = "bm25"
+	// Hybrid fuses the lists of several rankers (Jaccard, BM25 and, when
+	// the index has vectors, dense) by reciprocal rank fusion and re-ranks
+	// the fused pool by subgraph edit distance (spec section 9).
+	Hybrid Mode = "hybrid"
 )
+
+// Modes lists the modes, in the order help texts show them.
+func Modes() []Mode { return []Mode{Coarse, Fine, CoarseToFine, BM25Only, Hybrid} }
 
 // ParseMode checks a mode name; "" means CoarseToFine.
 func ParseMode(s string) (Mode, error) {
-	switch Mode(s) {
-	case "":
+	if s == "" {
 		return CoarseToFine, nil
-	case Coarse, Fine, CoarseToFine:
+	}
+	if slices.Contains(Modes(), Mode(s)) {
 		return Mode(s), nil
 	}
-	return "", fmt.Errorf("unknown mode %q (want coarse, fine or coarse2fine)", s)
+	return "", fmt.Errorf("unknown mode %q (want coarse, fine, coarse2fine, bm25 or hybrid)", s)
 }
+
+// Defaults of the hybrid stage (spec section 9).
+const (
+	DefaultPerRanker = 50 // entries each ranker hands to the fusion
+	DefaultHybridPool = 50 // fused candidates the fine stage re-ranks
+	DefaultRRFK      = 60
+)
 
 // Options tune one search.
 type Options struct {
-	Mode  Mode    // default CoarseToFine
-	TopK  int     // candidates returned (and coarse candidates re-ranked); default 10
+	Mode Mode // default CoarseToFine
+	TopK int  // candidates returned; default 10
+	// Pool is the number of coarse candidates the fine stage re-ranks in
+	// modes coarse2fine and hybrid, at least TopK: default TopK in
+	// coarse2fine (the paper's stage), DefaultHybridPool in hybrid.
+	Pool  int
 	Gamma float64 // SED decay; default 0.1
 	// Budget bounds the time of the search. When it runs out the
-	// candidates scored so far are returned and Stats.Partial is set;
-	// unscored candidates keep their coarse order after the scored ones.
+	// candidates ranked and scored so far are returned and Stats.Partial
+	// is set; unscored candidates keep their coarse order after the
+	// scored ones.
 	Budget time.Duration
+
+	// Rankers are the signals mode hybrid fuses; nil means Jaccard, BM25
+	// with Options.BM25 and, when the snapshot holds vectors and the query
+	// has one, Dense.
+	Rankers []Ranker
+	// PerRanker is the length of each ranker's list in mode hybrid
+	// (default DefaultPerRanker); RRFK is the k of reciprocal rank fusion
+	// (default DefaultRRFK).
+	PerRanker int
+	RRFK      float64
+	// BM25 holds k1 and b of mode bm25 and of hybrid's default BM25
+	// ranker; zero means DefaultBM25.
+	BM25 BM25Params
 }
 
 func (o Options) withDefaults() Options {
@@ -62,8 +97,24 @@ func (o Options) withDefaults() Options {
 	if o.TopK <= 0 {
 		o.TopK = 10
 	}
+	if o.Pool <= 0 {
+		o.Pool = o.TopK
+		if o.Mode == Hybrid {
+			o.Pool = DefaultHybridPool
+		}
+	}
+	o.Pool = max(o.Pool, o.TopK)
 	if o.Gamma == 0 {
 		o.Gamma = 0.1
+	}
+	if o.PerRanker <= 0 {
+		o.PerRanker = DefaultPerRanker
+	}
+	if o.RRFK <= 0 {
+		o.RRFK = DefaultRRFK
+	}
+	if o.BM25 == (BM25Params{}) {
+		o.BM25 = DefaultBM25
 	}
 	return o
 }
@@ -89,6 +140,9 @@ type Query struct {
 	// Indent is the leading white space of the last non-blank line
 	// before the cursor.
 	Indent string
+	// Vector is the embedding of the slice's text for the dense ranker
+	// (see KeyText); empty without one.
+	Vector Vector
 
 	// delta is the same query in the token ids of a snapshot's delta.
 	delta *Query
@@ -139,12 +193,15 @@ type Candidate struct {
 	// StartLine and EndLine (1-based, inclusive) bound the value window;
 	// TargetLine is the first line of the entry's statement.
 	StartLine, EndLine, TargetLine int
-	// Coarse is the Jaccard similarity of the keys. SED is the subgraph
-	// edit distance, NaN when it was not computed (mode coarse, or
-	// unscored because the budget ran out).
+	// Coarse is the coarse stage's score: the Jaccard similarity of the
+	// keys in modes coarse, coarse2fine and fine, their BM25 score in
+	// mode bm25, the reciprocal rank fusion score in mode hybrid. SED is
+	// the subgraph edit distance, NaN when it was not computed (modes
+	// coarse and bm25, or unscored because the budget ran out).
 	Coarse, SED float64
 	// Score is the rank as a similarity (higher is better): Coarse in
-	// mode coarse, 1/(1+SED) otherwise (0 when SED was not computed).
+	// modes coarse and bm25, 1/(1+SED) otherwise (0 when SED was not
+	// computed).
 	Score float64
 	// Alignment maps query slice positions to candidate slice positions
 	// (sed.Unaligned when none); nil in mode coarse.
@@ -154,12 +211,14 @@ type Candidate struct {
 // Stats describe the work of one search.
 type Stats struct {
 	Entries    int           `json:"entries"`    // entries in the index
-	Scanned    int           `json:"scanned"`    // entries sharing a token with the query
-	Leaked     int           `json:"leaked"`     // candidates dropped by the leak rule
+	Scanned    int           `json:"scanned"`    // entries sharing a token with the query (summed over rankers)
+	Leaked     int           `json:"leaked"`     // candidates dropped by the leak rule (summed over rankers)
 	Candidates int           `json:"candidates"` // entries scored by the fine stage
 	Coarse     time.Duration `json:"coarse_ns"`
 	Fine       time.Duration `json:"fine_ns"`
 	Partial    bool          `json:"partial"` // the budget ran out
+	// Rankers describe each coarse signal of the search.
+	Rankers []RankStats `json:"rankers,omitempty"`
 }
 
 // scratch is the per-search reusable state of the coarse stage.
@@ -200,21 +259,6 @@ type fineScratch struct {
 // when ctx is cancelled.
 func (ix *Index) Search(ctx context.Context, q *Query, opt Options) ([]Candidate, Stats, error) {
 	return (&Snapshot{base: ix}).Search(ctx, q, opt)
-}
-
-// coarse runs the coarse stage on one index: the top k (or, in mode
-// Fine, every entry), leaving out the entries of files marked dead.
-func (ix *Index) coarse(q *Query, opt Options, dead []bool, st *Stats) []Candidate {
-	sc := ix.getScratch()
-	ix.count(q, sc)
-	var cands []Candidate
-	if opt.Mode == Fine {
-		cands = ix.all(q, sc, dead, st)
-	} else {
-		cands = ix.topK(q, sc, opt.TopK, dead, st)
-	}
-	ix.release(sc)
-	return cands
 }
 
 // less orders scored candidates by SED ascending, then coarse score
@@ -368,8 +412,8 @@ func (h *minHeap) Pop() any {
 // tokens by a popcount of the entry's mask against the query's, the others
 // from the counts the postings walk left. One pass over a few bytes per
 // entry costs less than walking the long postings of frequent tokens, and
-// needs no bound to be exact.
-func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, st *Stats) []Candidate {
+// needs no bound to be exact. The pass polls lim every pollEvery entries.
+func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
 	// While the heap is full, an entry enters only when inter/union beats
@@ -406,7 +450,10 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, st *Stats) []Ca
 		// Only the postings can give an entry a token: visit the touched
 		// entries in id order.
 		slices.Sort(sc.touched)
-		for _, e := range sc.touched {
+		for i, e := range sc.touched {
+			if i%pollEvery == pollEvery-1 && lim.stop() {
+				break
+			}
 			inter := counts[e]
 			scanned++
 			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
@@ -418,19 +465,27 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, st *Stats) []Ca
 		// The default width, unrolled.
 		q0, q1 := sc.qmask[0], sc.qmask[1]
 		masks := ix.masks[:2*len(keyLen)]
-		for e := range keyLen {
-			inter := counts[e] + uint32(bits.OnesCount64(masks[2*e]&q0)+bits.OnesCount64(masks[2*e+1]&q1))
-			if inter == 0 {
-				continue
+		for lo := 0; lo < len(keyLen); lo += pollEvery {
+			if lo > 0 && lim.stop() {
+				break
 			}
-			scanned++
-			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
-				continue
+			for e := lo; e < min(lo+pollEvery, len(keyLen)); e++ {
+				inter := counts[e] + uint32(bits.OnesCount64(masks[2*e]&q0)+bits.OnesCount64(masks[2*e+1]&q1))
+				if inter == 0 {
+					continue
+				}
+				scanned++
+				if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
+					continue
+				}
+				offer(uint32(e), inter)
 			}
-			offer(uint32(e), inter)
 		}
 	default:
 		for e := range keyLen {
+			if e%pollEvery == pollEvery-1 && lim.stop() {
+				break
+			}
 			inter := ix.inter(sc, e)
 			if inter == 0 {
 				continue
@@ -443,11 +498,12 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, st *Stats) []Ca
 		}
 	}
 	st.Scanned += scanned
+	st.Scored += scanned
 	sc.heap = h
-	out := make([]Candidate, len(h))
+	out := make([]Hit, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
 		s := heap.Pop(&h).(scored)
-		out[i] = ix.candidate(s.e, s.score())
+		out[i] = Hit{Entry: int(s.e), Score: s.score()}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -31,6 +32,14 @@ type Snapshot struct {
 	deadFiles   int
 	deadEntries int
 	delta       *Index // nil when empty
+
+	// BM25's live corpus statistics (bm25.go): the document frequencies
+	// and total length of the masked base entries, and the delta's token
+	// ids in the base (-1 for none) and back.
+	deadDF      map[uint32]uint32
+	deadDL      uint64
+	deltaToBase []int32
+	baseToDelta map[uint32]uint32
 }
 
 // NewSnapshot returns base with the files at the given paths masked out
@@ -69,6 +78,7 @@ func NewSnapshot(base, delta *Index, masked []string) (*Snapshot, error) {
 			mask(f.path)
 		}
 	}
+	s.initBM25()
 	return s, nil
 }
 
@@ -166,9 +176,7 @@ func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candida
 	if err := ctx.Err(); err != nil {
 		return nil, st, fmt.Errorf("search: %w", err)
 	}
-	switch opt.Mode {
-	case Coarse, CoarseToFine, Fine:
-	default:
+	if !slices.Contains(Modes(), opt.Mode) {
 		return nil, st, fmt.Errorf("search: unknown mode %q", opt.Mode)
 	}
 	dq := q.delta
@@ -176,42 +184,39 @@ func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candida
 		return nil, st, errors.New("search: the query was not made for this snapshot")
 	}
 
-	cands := s.base.coarse(q, opt, s.dead, &st)
-	if s.delta != nil {
-		more := s.delta.coarse(dq, opt, nil, &st)
-		nb := s.base.Len()
-		for i := range more {
-			more[i].Entry += nb
+	var cands []Candidate
+	if opt.Mode == Fine {
+		cands = s.all(q, dq, &st)
+	} else {
+		hits, err := s.coarse(ctx, q, opt, deadline, &st)
+		if err != nil {
+			return nil, st, fmt.Errorf("search: %w", err)
 		}
-		cands = append(cands, more...)
-		if opt.Mode != Fine {
-			// Each part holds its own top k: the k best of their union
-			// are the snapshot's, in the same order (score, then id).
-			sort.Slice(cands, func(i, j int) bool {
-				if cands[i].Coarse != cands[j].Coarse {
-					return cands[i].Coarse > cands[j].Coarse
-				}
-				return cands[i].Entry < cands[j].Entry
-			})
-			cands = cands[:min(len(cands), opt.TopK)]
+		cands = make([]Candidate, len(hits))
+		for i, h := range hits {
+			cands[i] = s.candidate(h.Entry, h.Score)
 		}
 	}
 	st.Coarse = time.Since(t0)
 
-	if opt.Mode == Coarse {
+	if opt.Mode == Coarse || opt.Mode == BM25Only {
 		for i := range cands {
 			cands[i].Score = cands[i].Coarse
 		}
 		return cands, st, nil
 	}
 	t1 := time.Now()
-	st.Candidates = len(cands)
 	err := s.fine(ctx, q, dq, cands, opt.Gamma, deadline)
 	st.Fine = time.Since(t1)
 	if errors.Is(err, errBudget) {
 		st.Partial = true
 	} else if err != nil {
 		return nil, st, fmt.Errorf("search: %w", err)
+	}
+	for i := range cands {
+		if !math.IsNaN(cands[i].SED) {
+			st.Candidates++
+		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return less(&cands[i], &cands[j]) })
 	if len(cands) > opt.TopK {
@@ -230,6 +235,63 @@ func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candida
 	}
 	sedPool.Put(fs)
 	return cands, st, nil
+}
+
+// coarse runs the coarse stage of a mode other than fine: the ranked
+// entries the fine stage scores (or, in modes coarse and bm25, returns).
+func (s *Snapshot) coarse(ctx context.Context, q *Query, opt Options, deadline time.Time, st *Stats) ([]Hit, error) {
+	var hits []Hit
+	var rs RankStats
+	var err error
+	switch opt.Mode {
+	case Coarse:
+		hits, rs, err = Jaccard().Rank(ctx, s, q, opt.TopK, deadline)
+	case CoarseToFine:
+		hits, rs, err = Jaccard().Rank(ctx, s, q, opt.Pool, deadline)
+	case BM25Only:
+		hits, rs, err = BM25(opt.BM25).Rank(ctx, s, q, opt.TopK, deadline)
+	case Hybrid:
+		return s.hybrid(ctx, q, opt, deadline, st)
+	}
+	st.add(rs)
+	return hits, err
+}
+
+// add counts one ranker's work in the search's stats.
+func (st *Stats) add(rs RankStats) {
+	st.Rankers = append(st.Rankers, rs)
+	st.Scanned += rs.Scanned
+	st.Leaked += rs.Leaked
+	st.Partial = st.Partial || rs.Partial
+}
+
+// candidate returns the candidate of snapshot entry e.
+func (s *Snapshot) candidate(e int, coarse float64) Candidate {
+	ix, _, le := s.layer(e, nil, nil)
+	c := ix.candidate(le, coarse)
+	c.Entry = e
+	return c
+}
+
+// all returns every live, non-leaking entry with its Jaccard score (mode
+// fine).
+func (s *Snapshot) all(q, dq *Query, st *Stats) []Candidate {
+	sc := s.base.getScratch()
+	s.base.count(q, sc)
+	cands := s.base.all(q, sc, s.dead, st)
+	s.base.release(sc)
+	if s.delta != nil {
+		sc := s.delta.getScratch()
+		s.delta.count(dq, sc)
+		more := s.delta.all(dq, sc, nil, st)
+		s.delta.release(sc)
+		nb := s.base.Len()
+		for i := range more {
+			more[i].Entry += nb
+		}
+		cands = append(cands, more...)
+	}
+	return cands
 }
 
 // local returns the candidates of one part with entry ids inside it, and

@@ -1,0 +1,766 @@
+package retrieve
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+	"time"
+)
+
+// BM25 over the key token multisets (spec section 9). An entry's key is
+// the multiset union of its slice statements' token sets, the target left
+// out: a token's term frequency tf is the number of those statements that
+// hold it, and the entry's length dl is the sum of its tfs. For a query
+// key set Q,
+//
+//	score(e) = sum over t in Q and key(e) of idf(t) (k1+1) tf / (tf + k1 (1 - b + b dl/avgdl))
+//	idf(t)   = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))
+//
+// with N the live entries, n(t) those whose key holds t, avgdl their mean
+// length. Each term is rounded to a multiple of 2^-32 and the terms are
+// summed as integers, so a score does not depend on the order its terms
+// are added in, and ties are exact.
+//
+// The index keeps, beside the Jaccard structures, each entry's dl, the tf
+// of each (entry, token) pair as a 4-bit value (tf-1; the rare tf of 16 or
+// more is looked up in a map), aligned with the postings for the rarer
+// tokens and with the mask bits for the frequent ones, and each entry's
+// largest mask-token tf.
+//
+// The search is exact. The rare tokens' postings (short, and holding most
+// of the score: their idf is high) are walked into a per-entry integer
+// accumulator. The frequent tokens, which most entries hold, are scored
+// only for entries whose upper bound can still reach the current n-th
+// score: the accumulated part plus, for the frequent tokens it shares, the
+// largest weight in each of a few weight groups times the popcount of the
+// group's mask bits, times the largest tf saturation the entry allows.
+// The n entries with the largest accumulated part are scored first, so
+// that the bound is tight from the start; entries untouched by the rare
+// postings are visited only when the whole frequent part of the query can
+// reach the n-th score.
+
+// BM25Params are the parameters of Okapi BM25.
+type BM25Params struct {
+	K1 float64 // term frequency saturation, > 0
+	B  float64 // length normalisation, in [0, 1]
+}
+
+// DefaultBM25 is k1 = 1.2, b = 0.75.
+var DefaultBM25 = BM25Params{K1: 1.2, B: 0.75}
+
+func (p BM25Params) validate() error {
+	if !(p.K1 > 0) || math.IsInf(p.K1, 0) || !(p.B >= 0 && p.B <= 1) {
+		return fmt.Errorf("bm25: k1 = %v and b = %v, want k1 > 0 and 0 <= b <= 1", p.K1, p.B)
+	}
+	return nil
+}
+
+// bm25Unit is the fixed-point unit of BM25 scores.
+const bm25Unit = 1 << 32
+
+// bm25IDF is the idf of a token held by n of N entries.
+func bm25IDF(N, n int) float64 {
+	return math.Log(1 + (float64(N)-float64(n)+0.5)/(float64(n)+0.5))
+}
+
+// norm returns kA and kB of the length normalisation K(dl) = k1 (1 - b +
+// b dl/avgdl) = kA + kB dl over N entries of total length totalDL.
+func (p BM25Params) norm(N int, totalDL uint64) (kA, kB float64) {
+	kA = p.K1 * (1 - p.B)
+	if N > 0 && totalDL > 0 {
+		kB = p.K1 * p.B / (float64(totalDL) / float64(N))
+	}
+	return kA, kB
+}
+
+// bm25Term is the contribution, in units, of a token of weight w (its idf
+// times k1+1) occurring tf times in an entry of normalisation k.
+func bm25Term(w float64, tf uint32, k float64) int64 {
+	f := float64(tf)
+	return int64(math.Round(w * f / (f + k) * bm25Unit))
+}
+
+// nibbles is an array of 4-bit values, two to a byte.
+type nibbles []byte
+
+func (n nibbles) get(i uint32) uint8 { return n[i>>1] >> (i & 1 * 4) & 15 }
+
+func (n nibbles) set(i uint32, v uint8) { n[i>>1] |= v << (i & 1 * 4) }
+
+// tfNibble is the stored form of a term frequency: tf-1 up to 14, and 15
+// for 16 or more, the value then being in bm25Data.bigTF.
+func tfNibble(tf uint64) uint8 { return uint8(min(tf, 16) - 1) }
+
+// bm25Data is the BM25 part of an Index.
+type bm25Data struct {
+	dl      []uint32 // per entry: the size of the key multiset
+	totalDL uint64
+	df      []uint32 // per token: entries whose key holds it
+	maxTF   []uint8  // per entry: the largest tf of its mask tokens, 255 for 255 or more
+	maskTF  nibbles  // per entry, the tf of its mask tokens by increasing bit
+	maskAt  []uint32 // per 16 entries: index in maskTF of the first one's
+	postTF  nibbles  // per posting, the tf of the entry
+	postAt  []uint32 // per token: index in postTF of its first posting
+	bigTF   map[uint64]uint32
+}
+
+func (d *bm25Data) bytes() int64 {
+	return int64(4*(len(d.dl)+len(d.df)+len(d.maskAt)+len(d.postAt))+len(d.maxTF)+len(d.maskTF)+len(d.postTF)) +
+		int64(len(d.bigTF))*24
+}
+
+func maskKey(e uint32, bit int) uint64 { return uint64(e)<<16 | uint64(bit) }
+func postKey(i uint32) uint64          { return 1<<63 | uint64(i) }
+
+func (d *bm25Data) tf(nib uint8, key uint64) uint32 {
+	if nib < 15 {
+		return uint32(nib) + 1
+	}
+	return d.bigTF[key]
+}
+
+// bm25Builder fills an Index's bm25Data while Builder.Index builds the
+// masks and postings.
+type bm25Builder struct {
+	d     *bm25Data
+	pairs []uint64 // bit<<32 | tf of the current entry's mask tokens
+	nMask uint32
+	postN []uint32 // per token: postings written
+}
+
+func newBM25Builder(ix *Index, df []uint32) *bm25Builder {
+	d := &ix.bm
+	nE := ix.Len()
+	d.df = slices.Clone(df)
+	d.maxTF = make([]uint8, nE)
+	d.maskAt = make([]uint32, (nE+15)/16)
+	d.postAt = make([]uint32, len(df))
+	d.bigTF = map[uint64]uint32{}
+	var maskOcc, postOcc uint64
+	for t, n := range df {
+		if ix.maskBit[t] >= 0 {
+			maskOcc += uint64(n)
+		} else {
+			d.postAt[t] = uint32(postOcc)
+			postOcc += uint64(n)
+		}
+	}
+	d.maskTF = make(nibbles, (maskOcc+1)/2)
+	d.postTF = make(nibbles, (postOcc+1)/2)
+	return &bm25Builder{d: d, postN: make([]uint32, len(df))}
+}
+
+func (b *bm25Builder) startEntry(e int) {
+	if e%16 == 0 {
+		b.d.maskAt[e/16] = b.nMask
+	}
+	b.pairs = b.pairs[:0]
+}
+
+func (b *bm25Builder) maskTF(bit int32, tf uint64) {
+	b.pairs = append(b.pairs, uint64(bit)<<32|min(tf, math.MaxUint32))
+}
+
+func (b *bm25Builder) endEntry(e int) {
+	slices.Sort(b.pairs)
+	var top uint64
+	for _, p := range b.pairs {
+		tf := p & math.MaxUint32
+		b.d.maskTF.set(b.nMask, tfNibble(tf))
+		if tf >= 16 {
+			b.d.bigTF[maskKey(uint32(e), int(p>>32))] = uint32(tf)
+		}
+		b.nMask++
+		top = max(top, tf)
+	}
+	b.d.maxTF[e] = uint8(min(top, 255))
+}
+
+func (b *bm25Builder) postingTF(t uint32, tf uint64) {
+	i := b.d.postAt[t] + b.postN[t]
+	b.postN[t]++
+	b.d.postTF.set(i, tfNibble(tf))
+	if tf >= 16 {
+		b.d.bigTF[postKey(i)] = uint32(min(tf, math.MaxUint32))
+	}
+}
+
+func (b *bm25Builder) finish() {
+	if len(b.d.bigTF) == 0 {
+		b.d.bigTF = nil
+	}
+}
+
+// maskTFAt returns the index in maskTF of entry e's first mask token.
+func (ix *Index) maskTFAt(e uint32) uint32 {
+	at := ix.bm.maskAt[e/16]
+	mw := ix.maskWords
+	for x := e &^ 15; x < e; x++ {
+		for _, w := range ix.masks[int(x)*mw : int(x+1)*mw] {
+			at += uint32(bits.OnesCount64(w))
+		}
+	}
+	return at
+}
+
+// entryTF appends to dst the tf of every token of entry e's key, in the
+// key's order (tests).
+func (ix *Index) entryTF(e uint32, key []uint32, dst []uint32) []uint32 {
+	// Postings tokens: find e in the token's list.
+	mw := ix.maskWords
+	m := ix.masks[int(e)*mw : int(e+1)*mw]
+	at := ix.maskTFAt(e)
+	for _, t := range key {
+		if bit := ix.maskBit[t]; bit >= 0 {
+			r := uint32(0)
+			for w := range int(bit >> 6) {
+				r += uint32(bits.OnesCount64(m[w]))
+			}
+			r += uint32(bits.OnesCount64(m[bit>>6] & (1<<(bit&63) - 1)))
+			dst = append(dst, ix.bm.tf(ix.bm.maskTF.get(at+r), maskKey(e, int(bit))))
+			continue
+		}
+		i := ix.bm.postAt[t]
+		for p := range ix.postings(t) {
+			if p == e {
+				dst = append(dst, ix.bm.tf(ix.bm.postTF.get(i), postKey(i)))
+				break
+			}
+			i++
+		}
+	}
+	return dst
+}
+
+// postings iterates the postings list of a token without a mask bit.
+func (ix *Index) postings(t uint32) func(yield func(uint32) bool) {
+	return func(yield func(uint32) bool) {
+		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+		e := uint32(0)
+		for len(b) > 0 {
+			v, k := binary.Uvarint(b)
+			b = b[k:]
+			e += uint32(v)
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// BM25 returns the ranker of Okapi BM25 with parameters p (see
+// DefaultBM25) over the key token multisets.
+func BM25(p BM25Params) Ranker { return bm25Ranker{p} }
+
+type bm25Ranker struct{ p BM25Params }
+
+func (bm25Ranker) Name() string { return "bm25" }
+
+func (r bm25Ranker) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline time.Time) ([]Hit, RankStats, error) {
+	if err := r.p.validate(); err != nil {
+		return nil, RankStats{Name: "bm25"}, fmt.Errorf("rank %w", err)
+	}
+	N := s.Len()
+	kA, kB := r.p.norm(N, s.liveDL())
+	return s.rankLayers(ctx, "bm25", q, n, deadline, func(ix *Index, lq *Query, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+		bq := getBM25Query(ix)
+		defer bm25QueryPool.Put(bq)
+		bq.prepare(s, ix, lq, r.p, N, kA, kB)
+		return ix.bm25Top(bq, lq, n, dead, lim, st)
+	})
+}
+
+// liveDL returns the total key length of the live entries.
+func (s *Snapshot) liveDL() uint64 {
+	n := s.base.bm.totalDL - s.deadDL
+	if s.delta != nil {
+		n += s.delta.bm.totalDL
+	}
+	return n
+}
+
+// liveDF returns the number of live entries holding token t of part ix.
+func (s *Snapshot) liveDF(ix *Index, t uint32) int {
+	if int(t) >= len(ix.bm.df) {
+		return 0
+	}
+	if ix == s.base {
+		n := int(ix.bm.df[t]) - int(s.deadDF[t])
+		if d, ok := s.baseToDelta[t]; ok {
+			n += int(s.delta.bm.df[d])
+		}
+		return n
+	}
+	n := int(ix.bm.df[t])
+	if b := s.deltaToBase[t]; b >= 0 {
+		n += int(s.base.bm.df[b]) - int(s.deadDF[uint32(b)])
+	}
+	return n
+}
+
+// initBM25 computes what the live corpus statistics need: the document
+// frequencies and lengths of the masked base entries, and the mapping
+// between the delta's token ids and the base's.
+func (s *Snapshot) initBM25() {
+	if s.dead != nil {
+		s.deadDF = map[uint32]uint32{}
+		var key []uint32
+		for fi, dead := range s.dead {
+			if !dead {
+				continue
+			}
+			first := s.base.files[fi].entryBase
+			for e := first; e < first+s.base.fileEntries(int32(fi)); e++ {
+				key = s.base.key(int(e), key[:0])
+				for _, t := range key {
+					s.deadDF[t]++
+				}
+				s.deadDL += uint64(s.base.bm.dl[e])
+			}
+		}
+	}
+	if s.delta != nil {
+		s.deltaToBase = make([]int32, len(s.delta.bm.df))
+		s.baseToDelta = map[uint32]uint32{}
+		for w, d := range s.delta.vocab {
+			b, ok := s.base.vocab[w]
+			if !ok || int(d) >= len(s.deltaToBase) {
+				if int(d) < len(s.deltaToBase) {
+					s.deltaToBase[d] = -1
+				}
+				continue
+			}
+			s.deltaToBase[d] = int32(b)
+			s.baseToDelta[b] = d
+		}
+	}
+}
+
+// bm25Query is a query's BM25 weights in one part of a snapshot.
+type bm25Query struct {
+	kA, kB float64
+	// rare are the query tokens with postings, weight idf (k1+1).
+	rare []bm25Weight
+	// bitW is the weight of each mask bit the query holds (0 for the
+	// others), qmask those bits, nMask their number and maskSum the sum of
+	// their weights.
+	bitW    []float64
+	qmask   []uint64
+	nMask   int
+	maskSum float64
+	// sorted are the query's mask bits by weight descending. The bound
+	// of an entry's mask part is the sum of the weights of the query bits
+	// it holds, read byte by byte: active lists the bytes of the masks
+	// (byte j: bits 8j..8j+7) holding query bits and tbl[256 i + v] is the
+	// weight of the query bits among the bits v of byte active[i].
+	sorted []bm25Weight
+	active []uint16
+	tbl    []float64
+}
+
+type bm25Weight struct {
+	t uint32 // token, or mask bit
+	w float64
+}
+
+var bm25QueryPool sync.Pool
+
+func getBM25Query(ix *Index) *bm25Query {
+	bq, _ := bm25QueryPool.Get().(*bm25Query)
+	if bq == nil {
+		bq = &bm25Query{}
+	}
+	mw := ix.maskWords
+	bq.bitW = slices.Grow(bq.bitW[:0], mw*64)[:mw*64]
+	clear(bq.bitW)
+	bq.qmask = slices.Grow(bq.qmask[:0], mw)[:mw]
+	clear(bq.qmask)
+	bq.rare, bq.sorted, bq.active, bq.tbl = bq.rare[:0], bq.sorted[:0], bq.active[:0], bq.tbl[:0]
+	bq.nMask, bq.maskSum = 0, 0
+	return bq
+}
+
+func (bq *bm25Query) prepare(s *Snapshot, ix *Index, q *Query, p BM25Params, N int, kA, kB float64) {
+	bq.kA, bq.kB = kA, kB
+	nv := uint32(len(ix.maskBit))
+	for _, t := range q.Key {
+		if t >= nv {
+			continue // unseen token: in no key
+		}
+		n := s.liveDF(ix, t)
+		if n <= 0 {
+			continue
+		}
+		w := bm25IDF(N, n) * (p.K1 + 1)
+		if bit := ix.maskBit[t]; bit >= 0 {
+			bq.bitW[bit] = w
+			bq.qmask[bit>>6] |= 1 << (bit & 63)
+			bq.nMask++
+			bq.maskSum += w
+			bq.sorted = append(bq.sorted, bm25Weight{uint32(bit), w})
+			continue
+		}
+		if ix.postOff[t] < ix.postOff[t+1] {
+			bq.rare = append(bq.rare, bm25Weight{t, w})
+		}
+	}
+	slices.SortFunc(bq.sorted, func(a, b bm25Weight) int {
+		if a.w != b.w {
+			if a.w > b.w {
+				return -1
+			}
+			return 1
+		}
+		return int(a.t) - int(b.t)
+	})
+	for j := range 8 * len(bq.qmask) {
+		qb := uint8(bq.qmask[j/8] >> (j % 8 * 8))
+		if qb == 0 {
+			continue
+		}
+		bq.active = append(bq.active, uint16(j))
+		at := len(bq.tbl)
+		bq.tbl = slices.Grow(bq.tbl, 256)[:at+256]
+		t := bq.tbl[at:]
+		t[0] = 0
+		for v := 1; v < 256; v++ {
+			low := bits.TrailingZeros8(uint8(v))
+			t[v] = t[v&(v-1)]
+			if qb>>low&1 != 0 {
+				t[v] += bq.bitW[8*j+low]
+			}
+		}
+	}
+}
+
+// bm25Scratch is the per-search state of a BM25 scan.
+type bm25Scratch struct {
+	acc     []int64 // per entry: the rare tokens' part; negated once offered
+	touched []uint32
+	marked  []uint64 // bit set of the touched entries
+	seeds   rankHeap[int64]
+	top     rankHeap[int64]
+	nodes   entryView
+	ess     []uint64
+	scan    bm25Scan
+}
+
+var bm25ScratchPool sync.Pool
+
+// ranked is an entry and its score.
+type ranked[S int64 | float64] struct {
+	score S
+	e     uint32
+}
+
+func (a ranked[S]) better(b ranked[S]) bool {
+	return a.score > b.score || a.score == b.score && a.e < b.e
+}
+
+// rankHeap keeps the best entries offered to it; its root is the worst.
+// It is written out rather than through container/heap to stay free of
+// allocations.
+type rankHeap[S int64 | float64] []ranked[S]
+
+func (h *rankHeap[S]) offer(x ranked[S], k int) {
+	if len(*h) < k {
+		*h = append(*h, x)
+		h.up(len(*h) - 1)
+		return
+	}
+	if k == 0 || !x.better((*h)[0]) {
+		return
+	}
+	(*h)[0] = x
+	h.down(0)
+}
+
+func (h rankHeap[S]) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[p].better(h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (h rankHeap[S]) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		w := l
+		if r := l + 1; r < len(h) && h[l].better(h[r]) {
+			w = r
+		}
+		if !h[i].better(h[w]) {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+}
+
+// drain empties h into hits, best first, with scores divided by unit.
+func (h *rankHeap[S]) drain(unit float64) []Hit {
+	t := *h
+	out := make([]Hit, len(t))
+	for i := len(t) - 1; i >= 0; i-- {
+		x := t[0]
+		t[0] = t[len(t)-1]
+		t = t[:len(t)-1]
+		t.down(0)
+		out[i] = Hit{Entry: int(x.e), Score: float64(x.score) / unit}
+	}
+	*h = t
+	return out
+}
+
+// bm25Scan is the state of one bm25Top.
+type bm25Scan struct {
+	ix     *Index
+	bq     *bm25Query
+	q      *Query
+	dead   []bool
+	st     *RankStats
+	n      int
+	top    rankHeap[int64]
+	nodes  *entryView
+	slack  float64 // bounds the rounding of the mask terms, in units
+	root   float64 // the heap's worst score, once the heap is full
+	rootE  uint32
+	full   bool
+	unitUp float64 // bm25Unit, rounded up by a relative margin
+}
+
+// canBeat reports whether an entry whose score is at most ub units could
+// enter the heap.
+func (s *bm25Scan) canBeat(ub float64, e uint32) bool {
+	return !s.full || ub > s.root || ub == s.root && e < s.rootE
+}
+
+func (s *bm25Scan) offer(e uint32, score int64) {
+	ix := s.ix
+	if score <= 0 || !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) {
+		return
+	}
+	if ix.leaks(s.q, e, s.nodes) {
+		s.st.Leaked++
+		return
+	}
+	s.top.offer(ranked[int64]{score, e}, s.n)
+	if s.full = len(s.top) == s.n; s.full {
+		s.root, s.rootE = float64(s.top[0].score), s.top[0].e
+	}
+}
+
+// consider scores entry e, whose rare tokens give a units, exactly when
+// its bound allows it: the weights of the query mask tokens it holds times
+// the largest saturation tf/(tf+K) its largest mask tf allows.
+func (s *bm25Scan) consider(e uint32, a int64) {
+	ix, bq := s.ix, s.bq
+	s.st.Scanned++
+	mw := ix.maskWords
+	m := ix.masks[int(e)*mw : int(e+1)*mw]
+	var sum float64
+	for i, j := range bq.active {
+		sum += bq.tbl[256*i+int(uint8(m[j/8]>>(j%8*8)))]
+	}
+	k := bq.kA + bq.kB*float64(ix.bm.dl[e])
+	if sum > 0 {
+		sat := 1.0
+		if t := ix.bm.maxTF[e]; t < 255 {
+			sat = float64(t) / (float64(t) + k)
+		}
+		if !s.canBeat(float64(a)+sum*sat*s.unitUp+s.slack, e) {
+			return
+		}
+	} else if !s.canBeat(float64(a), e) {
+		return
+	}
+	s.st.Scored++
+	s.offer(e, a+ix.bm25Mask(bq, e, k))
+}
+
+// essential returns the query mask bits an entry untouched by the rare
+// postings must hold to reach the heap: the lightest tokens whose weights
+// sum below the heap's worst score cannot get it there on their own.
+func (s *bm25Scan) essential(dst []uint64) []uint64 {
+	bq := s.bq
+	dst = append(dst[:0], bq.qmask...)
+	if !s.full {
+		return dst
+	}
+	var sum float64
+	for i := len(bq.sorted) - 1; i >= 0; i-- { // by weight ascending
+		x := bq.sorted[i]
+		sum += x.w
+		if sum*s.unitUp+s.slack >= s.root {
+			break
+		}
+		dst[x.t>>6] &^= 1 << (x.t & 63)
+	}
+	return dst
+}
+
+// bm25Top returns the n best entries of ix for bq (see the comment at the
+// top of this file).
+func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+	sc, _ := bm25ScratchPool.Get().(*bm25Scratch)
+	if sc == nil {
+		sc = &bm25Scratch{}
+	}
+	if len(sc.acc) < ix.Len() {
+		sc.acc = make([]int64, ix.Len())
+		sc.marked = make([]uint64, (ix.Len()+63)/64)
+	}
+	s := &sc.scan
+	*s = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
+		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
+	defer func() {
+		for _, e := range sc.touched {
+			sc.acc[e] = 0
+			sc.marked[e/64] = 0
+		}
+		sc.touched = sc.touched[:0]
+		sc.top = s.top[:0]
+		bm25ScratchPool.Put(sc)
+	}()
+	acc, dl, bm := sc.acc, ix.bm.dl, &ix.bm
+	kA, kB := bq.kA, bq.kB
+
+	// The rare tokens' postings.
+	for _, r := range bq.rare {
+		if lim.stop() {
+			break
+		}
+		b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
+		i := bm.postAt[r.t]
+		e := uint32(0)
+		for len(b) > 0 {
+			if b[0] < 0x80 {
+				e += uint32(b[0])
+				b = b[1:]
+			} else {
+				v, k := binary.Uvarint(b)
+				e += uint32(v)
+				b = b[k:]
+			}
+			nib := bm.postTF.get(i)
+			tf := uint32(nib) + 1
+			if nib == 15 {
+				tf = bm.bigTF[postKey(i)]
+			}
+			i++
+			if c := bm25Term(r.w, tf, kA+kB*float64(dl[e])); c > 0 {
+				if acc[e] == 0 {
+					sc.touched = append(sc.touched, e)
+					sc.marked[e/64] |= 1 << (e % 64)
+				}
+				acc[e] += c
+			}
+		}
+	}
+
+	// Seeds: the n entries with the largest rare part, scored first so
+	// that the bounds are tight from the start; marked -1 once done.
+	seeds := sc.seeds[:0]
+	for _, e := range sc.touched {
+		seeds.offer(ranked[int64]{acc[e], e}, n)
+	}
+	slices.SortFunc(seeds, func(a, b ranked[int64]) int {
+		if a.better(b) {
+			return -1
+		}
+		return 1
+	})
+	for _, x := range seeds {
+		s.consider(x.e, x.score)
+		acc[x.e] = -1
+	}
+	sc.seeds = seeds[:0]
+
+	// Then every other touched entry, in id order (so that their data is
+	// read in order), when its rare part and all of the mask part can
+	// reach the heap.
+	maskUB := bq.maskSum*s.unitUp + s.slack
+	marked := sc.marked
+	for w, x := range marked {
+		if w%(pollEvery/64) == pollEvery/64-1 && lim.stop() {
+			break
+		}
+		for ; x != 0; x &= x - 1 {
+			e := uint32(w*64 + bits.TrailingZeros64(x))
+			if a := acc[e]; a > 0 && s.canBeat(float64(a)+maskUB, e) {
+				s.consider(e, a)
+			}
+		}
+	}
+	// Then the untouched entries holding an essential mask token, when
+	// the mask tokens alone can reach the heap.
+	if bq.nMask == 0 || lim.stop() || !s.canBeat(maskUB, 0) {
+		return s.top.drain(bm25Unit)
+	}
+	sc.ess = s.essential(sc.ess)
+	mw := ix.maskWords
+	for lo := 0; lo < ix.Len(); lo += pollEvery {
+		if lo > 0 && lim.stop() {
+			break
+		}
+		hi := min(lo+pollEvery, ix.Len())
+		if mw == 2 {
+			e0, e1 := sc.ess[0], sc.ess[1]
+			masks := ix.masks[2*lo : 2*hi]
+			for i := 0; i < len(masks); i += 2 {
+				if masks[i]&e0|masks[i+1]&e1 != 0 && acc[lo+i/2] == 0 {
+					s.consider(uint32(lo+i/2), 0)
+				}
+			}
+			continue
+		}
+		for e := lo; e < hi; e++ {
+			hold := false
+			for w := range mw {
+				hold = hold || ix.masks[e*mw+w]&sc.ess[w] != 0
+			}
+			if hold && acc[e] == 0 {
+				s.consider(uint32(e), 0)
+			}
+		}
+	}
+	return s.top.drain(bm25Unit)
+}
+
+// bm25Mask returns the frequent tokens' part of entry e's score, in units,
+// for an entry of normalisation k.
+func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
+	mw := ix.maskWords
+	m := ix.masks[int(e)*mw : int(e+1)*mw]
+	var at uint32
+	computed := false
+	var score int64
+	before := 0
+	for w := range mw {
+		x := m[w] & bq.qmask[w]
+		if x != 0 && !computed {
+			at, computed = ix.maskTFAt(e), true
+		}
+		for x != 0 {
+			bit := bits.TrailingZeros64(x)
+			x &= x - 1
+			i := at + uint32(before+bits.OnesCount64(m[w]&(1<<bit-1)))
+			tf := ix.bm.tf(ix.bm.maskTF.get(i), maskKey(e, w*64+bit))
+			score += bm25Term(bq.bitW[w*64+bit], tf, k)
+		}
+		before += bits.OnesCount64(m[w])
+	}
+	return score
+}
+

@@ -1,0 +1,145 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Ranker is one coarse signal: an exact ranking of a snapshot's live
+// entries against a query. Every implementation applies the same rules, so
+// that their lists can be fused and compared:
+//
+//   - exact: the n best entries by the signal's score, ties broken by entry
+//     id ascending; entries scoring 0 or less (sharing nothing) are left
+//     out;
+//   - the leak rule and the query's language filter, as the coarse stage
+//     of section 4 applies them;
+//   - base and delta of a Snapshot are ranked as one index of the live
+//     files would be (the scores of a signal with corpus statistics, such
+//     as BM25's document frequencies, are over the live entries);
+//   - when the deadline passes, the best entries of the part scanned are
+//     returned with RankStats.Partial set; a cancelled ctx is an error.
+//
+// The implementations scan every entry with cheap bounds before exact
+// scoring; a sublinear search (max-score or block-max over the postings)
+// can replace a scan behind this interface as long as it returns the same
+// list, which the brute-force property tests check.
+type Ranker interface {
+	// Name identifies the signal in Stats ("jaccard", "bm25", "dense").
+	Name() string
+	// Rank returns the best n live entries of s for q, best first.
+	Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline time.Time) ([]Hit, RankStats, error)
+}
+
+// Hit is one ranked entry: its snapshot entry id and the signal's score.
+type Hit struct {
+	Entry int
+	Score float64
+}
+
+// RankStats describe the work of one Ranker.Rank.
+type RankStats struct {
+	Name    string        `json:"name"`
+	Scanned int           `json:"scanned"` // entries sharing something with the query
+	Scored  int           `json:"scored"`  // entries scored exactly (past the bounds)
+	Leaked  int           `json:"leaked"`  // entries dropped by the leak rule
+	Hits    int           `json:"hits"`
+	Time    time.Duration `json:"time_ns"`
+	Partial bool          `json:"partial"`
+}
+
+// scanLimit carries the cancellation and the deadline into a scan, which
+// polls them every few thousand entries.
+type scanLimit struct {
+	ctx      context.Context
+	deadline time.Time
+	err      error // ctx's error once seen
+	partial  bool  // the deadline passed
+}
+
+// pollEvery is the number of entries a scan visits between two polls.
+const pollEvery = 1 << 13
+
+// stop reports whether the scan must end now.
+func (l *scanLimit) stop() bool {
+	if l == nil {
+		return false
+	}
+	if l.err != nil || l.partial {
+		return true
+	}
+	if err := l.ctx.Err(); err != nil {
+		l.err = err
+		return true
+	}
+	if !l.deadline.IsZero() && time.Now().After(l.deadline) {
+		l.partial = true
+		return true
+	}
+	return false
+}
+
+// betterHit orders hits by score descending, then entry ascending.
+func betterHit(a, b Hit) int {
+	return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Entry, b.Entry))
+}
+
+// layerFunc ranks one part of a snapshot: ix with the files marked in dead
+// left out, q in ix's token ids. Entry ids of the hits are ix's own.
+type layerFunc func(ix *Index, q *Query, dead []bool, lim *scanLimit, st *RankStats) []Hit
+
+// rankLayers runs top on the base and the delta of s and merges their
+// lists: each part holds its own best n under scores that do not depend
+// on the part, so the n best of the union, ordered by (score, entry id),
+// are the snapshot's.
+func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int, deadline time.Time, top layerFunc) ([]Hit, RankStats, error) {
+	t0 := time.Now()
+	st := RankStats{Name: name}
+	if err := ctx.Err(); err != nil {
+		return nil, st, fmt.Errorf("rank %s: %w", name, err)
+	}
+	dq := q.delta
+	if s.delta != nil && dq == nil {
+		return nil, st, fmt.Errorf("rank %s: the query was not made for this snapshot", name)
+	}
+	lim := &scanLimit{ctx: ctx, deadline: deadline}
+	hits := top(s.base, q, s.dead, lim, &st)
+	if s.delta != nil && !lim.stop() {
+		more := top(s.delta, dq, nil, lim, &st)
+		nb := s.base.Len()
+		for _, h := range more {
+			h.Entry += nb
+			hits = append(hits, h)
+		}
+		slices.SortFunc(hits, betterHit)
+		hits = hits[:min(len(hits), n)]
+	}
+	st.Time = time.Since(t0)
+	st.Hits = len(hits)
+	if lim.err != nil {
+		return nil, st, fmt.Errorf("rank %s: %w", name, lim.err)
+	}
+	st.Partial = lim.partial
+	return hits, st, nil
+}
+
+// Jaccard returns the ranker of section 4's coarse stage: the Jaccard
+// similarity of the key token sets.
+func Jaccard() Ranker { return jaccard{} }
+
+type jaccard struct{}
+
+func (jaccard) Name() string { return "jaccard" }
+
+func (jaccard) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline time.Time) ([]Hit, RankStats, error) {
+	return s.rankLayers(ctx, "jaccard", q, n, deadline, func(ix *Index, lq *Query, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+		sc := ix.getScratch()
+		ix.count(lq, sc)
+		hits := ix.topK(lq, sc, n, dead, lim, st)
+		ix.release(sc)
+		return hits
+	})
+}

@@ -1,0 +1,235 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/internal/realcode"
+	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/python"
+	"github.com/graphcoder/graphcoder/slice"
+	"github.com/graphcoder/graphcoder/token"
+)
+
+// Real-code indexes: files of the Python standard library parsed, graphed
+// and sliced as a build does, and queries made at random lines of them as
+// the engine makes them.
+
+// realFile turns one source file into the File a build stores.
+func realFile(tok token.Tokenizer, path string, src []byte) (*File, error) {
+	l := lang.ForPath(path)
+	pf, err := l.NewParser().Parse(context.Background(), path, src)
+	if err != nil {
+		return nil, err
+	}
+	g := ccg.Build(pf)
+	f := &File{Path: path, Language: l.Name, Lines: g.Lines}
+	ids := map[string]uint32{}
+	var words []string
+	for v := range g.Nodes {
+		words = tok.Split(words[:0], g.Text(int32(v)))
+		var set []uint32
+		for _, w := range words {
+			id, ok := ids[w]
+			if !ok {
+				id = uint32(len(f.Vocab))
+				ids[w] = id
+				f.Vocab = append(f.Vocab, w)
+			}
+			set = append(set, id)
+		}
+		n := &g.Nodes[v]
+		f.Stmts = append(f.Stmts, Stmt{StartRow: n.StartRow, EndRow: n.EndRow, Tokens: sortedSet(set), Defs: n.Defs, Params: n.Params})
+	}
+	var sl slice.Slicer
+	for v := range g.Nodes {
+		s := sl.Of(g, int32(v), slice.DefaultOptions())
+		e := Entry{Target: uint32(v), Hop: slices.Clone(s.Hop), Edges: slices.Clone(s.Edges)}
+		for _, n := range s.Nodes {
+			e.Nodes = append(e.Nodes, uint32(n))
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	return f, nil
+}
+
+// realFiles parses the Python files under the given folders of the
+// standard library, at most max of them (0: all), sorted by path.
+func realFiles(t testing.TB, dirs []string, max int) []*File {
+	root := realcode.PythonStdlib()
+	if root == "" {
+		t.Skip("no Python standard library")
+	}
+	tok, err := token.ByName("code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, d := range dirs {
+		filepath.WalkDir(filepath.Join(root, d), func(p string, de fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if de.IsDir() && (de.Name() == "site-packages" || de.Name() == "__pycache__") {
+				return filepath.SkipDir
+			}
+			if !de.IsDir() && strings.HasSuffix(p, ".py") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	slices.Sort(paths)
+	if max > 0 && len(paths) > max {
+		paths = paths[:max]
+	}
+	files := make([]*File, len(paths))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, p := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return
+			}
+			rel, _ := filepath.Rel(root, p)
+			files[i], _ = realFile(tok, filepath.ToSlash(rel), src)
+		}()
+	}
+	wg.Wait()
+	return slices.DeleteFunc(files, func(f *File) bool { return f == nil || len(f.Lines) < 5 })
+}
+
+func buildIndex(t testing.TB, files []*File) *Index {
+	tok, _ := token.ByName("code")
+	b := NewBuilder(tok, Params{Hops: 5, MaxStatements: 20})
+	for _, f := range files {
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Index()
+}
+
+// realQueries makes n queries at random lines of the files, as the
+// engine does: the lines before the cursor parsed, the dummy target
+// appended and sliced.
+func realQueries(t testing.TB, s *Snapshot, files []*File, n int, seed uint64) []*Query {
+	r := rand.New(rand.NewPCG(seed, 1))
+	l := lang.ByName("python")
+	p := l.NewParser()
+	var out []*Query
+	for tries := 0; len(out) < n && tries < 10*n; tries++ {
+		f := files[r.IntN(len(files))]
+		line := 2 + r.IntN(len(f.Lines)-1)
+		src := strings.Join(f.Lines[:line-1], "\n") + "\n"
+		pf, err := p.Parse(context.Background(), f.Path, []byte(src))
+		if err != nil {
+			continue
+		}
+		g := ccg.Build(pf)
+		sl := slice.Of(g, g.AppendTarget(), slice.DefaultOptions())
+		q := s.NewQuery(g, sl, f.Path, line)
+		q.Language = l.Name
+		out = append(out, q)
+	}
+	return out
+}
+
+// TestRealIndexRankersEqualBruteForce: on an index of real code, base
+// alone and base + delta, every ranker returns the definition's list.
+func TestRealIndexRankersEqualBruteForce(t *testing.T) {
+	files := realFiles(t, []string{"json", "email"}, 40)
+	files = slices.DeleteFunc(files, func(f *File) bool { return len(f.Lines) > 800 })
+	if len(files) < 10 {
+		t.Skip("too few files")
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, f := range files {
+		f.Vectors = randomVectors(r, len(f.Entries), 16)
+	}
+	full := &Snapshot{base: buildIndex(t, files)}
+	// A delta replacing two files with others' contents under their paths
+	// and masking a third.
+	tok, _ := token.ByName("code")
+	db := NewBuilder(tok, Params{Hops: 5, MaxStatements: 20})
+	for i := range 2 {
+		g := *files[len(files)-1-i]
+		g.Path = files[i].Path
+		if err := db.Add(&g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	layered, err := NewSnapshot(full.base, db.Index(), []string{files[2].Path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, s := range []*Snapshot{full, layered} {
+		for qi, q := range realQueries(t, s, files, 20, 9) {
+			q.Vector = Quantize(randomFloats(r, 16))
+			n := []int{1, 10, 50}[qi%3]
+			equalHits(t, fmt.Sprintf("jaccard query %d", qi), mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
+			equalHits(t, fmt.Sprintf("bm25 query %d", qi), mustRank(t, BM25(DefaultBM25), s, q, n), bruteBM25(s, q, DefaultBM25, n))
+			equalHits(t, fmt.Sprintf("dense query %d", qi), mustRank(t, Dense(), s, q, n), bruteDense(s, q, n))
+			if _, _, err := s.Search(ctx, q, Options{Mode: Hybrid}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+var (
+	stdlibOnce  sync.Once
+	stdlibIndex *Index
+	stdlibFiles []*File
+)
+
+// BenchmarkRank times each ranker and the search modes on the whole
+// standard library index (built once, a few seconds), over seeded
+// queries; allocs/op is per query.
+func BenchmarkRank(b *testing.B) {
+	stdlibOnce.Do(func() {
+		stdlibFiles = realFiles(b, []string{"."}, 0)
+		stdlibIndex = buildIndex(b, stdlibFiles)
+	})
+	s := &Snapshot{base: stdlibIndex}
+	qs := realQueries(b, s, stdlibFiles, 200, 42)
+	b.Logf("%d entries, %d queries", stdlibIndex.Len(), len(qs))
+	ctx := context.Background()
+	for _, rk := range []Ranker{Jaccard(), BM25(DefaultBM25)} {
+		for _, n := range []int{10, 50} {
+			b.Run(fmt.Sprintf("%s-%d", rk.Name(), n), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if _, _, err := rk.Rank(ctx, s, qs[i%len(qs)], n, time.Time{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+	for _, o := range []Options{{Mode: CoarseToFine}, {Mode: CoarseToFine, Pool: 50}, {Mode: Hybrid}, {Mode: Hybrid, Pool: 10}, {Mode: BM25Only}} {
+		b.Run(fmt.Sprintf("search-%s-pool%d", o.Mode, o.Pool), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, _, err := s.Search(ctx, qs[i%len(qs)], o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
