@@ -763,4 +763,3 @@ func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
 	}
 	return score
 }
-

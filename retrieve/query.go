@@ -56,9 +56,9 @@ func ParseMode(s string) (Mode, error) {
 
 // Defaults of the hybrid stage (spec section 9).
 const (
-	DefaultPerRanker = 50 // entries each ranker hands to the fusion
+	DefaultPerRanker  = 50 // entries each ranker hands to the fusion
 	DefaultHybridPool = 50 // fused candidates the fine stage re-ranks
-	DefaultRRFK      = 60
+	DefaultRRFK       = 60
 )
 
 // Options tune one search.
