@@ -102,7 +102,7 @@ for (lang, level), runs in sorted(groups.items()):
     print(f"### {lang}, {level} level: mean of {len(runs)} code bases ({', '.join(n for n, _ in runs)})\n")
     print("| method | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
-    order = ["none", "vanilla", "shifted", "repocoder", "graphcoder-coarse", "graphcoder-fine", "graphcoder"]
+    order = ["none", "vanilla", "shifted", "repocoder", "graphcoder-coarse", "graphcoder-fine", "graphcoder", "bm25", "graphcoder-hybrid"]
     for m in sorted(runs[0][1]["methods"], key=lambda m: order.index(m) if m in order else len(order)):
         vals = [sum(s["methods"][m][c] for _, s in runs) / len(runs) for c in cols]
         print(f"| {m} | " + " | ".join(f"{v:.2f}" for v in vals) + " |")

@@ -569,6 +569,14 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo, prevKeys [][]b
 			}
 		}
 		it.Close()
+		// The vectors of every blob the generation does not keep.
+		it = txn.NewIterator(badger.IteratorOptions{Prefix: prefixVectors, PrefetchValues: false})
+		for it.Rewind(); it.Valid(); it.Next() {
+			if bk, ok := blobKeyOfVector(it.Item().Key()); !ok || !keep[string(bk)] {
+				dead = append(dead, it.Item().KeyCopy(nil))
+			}
+		}
+		it.Close()
 		if !dirty {
 			for _, k := range prevKeys {
 				if !keep[string(k)] {

@@ -25,7 +25,7 @@
 //     generation whole. Unreferenced generations and blobs are collected
 //     after the flip.
 //
-// # Layout (SchemaVersion 3)
+// # Layout (SchemaVersion 4)
 //
 // Keys are byte strings; <gen> is a generation number as 16 lower-case hex
 // digits (so keys sort by generation); integers inside values are unsigned
@@ -49,6 +49,12 @@
 //	                   "/<language>/<tokenizer>/<h>/<l>/a<analysis>" where
 //	                   analysis is the AnalysisVersion of the front ends
 //	                   and graph builder that produced it
+//	v/<sha256><tag>\x00<model>
+//	                   optional: the dense vectors of the entries of blob
+//	                   f/<sha256><tag> computed by the embeddings model
+//	                   named <model> (embed.Embedder.Name), written by
+//	                   DB.Embed after the generation is published and
+//	                   collected with their blob
 //
 // A file blob is:
 //
@@ -75,7 +81,16 @@
 //	                   uv to<<2|type (from and to index the slice's nodes)
 //	crc32              4 bytes little endian, Castagnoli, of all the above
 //
-// A blob whose checksum or structure is wrong is refused with an error,
-// never trusted. SchemaVersion changes whenever any of this changes; an
+// A vector record is:
+//
+//	uv dim, uv n       n = the blob's entries; dim 0 when none has a vector
+//	n x vector         4-byte little-endian float32 scale (0: no vector),
+//	                   then dim int8 values (zero without a vector): the
+//	                   embedding of the entry's slice text scaled to unit
+//	                   length is scale x values (embed.Quantize)
+//	crc32              4 bytes little endian, Castagnoli, of all the above
+//
+// A blob or vector record whose checksum or structure is wrong is refused
+// with an error, never trusted. SchemaVersion changes whenever any of this changes; an
 // index of another version must be rebuilt.
 package db

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/golang"     // registers Go
@@ -77,6 +78,15 @@ type Options struct {
 	// build bounds the files it indexes (default
 	// indexer.DefaultMaxFileSize); a larger one is ErrTooLarge.
 	MaxFileSize int64
+	// Embedder, when set, loads the dense vectors the index holds for its
+	// model and embeds each query of mode hybrid for the dense ranker
+	// (spec section 9). Without it, or when the index holds no vectors for
+	// the model, mode hybrid fuses Jaccard and BM25.
+	Embedder embed.Embedder
+	// Vote is the number of best candidates whose aligned statements vote
+	// for the model-free prediction when a request does not say (0 or 1:
+	// the first candidate's alone; see retrieve.Snapshot.Vote).
+	Vote int
 }
 
 // Engine answers completion requests from one index. It is safe for
@@ -105,6 +115,7 @@ type state struct {
 	tok     token.Tokenizer
 	root    string
 	load    time.Duration
+	dense   denseLoad // of the base
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -186,8 +197,9 @@ func (e *Engine) loadBase() (*state, error) {
 		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
 	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
+	var dense denseLoad
 	err = snap.ForEach(context.Background(), func(r *db.FileRecord) error {
-		return b.Add(fromRecord(r))
+		return b.Add(e.withVectors(snap, fromRecord(r), &dense))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
@@ -204,7 +216,46 @@ func (e *Engine) loadBase() (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0)}, nil
+	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense}, nil
+}
+
+// denseLoad counts the vectors a load found.
+type denseLoad struct {
+	dim     int
+	files   int // files with vectors
+	damaged int // files whose vector records were refused
+}
+
+// withVectors attaches to f the vectors the snapshot holds for the
+// engine's embeddings model. A damaged record, or vectors of another
+// dimension than the first file's, leave the file without vectors (dense
+// retrieval then misses its entries; the rest of the index is unharmed).
+func (e *Engine) withVectors(snap *db.Snapshot, f *retrieve.File, dl *denseLoad) *retrieve.File {
+	if e.opts.Embedder == nil {
+		return f
+	}
+	vs, err := snap.Vectors(f.Path, e.opts.Embedder.Name())
+	if err != nil || len(vs) != len(f.Entries) {
+		if err != nil || vs != nil {
+			dl.damaged++
+		}
+		return f
+	}
+	for _, v := range vs {
+		if len(v.Values) == 0 {
+			continue
+		}
+		if dl.dim == 0 {
+			dl.dim = len(v.Values)
+		}
+		if len(v.Values) != dl.dim {
+			dl.damaged++
+			return f
+		}
+	}
+	f.Vectors = vs
+	dl.files++
+	return f
 }
 
 // Update makes the current versions of the given files (paths relative to
@@ -280,7 +331,8 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 		if err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
-		if err := b.Add(fromRecord(r)); err != nil {
+		dl := st.dense
+		if err := b.Add(e.withVectors(snap, fromRecord(r), &dl)); err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
 	}
@@ -288,7 +340,7 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 	}
-	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0)}, nil
+	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense}, nil
 }
 
 // fold builds a new base from the current generation in the background
@@ -342,14 +394,31 @@ type Info struct {
 	// Changed counts the files updated since the base index was loaded
 	// (held in the delta).
 	Changed int `json:"changed"`
+	// Dense describes the vectors loaded for the engine's embeddings
+	// model; nil without one.
+	Dense *DenseInfo `json:"dense,omitempty"`
+}
+
+// DenseInfo describes the dense vectors of a loaded index.
+type DenseInfo struct {
+	Model   string `json:"model"`
+	Entries int    `json:"entries"` // entries with a vector
+	Dim     int    `json:"dim"`
+	Files   int    `json:"files"`   // base files with vectors
+	Damaged int    `json:"damaged"` // base files whose vector records were refused
 }
 
 // Info returns a description of the loaded snapshot.
 func (e *Engine) Info() Info {
 	s := e.cur.Load()
-	return Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
+	info := Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
 		Hops: s.meta.Hops, MaxStmts: s.meta.MaxStatements, Files: s.ix.Files(), Entries: s.ix.Len(),
 		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed)}
+	if e.opts.Embedder != nil {
+		n, dim := s.base.Vectors()
+		info.Dense = &DenseInfo{Model: e.opts.Embedder.Name(), Entries: n, Dim: dim, Files: s.dense.files, Damaged: s.dense.damaged}
+	}
+	return info
 }
 
 // Request asks for the completion of one line.
@@ -364,11 +433,17 @@ type Request struct {
 	// Language, when it names a registered language, is the buffer's
 	// language; otherwise the path's extension decides.
 	Language string
-	// Mode, TopK, Gamma and Budget tune retrieval (see retrieve.Options).
+	// Mode, TopK, Gamma and Budget tune retrieval (see
+	// retrieve.Options); Rerank is retrieve.Options.Pool, the number of
+	// coarse candidates the fine stage re-ranks (0: the mode's default).
 	Mode   retrieve.Mode
 	TopK   int
+	Rerank int
 	Gamma  float64
 	Budget time.Duration
+	// Vote is the number of best candidates voting for the model-free
+	// prediction (0: the engine's Options.Vote; 1: the first alone).
+	Vote int
 	// Hops and MaxStatements override the index's h and l for the query
 	// slice (0 keeps them).
 	Hops, MaxStatements int
@@ -387,7 +462,7 @@ type Snippet struct {
 	EndLine     int     `json:"end_line"`
 	TargetLine  int     `json:"target_line"`
 	Score       float64 `json:"score"`        // similarity used to rank, higher is better
-	CoarseScore float64 `json:"coarse_score"` // Jaccard of the keys
+	CoarseScore float64 `json:"coarse_score"` // the coarse stage's: Jaccard of the keys, BM25 in mode bm25, RRF in mode hybrid
 	SED         float64 `json:"sed"`          // subgraph edit distance, -1 when not computed
 	Text        string  `json:"text"`
 }
@@ -396,7 +471,12 @@ type Snippet struct {
 type Stats struct {
 	retrieve.Stats
 	Parse time.Duration `json:"parse_ns"` // parse, graph and slice of the query
-	Total time.Duration `json:"total_ns"`
+	// Embed is the time of embedding the query (mode hybrid with dense
+	// vectors); DenseError says why a query went without dense retrieval
+	// although the index has vectors.
+	Embed      time.Duration `json:"embed_ns,omitempty"`
+	DenseError string        `json:"dense_error,omitempty"`
+	Total      time.Duration `json:"total_ns"`
 }
 
 // Result is the answer to a Request.
@@ -460,7 +540,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	}
 	before := lines[:min(req.Line-1, len(lines))]
 
-	q, err := e.query(ctx, st, l, relPath, before, req)
+	q, text, err := e.query(ctx, st, l, relPath, before, req)
 	if err != nil {
 		return nil, err
 	}
@@ -480,11 +560,19 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	if mode == "" {
 		mode = retrieve.CoarseToFine
 	}
-	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Gamma: req.Gamma, Budget: req.Budget})
+	var embedTime time.Duration
+	var denseErr string
+	if mode == retrieve.Hybrid && e.opts.Embedder != nil && st.ix.HasVectors() {
+		t1 := time.Now()
+		denseErr = e.embedQuery(ctx, st, q, text, req.Budget)
+		embedTime = time.Since(t1)
+	}
+	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Pool: req.Rerank,
+		Gamma: req.Gamma, Budget: req.Budget})
 	if err != nil {
 		return nil, err
 	}
-	cands = topFirst(cands, k, mode)
+	cands = topFirst(cands, k, max(k, req.Rerank), mode)
 
 	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
 	values := st.ix.Values(cands)
@@ -519,22 +607,26 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	if len(cands) > 0 {
-		res.Prediction = st.ix.Predict(q, &cands[0])
+	vote := req.Vote
+	if vote <= 0 {
+		vote = e.opts.Vote
 	}
-	res.Stats = Stats{Stats: rst, Parse: parse, Total: time.Since(t0)}
+	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, retrieve.DefaultVoteK)
+	res.Stats = Stats{Stats: rst, Parse: parse, Embed: embedTime, DenseError: denseErr, Total: time.Since(t0)}
 	return res, nil
 }
 
 // topFirst reorders the candidates of a search for max(k, pool) so that
-// the first k are what a search for k returns, in the same order, and the
-// rest follow in search order. A coarse-to-fine search re-ranks its coarse
-// top k; with a larger pool, those k are the pool's best by coarse
-// similarity (ties by entry, as the coarse stage breaks them), and the
-// fine order restricted to them is theirs. Modes coarse and fine rank the
-// pool as they rank the top k, so its first k already are.
-func topFirst(cands []retrieve.Candidate, k int, mode retrieve.Mode) []retrieve.Candidate {
-	if len(cands) <= k || mode != retrieve.CoarseToFine {
+// the first k are what a search for k re-ranking r >= k coarse candidates
+// returns, in the same order, and the rest follow in search order. A
+// coarse-to-fine search re-ranks its coarse top r; with a larger pool,
+// those r are the pool's best by coarse similarity (ties by entry, as the
+// coarse stage breaks them), and the fine order restricted to them is
+// theirs, so its first k are the answer. Modes coarse, bm25 and fine rank
+// the pool as they rank the top k, and mode hybrid re-ranks a fused pool
+// that does not depend on k, so their first k already are.
+func topFirst(cands []retrieve.Candidate, k, r int, mode retrieve.Mode) []retrieve.Candidate {
+	if len(cands) <= k || mode != retrieve.CoarseToFine || r >= len(cands) {
 		return cands
 	}
 	byCoarse := make([]int, len(cands))
@@ -551,9 +643,16 @@ func topFirst(cands []retrieve.Candidate, k int, mode retrieve.Mode) []retrieve.
 		}
 		return ca.Entry - cb.Entry
 	})
+	inR := make([]bool, len(cands))
+	for _, i := range byCoarse[:r] {
+		inR[i] = true
+	}
 	top := make([]bool, len(cands))
-	for _, i := range byCoarse[:k] {
-		top[i] = true
+	for i, n := 0, 0; i < len(cands) && n < k; i++ {
+		if inR[i] {
+			top[i] = true
+			n++
+		}
 	}
 	out := make([]retrieve.Candidate, 0, len(cands))
 	for i := range cands {
@@ -580,16 +679,39 @@ func Candidates(snips []Snippet) []prompt.Candidate {
 	return out
 }
 
+// embedQuery sets q's vector from the embedding of its slice text, and
+// returns why it could not ("" when it did).
+func (e *Engine) embedQuery(ctx context.Context, st *state, q *retrieve.Query, text string, budget time.Duration) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	if budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	vs, err := e.opts.Embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return err.Error()
+	}
+	v := embed.Quantize(vs[0])
+	if _, dim := st.base.Vectors(); dim > 0 && len(v.Values) != dim {
+		return fmt.Sprintf("the query embedding has %d dimensions, the index's vectors %d", len(v.Values), dim)
+	}
+	q.Vector = v
+	return ""
+}
+
 // query parses the lines before the cursor, appends the dummy target and
-// slices it.
-func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path string, before []string, req Request) (*retrieve.Query, error) {
+// slices it. It also returns the slice's text for an embeddings model.
+func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path string, before []string, req Request) (*retrieve.Query, string, error) {
 	src := strings.Join(before, "\n")
 	if len(before) > 0 {
 		src += "\n"
 	}
 	f, err := l.Parse(ctx, path, []byte(src))
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		return nil, "", fmt.Errorf("parse %s: %w", path, err)
 	}
 	g := ccg.Build(f)
 	target := g.AppendTarget()
@@ -606,7 +728,17 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 	s := slice.Of(g, target, so)
 	q := st.ix.NewQuery(g, s, path, req.Line)
 	q.Language = l.Name
-	return q, nil
+	var text string
+	if e.opts.Embedder != nil {
+		var stmts []string
+		for i, v := range s.Nodes {
+			if i != s.Target && !g.Nodes[v].Dummy {
+				stmts = append(stmts, g.Text(v))
+			}
+		}
+		text = embed.SliceText(stmts)
+	}
+	return q, text, nil
 }
 
 func languageList() string {

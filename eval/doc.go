@@ -20,6 +20,11 @@
 //     extended with the previous round's prediction).
 //   - graphcoder-coarse, graphcoder-fine, graphcoder: the code context graph
 //     index queried in coarse, fine and coarse2fine mode.
+//   - bm25: the same index ranked by BM25 over the key token multisets
+//     alone (mode bm25, no re-rank); graphcoder-hybrid: mode hybrid, the
+//     Jaccard, BM25 and (with an embeddings backend) dense rankings fused
+//     by reciprocal rank fusion and the fused pool re-ranked by subgraph
+//     edit distance (spec section 9).
 //
 // Without a model the prediction is each method's model-free prediction
 // (the line that stands where the hole does in the best match); with a

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/eval/tasks"
@@ -29,11 +30,13 @@ const (
 	GraphCoderCoarse = "graphcoder-coarse"
 	GraphCoderFine   = "graphcoder-fine"
 	GraphCoder       = "graphcoder"
+	BM25             = "bm25"
+	GraphCoderHybrid = "graphcoder-hybrid"
 )
 
 // Methods lists every method in the order reports show them.
 func Methods() []string {
-	return []string{None, Vanilla, Shifted, RepoCoder, GraphCoderCoarse, GraphCoderFine, GraphCoder}
+	return []string{None, Vanilla, Shifted, RepoCoder, GraphCoderCoarse, GraphCoderFine, GraphCoder, BM25, GraphCoderHybrid}
 }
 
 // Options configure a run.
@@ -68,6 +71,15 @@ type Options struct {
 	// top k, then the next ones for the assembler to pack what the top k
 	// leave room for.
 	ContextPool int
+	// Rerank is the number of coarse candidates the graph methods' fine
+	// stage re-ranks (0: each mode's default, see retrieve.Options.Pool).
+	Rerank int
+	// Vote is the number of best candidates voting for the graph methods'
+	// model-free prediction (0 or 1: the best alone).
+	Vote int
+	// Embedder, when set, gives the graph index dense vectors (built with
+	// it) and graphcoder-hybrid its dense ranker.
+	Embedder embed.Embedder
 	// Window is the window size of the sequence baselines (default 20).
 	Window int
 	// Iterations is the number of RepoCoder rounds (default 3).
@@ -132,11 +144,14 @@ type GraphQuery struct {
 	Path   string // slash path relative to the repository root
 	Line   int    // 0-based hole row
 	Source []byte // the file's lines before the hole
-	Mode   string // coarse, fine or coarse2fine
+	Mode   string // a retrieve.Mode
 	TopK   int
 	// Pool is the number of candidates to return (at least TopK): the
 	// top k first, as a search for TopK returns them, then the next ones.
 	Pool int
+	// Rerank and Vote: see Options.
+	Rerank int
+	Vote   int
 }
 
 // GraphResult is the answer to a GraphQuery.

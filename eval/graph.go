@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
@@ -25,6 +26,8 @@ type GraphSource struct {
 	IndexDir  string
 	Tokenizer string
 	Files     []SourceFile
+	// Embedder, when set, gives the index dense vectors.
+	Embedder embed.Embedder
 }
 
 // SourceFile is one file of the repository.
@@ -105,7 +108,12 @@ func (gi *engineIndex) open(ctx context.Context, dir, root string, src GraphSour
 	if _, err := b.Finish(ctx); err != nil {
 		return fmt.Errorf("build index: %w", err)
 	}
-	e, err := engine.New(d, engine.Options{Root: root})
+	if src.Embedder != nil {
+		if _, err := d.Embed(ctx, db.EmbedOptions{Embedder: src.Embedder}); err != nil {
+			return fmt.Errorf("dense vectors: %w", err)
+		}
+	}
+	e, err := engine.New(d, engine.Options{Root: root, Embedder: src.Embedder})
 	if err != nil {
 		return fmt.Errorf("load index: %w", err)
 	}
@@ -126,13 +134,14 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 	if err != nil {
 		return GraphResult{}, err
 	}
-	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode, TopK: q.TopK, Pool: q.Pool, NoPrompt: true})
+	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode,
+		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, NoPrompt: true})
 	if err != nil {
 		return GraphResult{}, err
 	}
 	out := GraphResult{
 		Prediction: res.Prediction,
-		Retrieval:  res.Stats.Parse + res.Stats.Coarse + res.Stats.Fine,
+		Retrieval:  res.Stats.Parse + res.Stats.Embed + res.Stats.Coarse + res.Stats.Fine,
 	}
 	for _, s := range append(res.Snippets, res.Pool...) {
 		out.Snippets = append(out.Snippets, Snippet{

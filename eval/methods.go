@@ -71,9 +71,9 @@ func (h *harness) methods(ctx context.Context, files []repoFile) ([]*method, fun
 			ix := windowIndex()
 			m.entries, m.bytes = ix.Entries(), ix.Bytes()
 			m.run = h.repoCoder(ix)
-		case GraphCoderCoarse, GraphCoderFine, GraphCoder:
+		case GraphCoderCoarse, GraphCoderFine, GraphCoder, BM25, GraphCoderHybrid:
 			if graph == nil {
-				src := GraphSource{Repo: h.opts.Repo, IndexDir: h.opts.IndexDir, Tokenizer: h.opts.Tokenizer}
+				src := GraphSource{Repo: h.opts.Repo, IndexDir: h.opts.IndexDir, Tokenizer: h.opts.Tokenizer, Embedder: h.opts.Embedder}
 				for _, f := range files {
 					src.Files = append(src.Files, SourceFile{Path: f.rel, Content: f.src})
 				}
@@ -84,7 +84,8 @@ func (h *harness) methods(ctx context.Context, files []repoFile) ([]*method, fun
 				graph = g
 			}
 			m.entries, m.bytes = graph.Entries(), graph.Bytes()
-			mode := map[string]string{GraphCoderCoarse: "coarse", GraphCoderFine: "fine", GraphCoder: "coarse2fine"}[name]
+			mode := map[string]string{GraphCoderCoarse: "coarse", GraphCoderFine: "fine", GraphCoder: "coarse2fine",
+				BM25: "bm25", GraphCoderHybrid: "hybrid"}[name]
 			m.run = h.graphRun(graph, mode)
 		}
 		out = append(out, m)
@@ -136,7 +137,8 @@ func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task,
 func (h *harness) graphRun(g GraphIndex, mode string) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
 	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
 		start := time.Now()
-		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode, TopK: h.opts.TopK, Pool: h.opts.ContextPool})
+		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode,
+			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote})
 		took := time.Since(start)
 		if err != nil {
 			return nil, "", 0, err

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/embed"
 )
 
 // DefaultMaxFileSize is the size above which a file is not indexed.
@@ -38,11 +39,16 @@ type Options struct {
 	Progress func(Progress)
 	// Rebuild removes an existing index (of any schema) first.
 	Rebuild bool
+	// Embedder, when set, stores dense vectors for the published
+	// generation's entries after the build (db.DB.Embed): only for files
+	// that have none for its model yet.
+	Embedder embed.Embedder
 }
 
 // Progress reports how far a build is.
 type Progress struct {
-	// Phase is "walk", "index" or "publish".
+	// Phase is "walk", "index", "publish" or "embed" (FilesDone of
+	// FilesTotal files have vectors).
 	Phase      string
 	FilesTotal int
 	FilesDone  int
@@ -75,6 +81,8 @@ type Summary struct {
 	Generation   uint64  `json:"generation"`
 	Published    bool    `json:"published"`
 	Tokenizer    string  `json:"tokenizer"`
+	// Dense reports the embedding step; nil without an Embedder.
+	Dense *db.EmbedSummary `json:"dense,omitempty"`
 }
 
 // readSource reads a file to index; tests replace it to simulate failures
@@ -189,6 +197,15 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	var dense *db.EmbedSummary
+	var denseErr error
+	if opts.Embedder != nil {
+		progress(Progress{Phase: "embed", FilesTotal: ds.Files})
+		es, err := d.Embed(ctx, db.EmbedOptions{Embedder: opts.Embedder, Progress: func(done, total int) {
+			progress(Progress{Phase: "embed", FilesTotal: total, FilesDone: done})
+		}})
+		dense, denseErr = &es, err
+	}
 	closed = true
 	if err := d.Close(); err != nil {
 		return Summary{}, err
@@ -203,10 +220,20 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	if sum.Tokenizer == "" {
 		sum.Tokenizer = "code"
 	}
+	sum.Dense = dense
 	sum.IndexBytes, _ = DiskUsage(indexDir)
 	sum.Seconds = time.Since(start).Seconds()
+	if denseErr != nil {
+		return sum, fmt.Errorf("%w: %w", ErrDense, denseErr)
+	}
 	return sum, nil
 }
+
+// ErrDense wraps the failure of the embedding step of a build whose graph
+// index was published: the index is usable without dense vectors (or
+// with those stored before the failure), and the next build embeds only
+// the files still without.
+var ErrDense = errors.New("the graph index is published; dense vectors are incomplete")
 
 // indexFile reads and adds one file. It returns a skip reason for a file
 // left out, or an error only for cancellation and index failures.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/sed"
 	"github.com/graphcoder/graphcoder/slice"
 )
@@ -526,7 +527,7 @@ func TestRankBudgetAndCancel(t *testing.T) {
 	ix := b.Index()
 	s := &Snapshot{base: ix}
 	q := randomQuery(r, ix, 30)
-	q.Vector = Quantize(randomFloats(r, 8))
+	q.Vector = embed.Quantize(randomFloats(r, 8))
 	past := time.Now().Add(-time.Second)
 	for _, rk := range []Ranker{Jaccard(), BM25(DefaultBM25), Dense()} {
 		full := mustRank(t, rk, s, q, 10)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/graphcoder/graphcoder/embed"
 )
 
 // Dense retrieval (spec section 9): an entry may carry an embedding of its
@@ -14,41 +16,9 @@ import (
 // and the dense ranker returns the entries of largest inner product.
 //
 // Vectors are kept quantised to 8 bits per dimension with one scale per
-// vector (Vector), a quarter of float32's memory; the inner product of two
+// vector (embed.Vector), a quarter of float32's memory; the inner product of two
 // quantised vectors is an exact integer sum times the two scales, so the
 // ranking is exact for the stored vectors and ties are exact too.
-
-// Vector is an embedding quantised to 8 bits: Scale x Values approximates
-// the embedding scaled to unit length, so that inner products are cosine
-// similarities.
-type Vector struct {
-	Scale  float32
-	Values []int8
-}
-
-// Quantize scales v to unit length and rounds it to a Vector. A vector of
-// length zero, or holding a NaN or an infinity, gives the empty Vector.
-func Quantize(v []float32) Vector {
-	var norm, peak float64
-	for _, x := range v {
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return Vector{}
-		}
-		norm += f * f
-		peak = max(peak, math.Abs(f))
-	}
-	if norm == 0 {
-		return Vector{}
-	}
-	norm = math.Sqrt(norm)
-	scale := peak / norm / 127
-	out := Vector{Scale: float32(scale), Values: make([]int8, len(v))}
-	for i, x := range v {
-		out.Values[i] = int8(math.Round(float64(x) / norm / scale))
-	}
-	return out
-}
 
 // denseData is the dense part of an Index: dim int8 values and a scale per
 // entry, the scale 0 for entries without a vector.
@@ -155,7 +125,7 @@ func (dense) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline ti
 var denseHeapPool sync.Pool
 
 // denseTop scans every entry's vector.
-func (ix *Index) denseTop(q *Query, qv Vector, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+func (ix *Index) denseTop(q *Query, qv embed.Vector, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
 	h, _ := denseHeapPool.Get().(*rankHeap[float64])
 	if h == nil {
 		h = new(rankHeap[float64])

@@ -3,7 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
-	"math"
+	"github.com/graphcoder/graphcoder/embed"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -19,42 +19,14 @@ func randomFloats(r *rand.Rand, dim int) []float32 {
 }
 
 // randomVectors gives each of n entries a vector, except a few.
-func randomVectors(r *rand.Rand, n, dim int) []Vector {
-	out := make([]Vector, n)
+func randomVectors(r *rand.Rand, n, dim int) []embed.Vector {
+	out := make([]embed.Vector, n)
 	for i := range out {
 		if r.IntN(8) != 0 {
-			out[i] = Quantize(randomFloats(r, dim))
+			out[i] = embed.Quantize(randomFloats(r, dim))
 		}
 	}
 	return out
-}
-
-func TestQuantize(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	for range 100 {
-		v := randomFloats(r, 1+r.IntN(64))
-		q := Quantize(v)
-		var norm float64
-		for _, x := range v {
-			norm += float64(x) * float64(x)
-		}
-		norm = math.Sqrt(norm)
-		peak := 0
-		for i, x := range q.Values {
-			if d := math.Abs(float64(q.Scale)*float64(x) - float64(v[i])/norm); d > float64(q.Scale)/2+1e-6 {
-				t.Fatalf("component %d: %v against %v", i, float64(q.Scale)*float64(x), float64(v[i])/norm)
-			}
-			peak = max(peak, int(math.Abs(float64(x))))
-		}
-		if peak != 127 {
-			t.Fatalf("largest component quantised to %d, want 127", peak)
-		}
-	}
-	for _, bad := range [][]float32{nil, {0, 0}, {1, float32(math.NaN())}, {float32(math.Inf(1))}} {
-		if q := Quantize(bad); len(q.Values) != 0 {
-			t.Errorf("Quantize(%v) = %v, want empty", bad, q)
-		}
-	}
 }
 
 // bruteDense is the definition: the inner product of the stored vectors,
@@ -111,7 +83,7 @@ func TestDenseEqualsBruteForce(t *testing.T) {
 		}
 		for qi := range 10 {
 			q := snapshotQuery(r, s, 5, 20)
-			q.Vector = Quantize(randomFloats(r, dim))
+			q.Vector = embed.Quantize(randomFloats(r, dim))
 			n := 1 + r.IntN(15)
 			equalHits(t, fmt.Sprintf("trial %d query %d", trial, qi), mustRank(t, Dense(), s, q, n), bruteDense(s, q, n))
 		}
@@ -121,7 +93,7 @@ func TestDenseEqualsBruteForce(t *testing.T) {
 			t.Fatalf("hits without a query vector: %v", h)
 		}
 		// A vector of another dimension is refused.
-		q.Vector = Quantize(randomFloats(r, dim+1))
+		q.Vector = embed.Quantize(randomFloats(r, dim+1))
 		if s.HasVectors() {
 			if _, _, err := Dense().Rank(context.Background(), s, q, 5, time.Time{}); err == nil || !strings.Contains(err.Error(), "dimensions") {
 				t.Fatalf("dimension mismatch: %v", err)
@@ -147,7 +119,7 @@ func TestAddRejectsBadVectors(t *testing.T) {
 	if err := b.Add(g); err == nil || !strings.Contains(err.Error(), "dimensions") {
 		t.Fatalf("a vector of another dimension: %v", err)
 	}
-	g.Vectors = []Vector{{Scale: 0, Values: make([]int8, 8)}, {}, {}, {}, {}}
+	g.Vectors = []embed.Vector{{Scale: 0, Values: make([]int8, 8)}, {}, {}, {}, {}}
 	if err := b.Add(g); err == nil {
 		t.Fatal("a zero scale accepted")
 	}
@@ -162,7 +134,7 @@ func TestAddRejectsBadVectors(t *testing.T) {
 	}
 }
 
-func countEmpty(vs []Vector) int {
+func countEmpty(vs []embed.Vector) int {
 	n := 0
 	for _, v := range vs {
 		if len(v.Values) == 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/slice"
 )
 
@@ -33,7 +34,7 @@ type File struct {
 	// Vectors are the embeddings of the entries' context sequence slices,
 	// one per entry, or none at all; an entry whose Vector is empty has
 	// none (see dense.go).
-	Vectors []Vector
+	Vectors []embed.Vector
 }
 
 // Stmt is one statement of a File.

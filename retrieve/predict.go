@@ -161,3 +161,53 @@ func Rename(line string, m map[string]string) string {
 	}
 	return b.String()
 }
+
+
+// DefaultVoteK is the k of Vote's rank weights 1/(k + rank).
+const DefaultVoteK = 0
+
+// Vote returns the model-free completion of q by a vote of the first n
+// candidates (best first, from a search of the snapshot), instead of the
+// first candidate's alone: each predicts as Predict does, and a
+// prediction gets weight 1/(k + rank) from every candidate predicting it
+// (rank counted from 1; lines compared without their leading and trailing
+// white space). The prediction of most weight wins, in the form its best
+// candidate gives; equal weights go to the better candidate. With n <= 1
+// or a single candidate it is Predict of the first. In a repository of
+// near-clones the statements around the right one have nearly the same
+// slices, so the alignment of the first candidate is easily off by one
+// while most of the others agree.
+func (s *Snapshot) Vote(q *Query, cands []Candidate, n int, k float64) string {
+	if len(cands) == 0 {
+		return ""
+	}
+	n = min(n, len(cands))
+	if n <= 1 {
+		return s.Predict(q, &cands[0])
+	}
+	type option struct {
+		text   string
+		weight float64
+		first  int
+	}
+	var opts []option
+	at := map[string]int{}
+	for i := range n {
+		p := s.Predict(q, &cands[i])
+		key := strings.TrimSpace(p)
+		w := 1 / (k + float64(i+1))
+		if j, ok := at[key]; ok {
+			opts[j].weight += w
+			continue
+		}
+		at[key] = len(opts)
+		opts = append(opts, option{p, w, i})
+	}
+	best := 0
+	for j := range opts {
+		if opts[j].weight > opts[best].weight {
+			best = j
+		}
+	}
+	return opts[best].text
+}

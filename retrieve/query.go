@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/sed"
 	"github.com/graphcoder/graphcoder/slice"
 )
@@ -142,7 +143,7 @@ type Query struct {
 	Indent string
 	// Vector is the embedding of the slice's text for the dense ranker
 	// (see KeyText); empty without one.
-	Vector Vector
+	Vector embed.Vector
 
 	// delta is the same query in the token ids of a snapshot's delta.
 	delta *Query

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/python"
@@ -180,7 +181,7 @@ func TestRealIndexRankersEqualBruteForce(t *testing.T) {
 	ctx := context.Background()
 	for _, s := range []*Snapshot{full, layered} {
 		for qi, q := range realQueries(t, s, files, 20, 9) {
-			q.Vector = Quantize(randomFloats(r, 16))
+			q.Vector = embed.Quantize(randomFloats(r, 16))
 			n := []int{1, 10, 50}[qi%3]
 			equalHits(t, fmt.Sprintf("jaccard query %d", qi), mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
 			equalHits(t, fmt.Sprintf("bm25 query %d", qi), mustRank(t, BM25(DefaultBM25), s, q, n), bruteBM25(s, q, DefaultBM25, n))

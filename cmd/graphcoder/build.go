@@ -18,6 +18,7 @@ import (
 	_ "github.com/graphcoder/graphcoder/lang/javascript"
 	_ "github.com/graphcoder/graphcoder/lang/python"
 	_ "github.com/graphcoder/graphcoder/lang/typescript"
+	"github.com/graphcoder/graphcoder/llm"
 )
 
 func init() {
@@ -27,9 +28,10 @@ func init() {
 
 func newBuildCmd() *cobra.Command {
 	var (
-		opts    indexer.Options
-		asJSON  bool
-		maxSize int64
+		opts       indexer.Options
+		asJSON     bool
+		maxSize    int64
+		embedFlags *llm.EmbedFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "build [--index DIR] [--workers N] [--json] [--max-file-size BYTES] [--tokenizer code|cl100k] [--rebuild] REPO",
@@ -47,11 +49,37 @@ and symbolic-link loops; each skipped file is counted in the summary.
 With --json the summary is one JSON object on stdout with the fields files,
 lines, statements, entries, index_bytes, seconds, seen, reused, parsed,
 removed, skipped (counts by reason), failures (first messages), unsupported, syntax_errors, generation,
-published, tokenizer, repo and index.`,
+published, tokenizer, repo and index, and with --embed the object dense
+(model, files, embedded, reused, entries, dim, bytes).
+
+With --embed (and --embed-url, --embed-model) the entries also get dense
+vectors for mode hybrid, from an embeddings server: openai (POST
+/v1/embeddings), ollama (POST /api/embed) or llamacpp (POST /embedding).
+Only files without vectors for that model are embedded, so a build that
+stops midway (server gone, time out) leaves the graph index published and
+usable, keeps the vectors done, and the next build embeds the rest; it
+then exits with status 1 after the summary. For example, with Ollama:
+
+  ollama pull nomic-embed-text
+  graphcoder build --embed ollama --embed-model nomic-embed-text REPO
+
+or with llama.cpp:
+
+  llama-server -m nomic-embed-text-v1.5.Q8_0.gguf --embeddings --pooling mean --port 8081
+  graphcoder build --embed llamacpp --embed-url http://127.0.0.1:8081 REPO
+
+complete, serve and eval take the same --embed flags to embed the query.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Repo = args[0]
 			opts.MaxFileSize = maxSize
+			ecfg, err := embedFlags.Config()
+			if err != nil {
+				return &exitError{2, err}
+			}
+			if opts.Embedder, err = llm.NewEmbedder(ecfg); err != nil {
+				return &exitError{2, err}
+			}
 			if st, err := os.Stat(opts.Repo); err != nil || !st.IsDir() {
 				return &exitError{2, fmt.Errorf("build: %s is not a directory", opts.Repo)}
 			}
@@ -60,6 +88,14 @@ published, tokenizer, repo and index.`,
 			opts.Progress = p.update
 			sum, err := indexer.Build(cmd.Context(), opts)
 			p.done()
+			if errors.Is(err, indexer.ErrDense) {
+				if asJSON {
+					json.NewEncoder(cmd.OutOrStdout()).Encode(sum)
+				} else {
+					printSummary(cmd.OutOrStdout(), &sum)
+				}
+				return fmt.Errorf("build: %w", err)
+			}
 			if err != nil {
 				var se *db.SchemaError
 				if errors.As(err, &se) || errors.Is(err, db.ErrLocked) {
@@ -84,6 +120,7 @@ published, tokenizer, repo and index.`,
 	f.IntVar(&opts.Hops, "hops", 5, "h: maximum control-flow hops of a slice")
 	f.IntVar(&opts.MaxStatements, "max-statements", 20, "l: maximum statements of a slice")
 	f.BoolVar(&opts.Rebuild, "rebuild", false, "remove the existing index first (also one of another schema)")
+	embedFlags = llm.AddEmbedFlags(f)
 	return cmd
 }
 
@@ -108,6 +145,10 @@ func printSummary(w io.Writer, s *indexer.Summary) {
 	}
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "failed: %s\n", f)
+	}
+	if d := s.Dense; d != nil {
+		fmt.Fprintf(w, "dense vectors (%s, %d dimensions): %d files embedded (%d entries, %s), %d already had vectors, of %d\n",
+			d.Model, d.Dim, d.Embedded, d.Entries, humanBytes(d.Bytes), d.Reused, d.Files)
 	}
 }
 

@@ -33,7 +33,7 @@ func init() { rootCmd.AddCommand(newCompleteCmd()) }
 func newCompleteCmd() *cobra.Command {
 	var (
 		indexDir, mode, format string
-		topK                   int
+		topK, rerank, vote     int
 		window, maxNew         int
 		policy                 contextFlags
 	)
@@ -55,11 +55,19 @@ Formats:
           Paths are relative to the repository root, lines 1-based and
           inclusive, snippets best first; "score" is the ranking similarity
           (higher is better: the Jaccard of the keys in mode coarse, 1/(1+SED)
-          otherwise) and "coarse_score" the Jaccard of the keys. "context"
-          lists the blocks the prompt shows, in prompt order (best last): the
-          snippets merged where they overlap, without the rows the in-file
-          part shows, within the budget (--context-window, --max-new-tokens
-          and the --context-* packing flags).
+          otherwise) and "coarse_score" the coarse stage's score (the
+          Jaccard of the keys; BM25 in mode bm25, the reciprocal rank
+          fusion score in mode hybrid). "context" lists the blocks the
+          prompt shows, in prompt order (best last): the snippets merged
+          where they overlap, without the rows the in-file part shows,
+          within the budget (--context-window, --max-new-tokens and the
+          --context-* packing flags).
+
+Modes: coarse2fine (default) re-ranks the Jaccard top --rerank by subgraph
+edit distance; hybrid fuses the Jaccard, BM25 and (with --embed and an index
+built with it) dense top 50s by reciprocal rank fusion and re-ranks the fused
+top --rerank; bm25 and coarse are one coarse ranking alone; fine scores every
+entry.
 
 With a model backend (--llm and related flags, or --llm-config FILE, the same
 settings as serve and eval) the model writes the prediction from the retrieved
@@ -72,8 +80,17 @@ index is found.`,
 		Args: cobra.ExactArgs(1),
 	}
 	llmFlags := llm.AddFlags(cmd.Flags())
+	embedFlags := llm.AddEmbedFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := llmFlags.Config()
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		ecfg, err := embedFlags.Config()
+		if err != nil {
+			return &exitError{exitBadInput, err}
+		}
+		embedder, err := llm.NewEmbedder(ecfg)
 		if err != nil {
 			return &exitError{exitBadInput, err}
 		}
@@ -111,7 +128,7 @@ index is found.`,
 			return &exitError{exitBadInput, err}
 		}
 		po.Layout = cfg.Layout()
-		opts := engine.Options{Prompt: po, ContextPool: policy.pool}
+		opts := engine.Options{Prompt: po, ContextPool: policy.pool, Embedder: embedder}
 		if indexDir == "" {
 			repo, ok := findRepo(filepath.Dir(abs))
 			if !ok {
@@ -125,7 +142,7 @@ index is found.`,
 			return &exitError{exitNoIndex, err}
 		}
 		defer e.Close()
-		res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK})
+		res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK, Rerank: rerank, Vote: vote})
 		if err != nil {
 			code := 1
 			for _, bad := range []error{engine.ErrOutsideRepo, engine.ErrLine, engine.ErrBinary, engine.ErrLanguage, os.ErrNotExist} {
@@ -148,8 +165,10 @@ index is found.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&indexDir, "index", "", "index directory (default: the nearest "+indexDirName+" above FILE)")
-	f.StringVar(&mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine or coarse2fine")
+	f.StringVar(&mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid")
 	f.IntVar(&topK, "top-k", 10, "number of snippets")
+	f.IntVar(&rerank, "rerank", 0, "coarse candidates the fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
+	f.IntVar(&vote, "vote", 0, "best candidates voting for the model-free prediction (default 1: the best alone)")
 	f.StringVar(&format, "format", "text", "output: text, json or prompt")
 	f.IntVar(&window, "context-window", 2048, "model context window in tokens, for the prompt budget")
 	f.IntVar(&maxNew, "max-new-tokens", 100, "tokens kept free for the answer")

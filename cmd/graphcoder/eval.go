@@ -42,6 +42,9 @@ or class the repository defines), then run every method on the same tasks and
 score them as the GraphCoder paper does.
 
 Methods: ` + strings.Join(eval.Methods(), ", ") + `.
+graphcoder is coarse to fine (Jaccard top --pool re-ranked by subgraph edit
+distance), graphcoder-hybrid fuses the Jaccard, BM25 and (with --embed) dense
+rankings by reciprocal rank fusion before the re-rank, bm25 is BM25 alone.
 Without a model each method predicts the hole with its model-free rule; with
 --llm-url (an OpenAI-compatible /v1/completions server) and --llm-model every
 method's snippets go through the same prompt layout and budget.
@@ -84,6 +87,8 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	f.StringVar(&opts.IndexDir, "index", "", "graphcoder index folder to build or update (default: a temporary one)")
 	f.StringVar(&opts.Tokenizer, "tokenizer", "", "tokenizer for every method: code or cl100k (default code)")
 	f.IntVar(&opts.TopK, "top-k", 10, "snippets retrieved per task")
+	f.IntVar(&opts.Rerank, "rerank", 0, "coarse candidates the graph methods' fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
+	f.IntVar(&opts.Vote, "vote", 0, "best candidates voting for the graph methods' model-free prediction (default 1: the best alone)")
 	f.IntVar(&opts.Window, "window", 20, "window size of the sequence baselines")
 	f.IntVar(&opts.Workers, "workers", 1, "tasks run at once (1 keeps timings free of contention)")
 	f.IntVar(&window, "context-window", 2048, "prompt budget: model context in tokens")
@@ -91,6 +96,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	policy.add(f)
 	f.StringVar(&ablate, "ablate", "", "comma-separated packing variants to measure as well, \"all\", or \"list\" to list them")
 	llmFlags := llm.AddFlags(f)
+	embedFlags := llm.AddEmbedFlags(f)
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		po, err := policy.options(window, maxNew)
@@ -137,6 +143,13 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 				return &exitError{evalExitUsage, err}
 			}
 			opts.Prompt.Layout = cfg.Layout()
+		}
+		ecfg, err := embedFlags.Config()
+		if err != nil {
+			return &exitError{evalExitUsage, err}
+		}
+		if opts.Embedder, err = llm.NewEmbedder(ecfg); err != nil {
+			return &exitError{evalExitUsage, err}
 		}
 		stderr := cmd.ErrOrStderr()
 		progress := newEvalProgress(stderr)

@@ -58,6 +58,13 @@ func (p *progressPrinter) update(pr indexer.Progress) {
 	}
 	text := fmt.Sprintf("%3.0f%% %d/%d files %s %.1fs", 100*frac, pr.FilesDone, pr.FilesTotal,
 		humanBytes(pr.BytesDone), pr.Elapsed.Seconds())
+	if pr.Phase == "embed" {
+		frac = 0
+		if pr.FilesTotal > 0 {
+			frac = float64(pr.FilesDone) / float64(pr.FilesTotal)
+		}
+		text = fmt.Sprintf("embedding %3.0f%% %d/%d files %.1fs", 100*frac, pr.FilesDone, pr.FilesTotal, pr.Elapsed.Seconds())
+	}
 	if final {
 		text = fmt.Sprintf("publishing %d files %.1fs", pr.FilesTotal, pr.Elapsed.Seconds())
 	}

@@ -32,6 +32,7 @@ type serveFlags struct {
 	httpAddr, repo, index     string
 	mode                      string
 	topK, cache, parallel     int
+	rerank, vote              int
 	budget, debounce, timeout time.Duration
 	maxBody                   int64
 	window, maxNew            int
@@ -81,8 +82,10 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow an HTTP address that is not loopback")
 	fl.StringVar(&f.repo, "repo", "", "repository to serve (required)")
 	fl.StringVar(&f.index, "index", "", "index folder (default REPO/"+indexDirName+")")
-	fl.StringVar(&f.mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine or coarse2fine")
-	fl.IntVar(&f.topK, "top-k", 10, "candidates kept by the coarse stage")
+	fl.StringVar(&f.mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid")
+	fl.IntVar(&f.topK, "top-k", 10, "snippets retrieved per completion")
+	fl.IntVar(&f.rerank, "rerank", 0, "coarse candidates the fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
+	fl.IntVar(&f.vote, "vote", 0, "best candidates voting for the model-free prediction (default 1: the best alone)")
 	fl.DurationVar(&f.budget, "budget", server.DefaultBudget, "retrieval budget per completion; the best result found by then is used")
 	fl.IntVar(&f.cache, "cache", 512, "retrieval results kept for repeated queries (0 disables)")
 	fl.IntVar(&f.parallel, "parallel", 0, "retrievals computed at once, over LSP and HTTP together (default 2 per CPU)")
@@ -94,6 +97,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.IntVar(&f.maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
 	f.context.add(fl)
 	llmFlags := llm.AddFlags(fl)
+	embedFlags := llm.AddEmbedFlags(fl)
 	_ = cmd.MarkFlagRequired("repo")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -101,12 +105,16 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 		if err != nil {
 			return &exitError{2, err}
 		}
-		return runServe(cmd.Context(), cmd, f, cfg)
+		ecfg, err := embedFlags.Config()
+		if err != nil {
+			return &exitError{2, err}
+		}
+		return runServe(cmd.Context(), cmd, f, cfg, ecfg)
 	}
 	return cmd
 }
 
-func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Config) error {
+func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Config, ecfg llm.EmbedConfig) error {
 	logger := log.New(os.Stderr, "graphcoder serve: ", log.LstdFlags)
 	if ctx == nil {
 		ctx = context.Background()
@@ -123,6 +131,10 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		return &exitError{2, err}
 	}
 	po.Layout = cfg.Layout()
+	embedder, err := llm.NewEmbedder(ecfg)
+	if err != nil {
+		return &exitError{2, err}
+	}
 	serveHTTP := !f.lsp || cmd.Flags().Changed("http")
 	if serveHTTP && !f.allowRemote && !httpapi.IsLoopback(f.httpAddr) {
 		return &exitError{2, fmt.Errorf("--http %s is not a loopback address (add --allow-remote to serve it anyway)", f.httpAddr)}
@@ -144,7 +156,11 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 
 	if !db.IsIndex(indexDir) {
 		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
-		sum, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: indexDir})
+		sum, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: indexDir, Embedder: embedder})
+		if errors.Is(err, indexer.ErrDense) {
+			logger.Printf("serving without some dense vectors: %v", err)
+			err = nil
+		}
 		if err != nil {
 			return &exitError{3, fmt.Errorf("build index: %w", err)}
 		}
@@ -157,14 +173,17 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	}
 	defer d.Close()
 	rules := indexer.NewRules(repo, indexDir, 0)
-	ix := &backend.Indexer{DB: d, Rules: rules}
-	eng, err := engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool})
+	ix := &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
+	eng, err := engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool, Embedder: embedder})
 	if err != nil {
 		return &exitError{3, err}
 	}
 	defer eng.Close()
 	info := eng.Info()
 	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
+	if info.Dense != nil {
+		logger.Printf("dense vectors of %s: %d entries (%d dimensions)", info.Dense.Model, info.Dense.Entries, info.Dense.Dim)
+	}
 
 	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Parallel: f.parallel, Logger: logger}
 	if f.cache == 0 {
@@ -184,7 +203,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	} else {
 		logger.Printf("no model backend: answering with the model-free prediction")
 	}
-	svc, err := server.New(backend.Engine{Engine: eng, Mode: mode, TopK: f.topK}, opts)
+	svc, err := server.New(backend.Engine{Engine: eng, Mode: mode, TopK: f.topK, Rerank: f.rerank, Vote: f.vote}, opts)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/llm"
@@ -18,9 +19,12 @@ import (
 // and [server.Updater].
 type Engine struct {
 	Engine *engine.Engine
-	// Mode and TopK tune retrieval; zero values are the engine's defaults.
-	Mode retrieve.Mode
-	TopK int
+	// Mode, TopK, Rerank and Vote tune retrieval and the model-free
+	// prediction; zero values are the engine's defaults.
+	Mode   retrieve.Mode
+	TopK   int
+	Rerank int
+	Vote   int
 }
 
 // Complete implements [server.Completer]. The request's context reaches
@@ -29,7 +33,7 @@ type Engine struct {
 func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Result, error) {
 	res, err := e.Engine.Complete(ctx, engine.Request{
 		Path: req.Path, Line: req.Line, Source: req.Source, Language: req.Language,
-		Mode: e.Mode, TopK: e.TopK, Budget: req.Budget, NoPrompt: req.NoPrompt,
+		Mode: e.Mode, TopK: e.TopK, Rerank: e.Rerank, Vote: e.Vote, Budget: req.Budget, NoPrompt: req.NoPrompt,
 	})
 	if err != nil {
 		switch {
@@ -97,6 +101,11 @@ func (m Model) Generate(ctx context.Context, req server.GenerateRequest) (string
 type Indexer struct {
 	DB    *db.DB
 	Rules *indexer.Rules
+	// Embedder, when set, embeds the re-indexed files for dense
+	// retrieval after each update (a failure leaves them without vectors
+	// and is logged through Logf).
+	Embedder embed.Embedder
+	Logf     func(format string, args ...any)
 }
 
 // Reindex has the signature of server.LiveOptions.Reindex: it re-indexes
@@ -106,6 +115,11 @@ func (ix *Indexer) Reindex(ctx context.Context, paths []string) ([]string, error
 	s, err := indexer.Update(ctx, ix.DB, ix.Rules, paths)
 	if err != nil || !s.Published {
 		return nil, err
+	}
+	if ix.Embedder != nil {
+		if _, err := ix.DB.Embed(ctx, db.EmbedOptions{Embedder: ix.Embedder, Paths: s.Paths()}); err != nil && ix.Logf != nil {
+			ix.Logf("dense vectors of the re-indexed files: %v", err)
+		}
 	}
 	return s.Paths(), nil
 }
