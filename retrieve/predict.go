@@ -162,7 +162,6 @@ func Rename(line string, m map[string]string) string {
 	return b.String()
 }
 
-
 // DefaultVoteK is the k of Vote's rank weights 1/(k + rank).
 const DefaultVoteK = 0
 
