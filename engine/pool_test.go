@@ -33,9 +33,13 @@ func TestPoolKeepsTopK(t *testing.T) {
 		}
 		n := strings.Count(string(src), "\n")
 		for line := 2; line <= n; line += 3 {
-			for _, mode := range []retrieve.Mode{retrieve.CoarseToFine, retrieve.Coarse, retrieve.Fine} {
+			for _, mode := range retrieve.Modes() {
 				for _, k := range []int{1, 3, 10} {
-					req := Request{Path: p, Line: line, Source: src, Mode: mode, TopK: k, NoPrompt: true}
+					rerank := 0
+					if mode == retrieve.CoarseToFine && line%2 == 0 {
+						rerank = 2 * k
+					}
+					req := Request{Path: p, Line: line, Source: src, Mode: mode, TopK: k, Rerank: rerank, NoPrompt: true}
 					plain, err := e.Complete(context.Background(), req)
 					if err != nil {
 						t.Fatal(err)
@@ -46,7 +50,7 @@ func TestPoolKeepsTopK(t *testing.T) {
 						t.Fatal(err)
 					}
 					if !slices.Equal(plain.Snippets, pooled.Snippets) || plain.Prediction != pooled.Prediction {
-						t.Fatalf("%s:%d %s k=%d: the pool changed the top k\nwithout %+v\nwith    %+v", p, line, mode, k, plain.Snippets, pooled.Snippets)
+						t.Fatalf("%s:%d %s k=%d rerank=%d: the pool changed the top k\nwithout %+v\nwith    %+v", p, line, mode, k, rerank, plain.Snippets, pooled.Snippets)
 					}
 					if len(plain.Snippets) == k && len(pooled.Pool) == 0 && pooled.Stats.Entries > 40 {
 						t.Fatalf("%s:%d %s k=%d: no pool", p, line, mode, k)

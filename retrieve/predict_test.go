@@ -164,3 +164,35 @@ func TestPredictRenamesParams(t *testing.T) {
 		t.Errorf("prediction without params %q", p)
 	}
 }
+
+// TestVote: the prediction of most rank weight wins; ties go to the
+// better candidate.
+func TestVote(t *testing.T) {
+	lines := []string{"a = 1", "x = 1", "a = 1", "y = 2", "a = 1", "  y = 2  "}
+	b := NewBuilder(wordTokenizer{}, Params{})
+	if err := b.Add(chainFile("a.py", lines, func(i int) int { return max(0, i-1) })); err != nil {
+		t.Fatal(err)
+	}
+	s := &Snapshot{base: b.Index()}
+	q := wordQuery(s, "", 0, "a", "=", "1")
+	cands := []Candidate{s.candidate(1, 1), s.candidate(3, 1), s.candidate(5, 1)}
+	for _, tc := range []struct {
+		n    int
+		k    float64
+		want string
+	}{
+		{1, 0, "x = 1"},
+		{3, 0, "x = 1"}, // 1 against 1/2 + 1/3
+		{3, 2, "y = 2"}, // 1/3 against 1/4 + 1/5
+		{2, 0, "x = 1"},
+		{2, 1e9, "x = 1"}, // nearly equal weights: still the better candidate
+		{9, 2, "y = 2"},
+	} {
+		if got := s.Vote(q, cands, tc.n, tc.k); got != tc.want {
+			t.Errorf("Vote(n=%d, k=%v) = %q, want %q", tc.n, tc.k, got, tc.want)
+		}
+	}
+	if got := s.Vote(q, nil, 3, 0); got != "" {
+		t.Errorf("no candidates: %q", got)
+	}
+}
