@@ -112,13 +112,9 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 		return nil, fmt.Errorf("build index: %w", err)
 	}
 	opts.Tokenizer = tok.Name()
-	d.mu.Lock()
-	if d.building {
-		d.mu.Unlock()
+	if !d.startBuild() {
 		return nil, fmt.Errorf("build index %s: another build is in progress", d.dir)
 	}
-	d.building = true
-	d.mu.Unlock()
 
 	b := &Builder{
 		db: d, opts: opts, tok: tok,
@@ -181,10 +177,24 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 	return b, nil
 }
 
-func (b *Builder) release() {
-	b.db.mu.Lock()
-	b.db.building = false
-	b.db.mu.Unlock()
+func (b *Builder) release() { b.db.endBuild() }
+
+// startBuild takes the build lock of d (one Builder or Embed at a time),
+// reporting whether it was free.
+func (d *DB) startBuild() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.building {
+		return false
+	}
+	d.building = true
+	return true
+}
+
+func (d *DB) endBuild() {
+	d.mu.Lock()
+	d.building = false
+	d.mu.Unlock()
 }
 
 // Add indexes the file at path (relative to the root, '/'-separated) with

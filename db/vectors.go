@@ -175,18 +175,10 @@ func (d *DB) Embed(ctx context.Context, opts EmbedOptions) (EmbedSummary, error)
 	if d.readOnly {
 		return sum, fmt.Errorf("embed %s: opened read-only", d.dir)
 	}
-	d.mu.Lock()
-	if d.building {
-		d.mu.Unlock()
+	if !d.startBuild() {
 		return sum, fmt.Errorf("embed %s: a build is in progress", d.dir)
 	}
-	d.building = true
-	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		d.building = false
-		d.mu.Unlock()
-	}()
+	defer d.endBuild()
 	if opts.Batch <= 0 {
 		opts.Batch = 32
 	}

@@ -119,27 +119,36 @@ func LoadConfig(path string) (Config, error) {
 
 // Validate reports settings no backend could use.
 func (c Config) Validate() error {
-	switch c.Kind {
-	case "", KindNone, KindOpenAI, KindLlamaCpp, KindOllama:
-	default:
-		return fmt.Errorf("llm: unknown backend kind %q (want openai, llamacpp, ollama or none)", c.Kind)
+	if err := validateServer("llm", c.Kind, c.Model, c.URL, c.Timeout); err != nil {
+		return err
 	}
 	if c.Template != "" {
 		if _, err := TemplateByName(c.Template); err != nil {
 			return err
 		}
 	}
-	if c.Timeout < 0 {
-		return fmt.Errorf("llm: negative timeout %v", c.Timeout)
-	}
 	if c.MaxTokens < 0 {
 		return fmt.Errorf("llm: negative max tokens %d", c.MaxTokens)
 	}
-	if c.Kind == KindOllama && c.Model == "" {
-		return fmt.Errorf("llm: ollama needs a model name")
+	return nil
+}
+
+// validateServer checks the settings a model server and an embeddings
+// server share; what names the setting in messages.
+func validateServer(what, kind, model, url string, timeout time.Duration) error {
+	switch kind {
+	case "", KindNone, KindOpenAI, KindLlamaCpp, KindOllama:
+	default:
+		return fmt.Errorf("%s: unknown backend kind %q (want openai, llamacpp, ollama or none)", what, kind)
 	}
-	if c.URL != "" && !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") {
-		return fmt.Errorf("llm: url %q is not http or https", c.URL)
+	if timeout < 0 {
+		return fmt.Errorf("%s: negative timeout %v", what, timeout)
+	}
+	if kind == KindOllama && model == "" {
+		return fmt.Errorf("%s: ollama needs a model name", what)
+	}
+	if url != "" && !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return fmt.Errorf("%s: url %q is not http or https", what, url)
 	}
 	return nil
 }

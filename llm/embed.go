@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -36,21 +34,7 @@ func (c EmbedConfig) Enabled() bool { return c.Kind != "" && c.Kind != KindNone 
 
 // Validate reports settings no embeddings backend could use.
 func (c EmbedConfig) Validate() error {
-	switch c.Kind {
-	case "", KindNone, KindOpenAI, KindLlamaCpp, KindOllama:
-	default:
-		return fmt.Errorf("embed: unknown backend kind %q (want openai, llamacpp, ollama or none)", c.Kind)
-	}
-	if c.Timeout < 0 {
-		return fmt.Errorf("embed: negative timeout %v", c.Timeout)
-	}
-	if c.Kind == KindOllama && c.Model == "" {
-		return fmt.Errorf("embed: ollama needs a model name")
-	}
-	if c.URL != "" && !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") {
-		return fmt.Errorf("embed: url %q is not http or https", c.URL)
-	}
-	return nil
+	return validateServer("embed", c.Kind, c.Model, c.URL, c.Timeout)
 }
 
 // NewEmbedder returns the embeddings backend cfg describes, or nil when it
@@ -62,23 +46,10 @@ func NewEmbedder(cfg EmbedConfig) (embed.Embedder, error) {
 	if !cfg.Enabled() {
 		return nil, nil
 	}
-	if cfg.URL == "" {
-		cfg.URL = defaultURLs[cfg.Kind]
-	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultEmbedTimeout
 	}
-	c := &client{
-		kind:    cfg.Kind,
-		model:   cfg.Model,
-		baseURL: strings.TrimRight(cfg.URL, "/"),
-		timeout: cfg.Timeout,
-		http:    &http.Client{Transport: transport},
-	}
-	if cfg.APIKeyEnv != "" {
-		c.apiKey = lookupEnv(cfg.APIKeyEnv)
-	}
-	return &embedder{c: c}, nil
+	return &embedder{c: newClient(cfg.Kind, cfg.Model, cfg.URL, cfg.APIKeyEnv, cfg.Timeout)}, nil
 }
 
 // embedder asks one server for embeddings in its wire format.

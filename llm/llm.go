@@ -118,16 +118,7 @@ func New(cfg Config) (Backend, error) {
 		}
 		tmpl = &t
 	}
-	c := &client{
-		kind:    cfg.Kind,
-		model:   cfg.Model,
-		baseURL: strings.TrimRight(cfg.URL, "/"),
-		timeout: cfg.Timeout,
-		http:    &http.Client{Transport: transport},
-	}
-	if cfg.APIKeyEnv != "" {
-		c.apiKey = lookupEnv(cfg.APIKeyEnv)
-	}
+	c := newClient(cfg.Kind, cfg.Model, cfg.URL, cfg.APIKeyEnv, cfg.Timeout)
 	post := postProcess{tmpl: tmpl, lineMode: cfg.StopAtLineEnd, maxTokens: cfg.MaxTokens}
 	switch cfg.Kind {
 	case KindNone:
@@ -155,6 +146,20 @@ type none struct{}
 
 func (none) Complete(context.Context, Request) (Response, error) { return Response{}, ErrNoBackend }
 func (none) Name() string                                        { return KindNone }
+
+// newClient returns the client of a server at url (the kind's default
+// when empty), the API key read from the environment variable apiKeyEnv.
+func newClient(kind, model, url, apiKeyEnv string, timeout time.Duration) *client {
+	if url == "" {
+		url = defaultURLs[kind]
+	}
+	c := &client{kind: kind, model: model, baseURL: strings.TrimRight(url, "/"), timeout: timeout,
+		http: &http.Client{Transport: transport}}
+	if apiKeyEnv != "" {
+		c.apiKey = lookupEnv(apiKeyEnv)
+	}
+	return c
+}
 
 // client is the HTTP plumbing the backends share.
 type client struct {

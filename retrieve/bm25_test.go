@@ -13,7 +13,6 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/embed"
-	"github.com/graphcoder/graphcoder/sed"
 	"github.com/graphcoder/graphcoder/slice"
 )
 
@@ -50,30 +49,6 @@ func chainFile(path string, lines []string, lo func(i int) int) *File {
 	return f
 }
 
-// wordQuery makes a query of the given words for every part of s.
-func wordQuery(s *Snapshot, path string, line int, words ...string) *Query {
-	mk := func(ix *Index) *Query {
-		q := &Query{Path: path, Line: line}
-		for i, w := range words {
-			if id, ok := ix.vocab[w]; ok {
-				q.Key = append(q.Key, id)
-			} else {
-				q.Key = append(q.Key, uint32(len(ix.vocab)+i))
-			}
-		}
-		q.Key = sortedSet(q.Key)
-		q.Graph = sed.Graph{Target: 1, Tokens: [][]uint32{q.Key, nil}, Hop: []uint8{1, 0},
-			Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}}}
-		q.Defs = make([][]string, 2)
-		return q
-	}
-	q := mk(s.base)
-	if s.delta != nil {
-		q.delta = mk(s.delta)
-	}
-	return q
-}
-
 // TestBM25HandComputed checks BM25 scores against values worked out by
 // hand. Four statements "a b", "a c", "b c d", "a"; entry i's slice is
 // statements 0..i except entry 3's, which is 1..3. Keys (term
@@ -102,7 +77,7 @@ func TestBM25HandComputed(t *testing.T) {
 			{[]string{"a", "b", "c", "d", "zz"}, []Hit{{3, 2.211296095757}, {2, 1.320053834962}, {1, 0.802933362169}}},
 			{[]string{"zz"}, nil},
 		} {
-			q := wordQuery(s, "", 0, tc.words...)
+			q := snapshotQueryWords(s, tc.words...)
 			got, st, err := BM25(DefaultBM25).Rank(context.Background(), s, q, 10, time.Time{})
 			if err != nil {
 				t.Fatal(err)
@@ -128,7 +103,7 @@ func TestBM25Params(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Snapshot{base: b.Index()}
-	q := wordQuery(s, "", 0, "a", "b")
+	q := snapshotQueryWords(s, "a", "b")
 	for _, p := range []BM25Params{{K1: 0, B: 0.5}, {K1: -1, B: 0.5}, {K1: 1, B: 1.5}, {K1: math.NaN(), B: 0}} {
 		if _, _, err := BM25(p).Rank(context.Background(), s, q, 5, time.Time{}); err == nil {
 			t.Errorf("params %+v: no error", p)

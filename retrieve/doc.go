@@ -34,11 +34,27 @@
 // around its statement) or any statement of its slice reaches the cursor
 // line or beyond, since it would show the code being predicted.
 //
+// The coarse stage is one of several coarse signals behind one seam, the
+// Ranker: Jaccard (the above), BM25 over the key token multisets (a
+// token's term frequency is the number of slice statements holding it, so
+// a rare repository identifier counts for more than self or return; see
+// bm25.go) and, when the index carries embeddings of the entries' slices,
+// dense inner products (dense.go). Every ranker is exact under the same
+// leak rule, language filter, snapshot merge, budget and Stats, so their
+// lists can be fused, and a faster search (sublinear, with max-score or
+// block-max bounds) can replace a scan as long as the brute-force property
+// tests still hold. Mode hybrid (spec section 9) runs the rankers at once,
+// each for its top Options.PerRanker, fuses their lists by reciprocal rank
+// fusion (FuseRRF) and hands the fused top Options.Pool to the fine stage;
+// mode bm25 is BM25 alone.
+//
 // The fine stage scores candidates with the subgraph edit distance of
 // package sed, in parallel, and ranks by distance ascending, coarse
-// similarity descending. Mode coarse skips it; mode fine applies it to
-// every entry. A time budget ends the fine stage early with the scored
-// candidates first; a cancelled context ends the search with an error.
+// score descending. In mode coarse2fine it re-ranks the Jaccard top
+// Options.Pool (default: the top k, the paper's stage). Modes coarse and
+// bm25 skip it; mode fine applies it to every entry. A time budget ends
+// the coarse rankers or the fine stage early with what was ranked or
+// scored so far; a cancelled context ends the search with an error.
 //
 // A Snapshot layers a small delta Index of changed files over a large
 // base Index whose versions of those files are masked out; each part is
@@ -49,5 +65,6 @@
 //
 // Predict turns the best candidate into a completion without a model: the
 // statement that stands where the query's dummy target does, renamed
-// through the vertex alignment (see Predict for the exact rule).
+// through the vertex alignment (see Predict for the exact rule). Vote lets
+// the best few candidates vote instead, weighted by rank.
 package retrieve

@@ -174,7 +174,7 @@ func TestVote(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Snapshot{base: b.Index()}
-	q := wordQuery(s, "", 0, "a", "=", "1")
+	q := snapshotQueryWords(s, "a", "=", "1")
 	cands := []Candidate{s.candidate(1, 1), s.candidate(3, 1), s.candidate(5, 1)}
 	for _, tc := range []struct {
 		n    int

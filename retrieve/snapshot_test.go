@@ -252,6 +252,8 @@ func snapshotQueryWords(s *Snapshot, words ...string) *Query {
 		return q
 	}
 	q := mk(s.base)
-	q.delta = mk(s.delta)
+	if s.delta != nil {
+		q.delta = mk(s.delta)
+	}
 	return q
 }
