@@ -1,12 +1,17 @@
 #!/bin/sh
 # Index build benchmarks (issue 2): the Python standard library (without
-# site-packages, which the walk skips) and the JDK 17 java.base sources.
+# site-packages, which the walk skips) and the JDK 17 java.base sources;
+# (issue 14) the Go standard library ($(go env GOROOT)/src), and the
+# sources of the npm packages effect (TypeScript) and svelte (JavaScript)
+# as `make deps` installs them.
 # For each code base, RUNS times: the parse floor (tree-sitter alone, same
 # walk and workers: hidden `graphcoder parse-floor`), a first build into an
 # empty index, and an unchanged rebuild; peak RSS from /usr/bin/time.
 # Prints every run and a summary line of medians.
 #
-# Usage: bench/build.sh [WORKDIR] (default /tmp/graphcoder-bench); RUNS=3.
+# Usage: bench/build.sh [WORKDIR] (default /tmp/graphcoder-bench); RUNS=3;
+# ONLY="go effect" runs only the named code bases (python java.base go
+# effect svelte).
 set -eu
 work=${1:-/tmp/graphcoder-bench}
 runs=${RUNS:-3}
@@ -63,5 +68,11 @@ run() { # name repo
 	echo "== $name: decode every record"
 	GRAPHCODER_BENCH_INDEX="$idx" go test ./db -run XXX -bench LoadAll -benchtime 3x | grep Benchmark
 }
-run python "$py"
-run java.base "$work/jdk/java.base"
+npm=${GRAPHCODER_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/graphcoder/npm}/node_modules
+want() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) true ;; *) false ;; esac; }
+want python && run python "$py"
+want java.base && run java.base "$work/jdk/java.base"
+want go && run go "$(go env GOROOT)/src"
+want effect && run effect "$npm/effect/src"
+want svelte && run svelte "$npm/svelte/src"
+true

@@ -1,8 +1,11 @@
 #!/bin/sh
 # The paper's benchmark protocol (docs/EVAL.md) on real code bases: four
 # Python standard-library packages, one Python project Debian ships as
-# source (python3-oauthlib) and three JDK 17 modules, line and API
-# level, every method, a fixed seed. Each run writes tasks.jsonl,
+# source (python3-oauthlib), three JDK 17 modules, three Go standard
+# library packages ($(go env GOROOT)/src), three TypeScript code bases
+# and two JavaScript ones from the npm packages `make deps` installs
+# (@tanstack/query-core, effect, svelte), line and API level, every
+# method, a fixed seed. Each run writes tasks.jsonl,
 # predictions.jsonl, summary.json and metrics.svg under
 # OUT/<code base>-<level>/ and its JSON summary to OUT/<code base>-<level>.json;
 # OUT/index-<code base>.json is the summary of a graphcoder build of the code
@@ -33,6 +36,11 @@ fi
 if [ ! -d "$py/asyncio" ]; then
 	echo "eval.sh: no Python standard library at $py (set PYTHON_STDLIB)" >&2
 	exit 1
+fi
+goroot=$(go env GOROOT)/src
+npm=${GRAPHCODER_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/graphcoder/npm}/node_modules
+if [ ! -d "$npm/effect/src" ] || [ ! -d "$npm/svelte/src" ] || [ ! -d "$npm/@tanstack/query-core/src" ]; then
+	make -s deps >/dev/null
 fi
 jdk="$out/jdk"
 if [ ! -d "$jdk/jdk.jshell" ]; then
@@ -66,6 +74,14 @@ oauthlib python $dist/oauthlib
 java.net.http java $jdk/java.net.http
 java.util.concurrent java $jdk/java.base/java/util/concurrent
 jdk.jshell java $jdk/jdk.jshell
+net.http go $goroot/net/http
+go.types go $goroot/go/types
+encoding.json go $goroot/encoding/json
+query-core typescript $npm/@tanstack/query-core/src
+effect.http typescript $npm/effect/src/http
+effect.cluster typescript $npm/effect/src/cluster
+svelte.compiler javascript $npm/svelte/src/compiler
+svelte.internal javascript $npm/svelte/src/internal
 "
 echo "$codebases" | while read -r name lang dir; do
 	[ -n "$name" ] || continue

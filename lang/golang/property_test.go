@@ -81,3 +81,14 @@ func TestGoRootProperties(t *testing.T) {
 	files := realcode.Sample(realcode.Files(dir, []string{".go"}), langtest.SampleSize(400, 100))
 	langtest.Properties(t, NewParser(), func(string) *sitter.Language { return grammar.Lang }, goRule, files)
 }
+
+// BenchmarkRatio measures the front end against tree-sitter's parse alone
+// on a fixed sample of 200 GOROOT/src files.
+func BenchmarkRatio(b *testing.B) {
+	dir := realcode.GoSrc()
+	if dir == "" {
+		b.Skip("no Go installation found")
+	}
+	files := realcode.Sample(realcode.Files(dir, []string{".go"}), 200)
+	langtest.BenchRatio(b, NewParser(), func(string) *sitter.Language { return grammar.Lang }, files)
+}

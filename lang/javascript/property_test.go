@@ -17,3 +17,10 @@ func TestSvelteProperties(t *testing.T) {
 	files = realcode.Sample(files, langtest.SampleSize(0, 100))
 	langtest.Properties(t, NewParser(), func(string) *sitter.Language { return grammar.Language() }, langtest.EcmaRule, files)
 }
+
+// BenchmarkRatio measures the front end against tree-sitter's parse alone
+// on a fixed sample of 100 svelte sources.
+func BenchmarkRatio(b *testing.B) {
+	files := realcode.Sample(langtest.NPMFiles(b, "svelte", "src", ".js"), 100)
+	langtest.BenchRatio(b, NewParser(), func(string) *sitter.Language { return grammar.Language() }, files)
+}

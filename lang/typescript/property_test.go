@@ -27,3 +27,10 @@ func TestQueryCoreProperties(t *testing.T) {
 	files := langtest.NPMFiles(t, "@tanstack/query-core", "src", ".ts", ".tsx")
 	langtest.Properties(t, NewParser(), grammarOf, langtest.EcmaRule, files)
 }
+
+// BenchmarkRatio measures the front end against tree-sitter's parse alone
+// on a fixed sample of 100 effect sources.
+func BenchmarkRatio(b *testing.B) {
+	files := realcode.Sample(langtest.NPMFiles(b, "effect", "src", ".ts"), 100)
+	langtest.BenchRatio(b, NewParser(), grammarOf, files)
+}

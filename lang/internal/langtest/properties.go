@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -99,4 +100,69 @@ func NPMFiles(t testing.TB, pkg string, sub string, exts ...string) []string {
 		t.Skipf("no %v files in %s/%s", exts, dir, sub)
 	}
 	return out
+}
+
+// BenchRatio measures a front end against tree-sitter's parse alone, file
+// by file, interleaved, in CPU time of the process (which includes the
+// garbage collector's work), so that load from other processes does not
+// skew the figure. It reports the front end's time as a multiple of the
+// parse time (x-parse) and both speeds in lines per CPU second.
+func BenchRatio(b *testing.B, p lang.Parser, grammar func(path string) *sitter.Language, files []string) {
+	type file struct {
+		path string
+		src  []byte
+	}
+	var srcs []file
+	lines := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		srcs = append(srcs, file{path, src})
+		lines += lang.LineCount(src)
+	}
+	if len(srcs) == 0 {
+		b.Skip("no files")
+	}
+	parsers := map[*sitter.Language]*sitter.Parser{}
+	ctx := context.Background()
+	var floor, front time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for _, f := range srcs {
+			g := grammar(f.path)
+			ts := parsers[g]
+			if ts == nil {
+				ts = sitter.NewParser()
+				ts.SetLanguage(g)
+				parsers[g] = ts
+			}
+			t0 := cpuTime()
+			tree, err := ts.ParseCtx(ctx, nil, f.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tree.Close()
+			t1 := cpuTime()
+			if _, err := p.Parse(ctx, f.path, f.src); err != nil {
+				b.Fatal(err)
+			}
+			t2 := cpuTime()
+			floor += t1 - t0
+			front += t2 - t1
+		}
+	}
+	b.ReportMetric(float64(front)/float64(floor), "x-parse")
+	b.ReportMetric(float64(lines*b.N)/floor.Seconds(), "parse-lines/cpu-s")
+	b.ReportMetric(float64(lines*b.N)/front.Seconds(), "frontend-lines/cpu-s")
+}
+
+// cpuTime is the CPU time used by the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
