@@ -42,12 +42,14 @@ var (
 	ErrTooLarge    = indexer.ErrTooLarge
 	ErrNotRegular  = indexer.ErrNotRegular
 	ErrLanguage    = errors.New("unsupported language")
+	// ErrNoSource reports a request with neither a file nor a buffer.
+	ErrNoSource = errors.New("no file path and no source text")
 )
 
 // IsBadRequest reports whether err is one of the errors of a request that
 // can never succeed as asked (the file or the line, not the index).
 func IsBadRequest(err error) bool {
-	for _, bad := range []error{ErrOutsideRepo, ErrLine, ErrBinary, ErrNotUTF8, ErrTooLarge, ErrNotRegular, ErrLanguage, os.ErrNotExist} {
+	for _, bad := range []error{ErrOutsideRepo, ErrLine, ErrBinary, ErrNotUTF8, ErrTooLarge, ErrNotRegular, ErrLanguage, ErrNoSource, os.ErrNotExist} {
 		if errors.Is(err, bad) {
 			return true
 		}
@@ -423,16 +425,37 @@ func (e *Engine) Info() Info {
 
 // Request asks for the completion of one line.
 type Request struct {
-	// Path is the file, absolute or relative to the repository root.
+	// Path is the file, absolute or relative to the repository root; ""
+	// for code of no known file (a client that sends only the lines
+	// around the cursor): Source is then required, Language names its
+	// language, and the search runs without the leak rule, which needs
+	// the cursor's place in a file.
 	Path string
 	// Line is the 1-based line to complete from the lines before it; it
 	// may be one past the last line (a new line at the end).
 	Line int
 	// Source is the buffer to complete in; nil reads the file.
 	Source []byte
-	// Language, when it names a registered language, is the buffer's
-	// language; otherwise the path's extension decides.
+	// Language, when it names a registered language (its name or an
+	// editor's identifier for it, lang.ForID: LSP's languageId, Tabby's
+	// "language"), is the buffer's language; otherwise the path's
+	// extension decides.
 	Language string
+	// Fragment says Source is only a part of the file at Path (the lines
+	// around the cursor an editor sent, which could not be placed in the
+	// file), so Line counts in Source: the leak rule is off, as for a
+	// request without a path.
+	Fragment bool
+	// Context holds candidates the client sent (Tabby's declarations,
+	// snippets of changed and recently opened files, the clipboard) for
+	// the assembler to weigh with the retrieved ones under one budget. It
+	// offers them in this order: Declaration candidates, the retrieved
+	// top k, the other client-sent candidates in their order, the rest of
+	// the retrieved pool.
+	Context []prompt.Candidate
+	// NoRetrieval skips the search: the context is the client's and the
+	// file's own, and there is no model-free prediction.
+	NoRetrieval bool
 	// Mode, TopK, Gamma and Budget tune retrieval (see
 	// retrieve.Options); Rerank is retrieve.Options.Pool, the number of
 	// coarse candidates the fine stage re-ranks (0: the mode's default).
@@ -476,12 +499,13 @@ type Stats struct {
 	// although the index has vectors.
 	Embed      time.Duration `json:"embed_ns,omitempty"`
 	DenseError string        `json:"dense_error,omitempty"`
+	Prompt     time.Duration `json:"prompt_ns"` // the context assembler
 	Total      time.Duration `json:"total_ns"`
 }
 
 // Result is the answer to a Request.
 type Result struct {
-	Path     string    `json:"path"` // relative to the repository root
+	Path     string    `json:"path"` // relative to the repository root; "" without one
 	Line     int       `json:"line"`
 	Language string    `json:"language"`
 	Snippets []Snippet `json:"snippets"`
@@ -507,18 +531,38 @@ func (e *Engine) Rel(path string) (string, error) { return indexer.RelPath(e.cur
 func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	t0 := time.Now()
 	st := e.cur.Load()
-	relPath, err := indexer.RelPath(st.root, req.Path)
-	if err != nil {
-		return nil, err
+	var relPath string
+	var l *lang.Language
+	if req.Path != "" {
+		var err error
+		if relPath, err = indexer.RelPath(st.root, req.Path); err != nil {
+			return nil, err
+		}
+		l = lang.ForPath(relPath)
+	} else if req.Source == nil {
+		return nil, ErrNoSource
 	}
-	l := lang.ForPath(relPath)
-	if named := lang.ByName(req.Language); named != nil {
+	if named := lang.ForID(req.Language); named != nil {
 		l = named
 	}
 	if l == nil {
-		return nil, fmt.Errorf("%s: %w (have %s)", relPath, ErrLanguage, languageList())
+		what := relPath
+		switch {
+		case req.Language != "" && relPath != "":
+			what = fmt.Sprintf("%s (language %q)", relPath, req.Language)
+		case req.Language != "":
+			what = fmt.Sprintf("language %q", req.Language)
+		case relPath == "":
+			what = "code without a file path or a language"
+		}
+		return nil, fmt.Errorf("%s: %w (have %s)", what, ErrLanguage, languageList())
+	}
+	name := relPath
+	if name == "" {
+		name = "the request's code"
 	}
 	src := req.Source
+	var err error
 	if src == nil {
 		// The file as the build would read it: regular, inside the
 		// repository, text, within the size limit.
@@ -526,9 +570,9 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			return nil, fmt.Errorf("read %s: %w", relPath, err)
 		}
 	} else if err := indexer.CheckSize(int64(len(src)), e.opts.MaxFileSize); err != nil {
-		return nil, fmt.Errorf("%s: %w", relPath, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	} else if err := indexer.CheckText(src); err != nil {
-		return nil, fmt.Errorf("%s: %w", relPath, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	lines := lang.SplitLines(src)
 	n := len(lines)
@@ -536,13 +580,71 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 		n-- // the empty line after a final newline is the new line at the end
 	}
 	if req.Line < 1 || req.Line > n+1 {
-		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", relPath, ErrLine, req.Line, n)
+		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", name, ErrLine, req.Line, n)
 	}
 	before := lines[:min(req.Line-1, len(lines))]
 
-	q, text, err := e.query(ctx, st, l, relPath, before, req)
+	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
+	if !req.NoRetrieval {
+		// The leak rule needs the cursor's place in an indexed file.
+		leakPath := relPath
+		if req.Fragment {
+			leakPath = ""
+		}
+		if err := e.retrieve(ctx, st, l, name, leakPath, before, req, res); err != nil {
+			return nil, err
+		}
+	}
+	if !req.NoPrompt {
+		t1 := time.Now()
+		var after []string
+		if req.Line < len(lines) {
+			after = lines[req.Line:]
+		}
+		if n := len(after); n > 0 && after[n-1] == "" {
+			// The prompt ends every line with a newline: the empty line
+			// after a final newline is that newline.
+			after = after[:n-1]
+		}
+		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after, Candidates: offered(req.Context, res.Snippets, res.Pool)}
+		po := e.opts.Prompt
+		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
+		if res.Context, err = prompt.Assemble(in, po); err != nil {
+			return nil, err
+		}
+		res.Stats.Prompt = time.Since(t1)
+	}
+	res.Stats.Total = time.Since(t0)
+	return res, nil
+}
+
+// offered orders the assembler's candidates: the client's declarations,
+// the retrieved top k, the client's other candidates, the rest of the
+// retrieved pool.
+func offered(client []prompt.Candidate, top, pool []Snippet) []prompt.Candidate {
+	out := make([]prompt.Candidate, 0, len(client)+len(top)+len(pool))
+	for _, c := range client {
+		if c.Source == prompt.Declaration {
+			out = append(out, c)
+		}
+	}
+	out = append(out, Candidates(top)...)
+	for _, c := range client {
+		if c.Source != prompt.Declaration {
+			out = append(out, c)
+		}
+	}
+	return append(out, Candidates(pool)...)
+}
+
+// retrieve parses the lines before the cursor (of the file called name),
+// searches the index and fills res's snippets, pool, prediction and
+// stats; leakPath is the path the leak rule compares with ("" for none).
+func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, res *Result) error {
+	t0 := time.Now()
+	q, text, err := e.query(ctx, st, l, name, leakPath, before, req)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	parse := time.Since(t0)
 	k := req.TopK
@@ -570,11 +672,10 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Pool: req.Rerank,
 		Gamma: req.Gamma, Budget: req.Budget})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cands = topFirst(cands, k, max(k, req.Rerank), mode)
 
-	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
 	values := st.ix.Values(cands)
 	for i := range cands {
 		c := &cands[i]
@@ -589,31 +690,13 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			res.Pool = append(res.Pool, s)
 		}
 	}
-	if !req.NoPrompt {
-		var after []string
-		if req.Line < len(lines) {
-			after = lines[req.Line:]
-		}
-		if n := len(after); n > 0 && after[n-1] == "" {
-			// The prompt ends every line with a newline: the empty line
-			// after a final newline is that newline.
-			after = after[:n-1]
-		}
-		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after,
-			Candidates: Candidates(append(slices.Clip(res.Snippets), res.Pool...))}
-		po := e.opts.Prompt
-		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
-		if res.Context, err = prompt.Assemble(in, po); err != nil {
-			return nil, err
-		}
-	}
 	vote := req.Vote
 	if vote <= 0 {
 		vote = e.opts.Vote
 	}
 	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, retrieve.DefaultVoteK)
-	res.Stats = Stats{Stats: rst, Parse: parse, Embed: embedTime, DenseError: denseErr, Total: time.Since(t0)}
-	return res, nil
+	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
+	return nil
 }
 
 // topFirst reorders the candidates of a search for max(k, pool) so that
@@ -702,16 +785,18 @@ func (e *Engine) embedQuery(ctx context.Context, st *state, q *retrieve.Query, t
 	return ""
 }
 
-// query parses the lines before the cursor, appends the dummy target and
-// slices it. It also returns the slice's text for an embeddings model.
-func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path string, before []string, req Request) (*retrieve.Query, string, error) {
+// query parses the lines before the cursor (of the file called name),
+// appends the dummy target and slices it; leakPath is the path the leak
+// rule compares with ("" for none). It also returns the slice's text for
+// an embeddings model.
+func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request) (*retrieve.Query, string, error) {
 	src := strings.Join(before, "\n")
 	if len(before) > 0 {
 		src += "\n"
 	}
-	f, err := l.Parse(ctx, path, []byte(src))
+	f, err := l.Parse(ctx, name, []byte(src))
 	if err != nil {
-		return nil, "", fmt.Errorf("parse %s: %w", path, err)
+		return nil, "", fmt.Errorf("parse %s: %w", name, err)
 	}
 	g := ccg.Build(f)
 	target := g.AppendTarget()
@@ -726,7 +811,7 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, path st
 		so = slice.DefaultOptions()
 	}
 	s := slice.Of(g, target, so)
-	q := st.ix.NewQuery(g, s, path, req.Line)
+	q := st.ix.NewQuery(g, s, leakPath, req.Line)
 	q.Language = l.Name
 	var text string
 	if e.opts.Embedder != nil {

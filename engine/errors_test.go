@@ -25,6 +25,10 @@ func TestBadRequests(t *testing.T) {
 		{"binary", Request{Path: "blob.py", Line: 1, Source: []byte("x = 1\x00\x01\n")}, ErrBinary},
 		{"unsupported language", Request{Path: "notes.txt", Line: 1, Source: []byte("hello\n")}, ErrLanguage},
 		{"missing file", Request{Path: "shop/none.py", Line: 1}, os.ErrNotExist},
+		{"no path, no source", Request{Line: 1, Language: "python"}, ErrNoSource},
+		{"no path, no language", Request{Line: 1, Source: []byte("x = 1\n")}, ErrLanguage},
+		{"no path, unknown language", Request{Line: 1, Source: []byte("x = 1\n"), Language: "cobol"}, ErrLanguage},
+		{"unknown extension, unknown language", Request{Path: "build.sh", Line: 1, Source: []byte("x\n"), Language: "shellscript"}, ErrLanguage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
