@@ -86,6 +86,9 @@ var wireAnswers = map[string]string{
 func TestBackendsRequestBodies(t *testing.T) {
 	noSuffix := fixture
 	noSuffix.Suffix = ""
+	// A raw prompt's block is cut at the indentation of its own prefix.
+	raw := Request{Prefix: "def load(path):\n    ", Prompt: "def load(path):\n    ", Raw: true, Language: "python"}
+	const rawText = "data = json.load(f)\n    return data"
 	tests := []struct {
 		golden   string
 		cfg      Config
@@ -112,6 +115,13 @@ func TestBackendsRequestBodies(t *testing.T) {
 			"/api/generate", "", wantText},
 		{"ollama_template_codellama", Config{Kind: KindOllama, Model: "codellama:7b-code", Template: "codellama"}, fixture,
 			"/api/generate", "", wantText},
+		// A raw prompt goes out as it is, whatever the template.
+		{"openai_raw", Config{Kind: KindOpenAI, Model: "starcoder2", Template: "starcoder"}, raw,
+			"/v1/completions", "", rawText},
+		{"llamacpp_raw", Config{Kind: KindLlamaCpp}, raw,
+			"/completion", "", rawText},
+		{"ollama_raw", Config{Kind: KindOllama, Model: "codellama:7b-code", Template: "codellama"}, raw,
+			"/api/generate", "", rawText},
 	}
 	lookupEnv = func(k string) string {
 		if k == "TEST_LLM_KEY" {

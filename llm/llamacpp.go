@@ -54,10 +54,14 @@ func (b *llamaCpp) Complete(ctx context.Context, req Request) (Response, error) 
 		path string
 		body any
 	)
-	if b.post.tmpl != nil {
+	if b.post.tmpl != nil || req.Raw {
+		prompt := req.Prompt
+		if !req.Raw {
+			prompt = b.post.tmpl.Render(req)
+		}
 		path = "/completion"
 		body = llamaCompletionRequest{
-			Prompt:      b.post.tmpl.Render(req),
+			Prompt:      prompt,
 			NPredict:    b.post.tokens(req),
 			Temperature: req.Temperature,
 			Stop:        b.post.stops(req),

@@ -52,6 +52,9 @@ type Request struct {
 	Stop []string
 	// Temperature 0 asks for greedy decoding.
 	Temperature float64
+	// Raw sends Prompt to the model as it is: no template, no suffix, no
+	// snippets (a client's own prompt, such as Tabby's raw_prompt).
+	Raw bool
 }
 
 // Response is a post-processed completion.

@@ -53,7 +53,10 @@ func (b *ollama) Complete(ctx context.Context, req Request) (Response, error) {
 			Stop:        b.post.stops(req),
 		},
 	}
-	if b.post.tmpl != nil {
+	switch {
+	case req.Raw:
+		body.Prompt, body.Suffix, body.Raw = req.Prompt, "", true
+	case b.post.tmpl != nil:
 		body.Prompt, body.Suffix, body.Raw = b.post.tmpl.Render(req), "", true
 	}
 	var ans ollamaResponse

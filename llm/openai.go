@@ -47,7 +47,10 @@ func (b *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 		Temperature: req.Temperature,
 		Stop:        b.post.stops(req),
 	}
-	if b.post.tmpl != nil {
+	switch {
+	case req.Raw:
+		body.Prompt, body.Suffix = req.Prompt, ""
+	case b.post.tmpl != nil:
 		body.Prompt, body.Suffix = b.post.tmpl.Render(req), ""
 	}
 	var ans openAIResponse

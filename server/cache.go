@@ -6,8 +6,9 @@ import (
 )
 
 // cacheKey identifies a retrieval: the inputs of a completer are the
-// buffer without the line being completed, the line number, the path and
-// the language the editor gave, all under one index generation.
+// buffer without the line being completed, the line number, the path, the
+// language named and the client's context (the last two hashed with the
+// buffer into sum), all under one index generation.
 type cacheKey struct {
 	gen      uint64
 	path     string

@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/prompt"
 )
 
 // Errors a front end maps onto its protocol's "bad request" answers.
@@ -34,25 +36,36 @@ func IsBadRequest(err error) bool {
 	return errors.Is(err, ErrOutsideRepo) || errors.Is(err, ErrPosition) || errors.Is(err, ErrInvalid)
 }
 
-// Snippet is one piece of retrieved repository code.
+// Snippet is one piece of retrieved repository code, or of the context a
+// prompt shows.
 type Snippet struct {
-	Path      string  `json:"path"` // slash-separated, relative to the repository root
-	StartLine int     `json:"start_line"`
-	EndLine   int     `json:"end_line"`
-	Score     float64 `json:"score"`
-	Text      string  `json:"text"`
+	// Source says where a block of the prompt came from (retrieval, or
+	// what the client sent); "" for a retrieved snippet.
+	Source    prompt.Source `json:"source,omitempty"`
+	Path      string        `json:"path"` // slash-separated, relative to the repository root
+	StartLine int           `json:"start_line"`
+	EndLine   int           `json:"end_line"`
+	Score     float64       `json:"score"`
+	Text      string        `json:"text"`
 }
 
 // Request is what the service asks of a [Completer]: complete line Line
 // (1-based) of the file at Path from the lines before it, with the rest of
 // Source as the suffix.
 type Request struct {
-	Path   string // slash-separated, relative to the repository root
-	Line   int    // 1-based
-	Source []byte // the editor's buffer, unsaved changes included
-	// Language, when set, names the buffer's language (a registered front
-	// end, as the editor reports it); otherwise the path's extension says.
-	Language string
+	// Path is slash-separated, relative to the repository root; "" for
+	// code of no known file, whose language Language names.
+	Path     string
+	Language string // an editor's language identifier (lang.ForID); "" to go by Path
+	Line     int    // 1-based
+	Source   []byte // the editor's buffer, unsaved changes included
+	// Fragment says Source is a part of the file at Path that could not
+	// be placed in it: Line counts in Source.
+	Fragment bool
+	// Context holds the candidates the client sent, for the assembler.
+	Context []prompt.Candidate
+	// NoRetrieval asks for no search: the client's context only.
+	NoRetrieval bool
 	// Budget bounds retrieval: when it runs out the completer answers with
 	// the best result found so far rather than failing. Zero means no budget.
 	Budget time.Duration
@@ -67,6 +80,7 @@ type Request struct {
 type Result struct {
 	Language string
 	Snippets []Snippet // best first
+	Stats    Stats
 	// Prompt and Blocks are the assembled context: the prompt text of the
 	// lines before the cursor's line, and the blocks it shows in prompt
 	// order (the best last), which formats carrying other files send.
@@ -102,6 +116,19 @@ type Updater interface {
 	Update(paths []string) error
 }
 
+// Stats time the stages of one completion; the request log shows them.
+type Stats struct {
+	Parse  time.Duration `json:"parse_ns"`  // parse, graph and slice of the code before the cursor
+	Coarse time.Duration `json:"coarse_ns"` // the coarse search
+	Fine   time.Duration `json:"fine_ns"`   // the re-rank
+	Prompt time.Duration `json:"prompt_ns"` // the context assembler
+	// Retrieve is the completer's whole time, Model the model backend's.
+	Retrieve time.Duration `json:"retrieve_ns"`
+	Model    time.Duration `json:"model_ns"`
+	// Partial says the retrieval budget ran out.
+	Partial bool `json:"partial"`
+}
+
 // GenerateRequest is what a model backend receives: the buffer split at the
 // cursor (trimmed to the context's in-file lines), the context's blocks in
 // prompt order (the best last) and the assembled prompt, which ends with
@@ -113,6 +140,11 @@ type GenerateRequest struct {
 	Suffix   string
 	Snippets []Snippet
 	Prompt   string
+	// Raw says Prompt is the client's own prompt, to be sent as it is,
+	// without a template.
+	Raw bool
+	// Temperature is the client's sampling temperature (0: greedy).
+	Temperature float64
 }
 
 // Generator is an optional model backend. It returns the text to insert at
@@ -123,17 +155,51 @@ type Generator interface {
 
 // Query is a front end's completion request.
 type Query struct {
-	Path   string // absolute, or relative to the repository root
-	Source []byte // the whole buffer
-	// Language optionally names the buffer's language (a registered front
-	// end), for a buffer whose file name does not say it.
+	// Path is absolute, or relative to the repository root; "" for code of
+	// no known file (Source is then required and Language names its
+	// language).
+	Path string
+	// Language is the editor's identifier of the language (LSP languageId,
+	// Tabby's "language"), used when Path is "" or has no known extension.
 	Language string
-	Line     int // 1-based line of the cursor
-	Column   int // byte offset of the cursor in that line; clamped to the line's length
+	Source   []byte // the whole buffer, or with Partial the lines around the cursor
+	Line     int    // 1-based line of the cursor in Source
+	Column   int    // byte offset of the cursor in that line; clamped to the line's length
+	// Partial says Source may be only the lines around the cursor (Tabby's
+	// clients send the last 20 lines before it and the first 20 after).
+	// When the buffer open in the editor, or else the file at Path on disk,
+	// holds those lines, the query is completed in it, with the whole file
+	// above them; otherwise (unsaved edits, no such file) in Source alone.
+	Partial bool
+	// Context holds the candidates the client sent (Tabby's declarations,
+	// snippets of changed and recently opened files, the clipboard).
+	Context []prompt.Candidate
+	// NoRetrieval asks for no search: the context is the client's.
+	NoRetrieval bool
+	// RawPrompt, with a model backend, is sent to it as it is instead of
+	// the assembled prompt (Tabby's debug_options.raw_prompt).
+	RawPrompt string
+	// Temperature is passed to the model backend.
+	Temperature float64
 	// WantPrompt asks for Completion.Prompt (a debug option). Without it,
 	// and with no model backend, the prompt is not built at all.
 	WantPrompt bool
 }
+
+// Placement says what a query was completed in.
+type Placement string
+
+const (
+	// Whole: the query's Source, taken as the whole buffer.
+	Whole Placement = "whole"
+	// InBuffer and OnDisk: a partial Source placed in the buffer open in
+	// the editor, or in the file on disk.
+	InBuffer Placement = "buffer"
+	OnDisk   Placement = "disk"
+	// Alone: a partial Source that no buffer or file holds, completed
+	// alone.
+	Alone Placement = "fragment"
+)
 
 // Completion is the service's answer to a [Query].
 type Completion struct {
@@ -148,8 +214,17 @@ type Completion struct {
 	// FromModel reports whether Text came from the model backend.
 	FromModel bool
 	Snippets  []Snippet
-	Prompt    string
-	Cached    bool // the retrieval result came from the cache
+	// Blocks are the prompt's blocks in prompt order, with their sources.
+	Blocks []Snippet
+	Prompt string
+	Cached bool // the retrieval result came from the cache
+	// Path and Line are where the cursor was found: the repository path
+	// ("" for none) and the 1-based line in what was completed.
+	Path     string
+	Line     int
+	Language string
+	Placed   Placement
+	Stats    Stats
 }
 
 // Options configure a [Service]. Zero values select the defaults.
@@ -175,6 +250,8 @@ type Options struct {
 	// MaxFileSize bounds the files read from disk for a query (default
 	// indexer.DefaultMaxFileSize, the build's limit).
 	MaxFileSize int64
+	// RequestLog receives one record per request (default: none).
+	RequestLog *RequestLog
 }
 
 // DefaultBudget is the retrieval budget used when Options.Budget is zero.
@@ -190,6 +267,8 @@ type Service struct {
 	slots     chan struct{}
 	gen       atomic.Uint64
 	log       *log.Logger
+	buffers   buffers
+	events    Events
 }
 
 // New returns a service answering from c for the repository at opts.Root.
@@ -221,8 +300,17 @@ func New(c Completer, opts Options) (*Service, error) {
 		lg = log.New(io.Discard, "", 0)
 	}
 	return &Service{root: root, completer: c, opts: opts, cache: newLRU(opts.CacheSize),
-		slots: make(chan struct{}, opts.Parallel), log: lg}, nil
+		slots: make(chan struct{}, opts.Parallel), log: lg, buffers: buffers{m: map[string]string{}}}, nil
 }
+
+// LogRequest writes r to the request log, if there is one.
+func (s *Service) LogRequest(r Record) { s.opts.RequestLog.Log(r) }
+
+// Events returns the counts of the clients' completion events.
+func (s *Service) Events() *Events { return &s.events }
+
+// HasModel reports whether a model backend is configured.
+func (s *Service) HasModel() bool { return s.opts.Generator != nil }
 
 // Root returns the absolute repository root.
 func (s *Service) Root() string { return s.root }
@@ -298,34 +386,56 @@ func (s *Service) ReadFile(path string) ([]byte, error) {
 // Complete answers a query: retrieval (cached) and the model-free
 // prediction, then the model backend when one is configured.
 func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
-	rel, err := s.Resolve(q.Path)
-	if err != nil {
-		return nil, err
-	}
-	src := q.Source
-	if src == nil {
-		if src, err = s.ReadFile(rel); err != nil {
+	var rel string
+	var err error
+	if q.Path != "" {
+		if rel, err = s.Resolve(q.Path); err != nil {
 			return nil, err
 		}
 	}
-	start, end, ok := lang.LineRange(src, q.Line-1)
+	src, line, placed := q.Source, q.Line, Whole
+	switch {
+	case src == nil && rel == "":
+		return nil, fmt.Errorf("%w: a query needs a path or source text", ErrInvalid)
+	case src == nil:
+		if src, err = s.ReadFile(rel); err != nil {
+			return nil, err
+		}
+	case q.Partial && rel != "":
+		src, line, placed = s.place(rel, src, line)
+	case q.Partial:
+		placed = Alone
+	}
+	name := rel
+	if name == "" {
+		name = "the query's code"
+	}
+	start, end, ok := lang.LineRange(src, line-1)
 	if !ok {
-		return nil, fmt.Errorf("line %d of %s: %w", q.Line, rel, ErrPosition)
+		return nil, fmt.Errorf("line %d of %s: %w", q.Line, name, ErrPosition)
 	}
 	col := min(max(q.Column, 0), end-start)
 	typedLine := string(src[start : start+col])
 	code := strings.TrimLeft(typedLine, " \t")
-	c := &Completion{Indent: typedLine[:len(typedLine)-len(code)], Typed: code}
+	c := &Completion{Indent: typedLine[:len(typedLine)-len(code)], Typed: code, Path: rel, Line: line, Placed: placed}
 
 	noPrompt := !q.WantPrompt && s.opts.Generator == nil
-	res, cached, err := s.retrieve(ctx, rel, q.Language, q.Line, src, start, end, noPrompt)
+	req := Request{Path: rel, Language: q.Language, Line: line, Source: src, NoPrompt: noPrompt,
+		Fragment: placed == Alone && rel != "", Context: q.Context, NoRetrieval: q.NoRetrieval}
+	res, cached, err := s.retrieve(ctx, req, start, end)
 	if err != nil {
 		return nil, err
 	}
-	c.Cached = cached
-	c.Snippets, c.Prompt, c.Prediction = res.Snippets, res.Prompt, res.Prediction
+	c.Cached, c.Language, c.Stats = cached, res.Language, res.Stats
+	if cached {
+		c.Stats = Stats{}
+	}
+	c.Snippets, c.Blocks, c.Prompt, c.Prediction = res.Snippets, res.Blocks, res.Prompt, res.Prediction
 	if s.opts.Generator != nil {
-		if text, ok := s.generate(ctx, rel, src, start, start+col, end, res); ok {
+		t0 := time.Now()
+		text, ok := s.generate(ctx, q, rel, src, start, start+col, end, res)
+		c.Stats.Model = time.Since(t0)
+		if ok {
 			c.Text, c.FromModel = text, true
 			return c, nil
 		}
@@ -337,19 +447,146 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 	return c, nil
 }
 
-func (s *Service) retrieve(ctx context.Context, rel, language string, line int, src []byte, start, end int, noPrompt bool) (*Result, bool, error) {
-	key := cacheKey{gen: s.gen.Load(), path: rel, language: language, line: line, noPrompt: noPrompt}
+// place finds the partial source of a query (the lines around the cursor,
+// line being the cursor's) in the buffer open in the editor or else in the
+// file on disk, and returns the text to complete in: the file's lines
+// above the fragment, then the fragment. When neither holds the fragment
+// it returns the fragment itself, to be completed alone.
+func (s *Service) place(rel string, frag []byte, line int) ([]byte, int, Placement) {
+	placement := InBuffer
+	text, ok := s.buffers.get(rel)
+	var file []string
+	if ok {
+		file = lang.SplitLines(text)
+	}
+	k := -1
+	if ok {
+		k = Place(file, lang.SplitLines(frag), line)
+	}
+	if k < 0 {
+		placement = OnDisk
+		b, err := s.ReadFile(rel)
+		if err != nil {
+			return frag, line, Alone
+		}
+		file = lang.SplitLines(b)
+		if k = Place(file, lang.SplitLines(frag), line); k < 0 {
+			return frag, line, Alone
+		}
+	}
+	if k == 0 {
+		return frag, line, placement
+	}
+	var b strings.Builder
+	for _, l := range file[:k] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.Write(frag)
+	return []byte(b.String()), line + k, placement
+}
+
+// Place returns the 0-based line of file at which the fragment frag (the
+// lines around a cursor on its 1-based line cur) starts, or -1 when the
+// file does not hold it. The fragment's lines before the cursor's must
+// match the file's exactly (the cursor's line itself may differ: it is
+// being typed); its lines after the cursor's choose between several
+// matches, and a tie between matches that agree equally is no match. A
+// fragment with no whole line before the cursor cannot be placed.
+func Place(file, frag []string, cur int) int {
+	if cur < 2 || cur > len(frag) {
+		return -1
+	}
+	before, after := frag[:cur-1], frag[cur:]
+	if n := len(after); n > 0 && after[n-1] == "" {
+		after = after[:n-1] // the end of a final newline
+	}
+	best, bestScore, tie := -1, -1, false
+	for k := 0; k+len(before) <= len(file); k++ {
+		if !equalLines(file[k:k+len(before)], before) {
+			continue
+		}
+		score := 0
+		for i, l := range after {
+			j := k + cur + i
+			if j >= len(file) || file[j] != l {
+				break
+			}
+			score++
+		}
+		switch {
+		case score > bestScore:
+			best, bestScore, tie = k, score, false
+		case score == bestScore:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+func equalLines(a, b []string) bool {
+	for i := range b {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SetBuffer records the text of a file open in an editor, for queries
+// whose source is partial; paths outside the repository are ignored.
+func (s *Service) SetBuffer(path, text string) {
+	if rel, err := s.Resolve(path); err == nil {
+		s.buffers.set(rel, text)
+	}
+}
+
+// CloseBuffer forgets the text of a file the editor closed.
+func (s *Service) CloseBuffer(path string) {
+	if rel, err := s.Resolve(path); err == nil {
+		s.buffers.remove(rel)
+	}
+}
+
+// buffers holds the text of the files open in an editor, by
+// repository-relative path.
+type buffers struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+func (b *buffers) get(rel string) (string, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	t, ok := b.m[rel]
+	return t, ok
+}
+
+func (b *buffers) set(rel, text string) {
+	b.mu.Lock()
+	b.m[rel] = text
+	b.mu.Unlock()
+}
+
+func (b *buffers) remove(rel string) {
+	b.mu.Lock()
+	delete(b.m, rel)
+	b.mu.Unlock()
+}
+
+// retrieve asks the completer, through the cache; start and end bound the
+// cursor's line in req.Source, which the key leaves out.
+func (s *Service) retrieve(ctx context.Context, req Request, start, end int) (*Result, bool, error) {
+	key := cacheKey{gen: s.gen.Load(), path: req.Path, language: req.Language, line: req.Line, noPrompt: req.NoPrompt}
 	if s.cache != nil {
-		h := sha256.New()
-		h.Write(src[:start])
-		h.Write([]byte{0})
-		h.Write(src[end:])
-		h.Sum(key.sum[:0])
+		key.sum = requestSum(req, start, end)
 		if r, ok := s.cache.get(key); ok {
 			return r, true, nil
 		}
 	}
-	req := Request{Path: rel, Line: line, Source: src, Language: language, NoPrompt: noPrompt}
 	if s.opts.Budget > 0 {
 		req.Budget = s.opts.Budget
 	}
@@ -358,15 +595,23 @@ func (s *Service) retrieve(ctx context.Context, rel, language string, line int, 
 	case <-ctx.Done():
 		return nil, false, ctx.Err()
 	}
+	t0 := time.Now()
 	res, err := func() (*Result, error) {
 		defer func() { <-s.slots }() // released even if the completer panics
 		return s.completer.Complete(ctx, req)
 	}()
 	if err != nil {
-		return nil, false, fmt.Errorf("complete %s:%d: %w", rel, line, err)
+		name := req.Path
+		if name == "" {
+			name = "code"
+		}
+		return nil, false, fmt.Errorf("complete %s:%d: %w", name, req.Line, err)
 	}
 	if res == nil {
 		res = &Result{}
+	}
+	if res.Stats.Retrieve == 0 {
+		res.Stats.Retrieve = time.Since(t0)
 	}
 	if s.cache != nil && ctx.Err() == nil {
 		s.cache.put(key, res)
@@ -374,9 +619,30 @@ func (s *Service) retrieve(ctx context.Context, rel, language string, line int, 
 	return res, false, nil
 }
 
+// requestSum hashes what a completer's answer depends on besides the
+// path, the line and the index generation: the buffer without the
+// cursor's line (between start and end), the language named, and the
+// client's context.
+func requestSum(req Request, start, end int) (sum [32]byte) {
+	h := sha256.New()
+	h.Write(req.Source[:start])
+	h.Write([]byte{0})
+	h.Write(req.Source[end:])
+	fmt.Fprintf(h, "\x00%q %t %t %d", req.Language, req.Fragment, req.NoRetrieval, len(req.Context))
+	for _, c := range req.Context {
+		fmt.Fprintf(h, "\x00%q %q %d %g %d %d", c.Source, c.Path, c.StartLine, c.Score, c.Focus, len(c.Lines))
+		for _, l := range c.Lines {
+			h.Write([]byte(l))
+			h.Write([]byte{'\n'})
+		}
+	}
+	h.Sum(sum[:0])
+	return sum
+}
+
 // generate asks the model backend, reporting false (and logging why) when
 // the model-free prediction should be used instead.
-func (s *Service) generate(ctx context.Context, rel string, src []byte, start, cursor, end int, res *Result) (string, bool) {
+func (s *Service) generate(ctx context.Context, q Query, rel string, src []byte, start, cursor, end int, res *Result) (string, bool) {
 	gctx, cancel := context.WithTimeout(ctx, s.opts.GenerateTimeout)
 	defer cancel()
 	prefix, suffix := string(src[:cursor]), string(src[cursor:])
@@ -391,14 +657,19 @@ func (s *Service) generate(ctx context.Context, rel string, src []byte, start, c
 			suffix += "\n"
 		}
 	}
-	text, err := s.opts.Generator.Generate(gctx, GenerateRequest{
-		Path:     rel,
-		Language: res.Language,
-		Prefix:   prefix,
-		Suffix:   suffix,
-		Snippets: res.Blocks,
-		Prompt:   withTyped(res.Prompt, src[start:cursor]),
-	})
+	greq := GenerateRequest{
+		Path:        rel,
+		Language:    res.Language,
+		Prefix:      prefix,
+		Suffix:      suffix,
+		Snippets:    res.Blocks,
+		Prompt:      withTyped(res.Prompt, src[start:cursor]),
+		Temperature: q.Temperature,
+	}
+	if q.RawPrompt != "" {
+		greq = GenerateRequest{Path: rel, Language: res.Language, Prefix: q.RawPrompt, Prompt: q.RawPrompt, Raw: true, Temperature: q.Temperature}
+	}
+	text, err := s.opts.Generator.Generate(gctx, greq)
 	switch {
 	case ctx.Err() != nil:
 		return "", false // abandoned by the caller; nothing to log

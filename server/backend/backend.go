@@ -32,7 +32,8 @@ type Engine struct {
 // of its buffer included.
 func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Result, error) {
 	res, err := e.Engine.Complete(ctx, engine.Request{
-		Path: req.Path, Line: req.Line, Source: req.Source, Language: req.Language,
+		Path: req.Path, Language: req.Language, Line: req.Line, Source: req.Source, Fragment: req.Fragment,
+		Context: req.Context, NoRetrieval: req.NoRetrieval,
 		Mode: e.Mode, TopK: e.TopK, Rerank: e.Rerank, Vote: e.Vote, Budget: req.Budget, NoPrompt: req.NoPrompt,
 	})
 	if err != nil {
@@ -46,16 +47,19 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 		}
 		return nil, err
 	}
+	st := res.Stats
 	out := &server.Result{
 		Language:   res.Language,
 		Prediction: res.Prediction,
 		Snippets:   make([]server.Snippet, len(res.Snippets)),
+		Stats: server.Stats{Parse: st.Parse, Coarse: st.Coarse, Fine: st.Fine, Prompt: st.Prompt,
+			Retrieve: st.Total, Partial: st.Partial},
 	}
 	if c := res.Context; c != nil {
 		out.Prompt = c.Text()
 		out.Window = &server.Window{Before: strings.TrimSuffix(c.PrefixText(), "\n"), After: c.SuffixText()}
 		for _, b := range c.Blocks {
-			out.Blocks = append(out.Blocks, server.Snippet{Path: b.Path, StartLine: b.StartLine, EndLine: b.EndLine, Score: b.Score, Text: b.Text()})
+			out.Blocks = append(out.Blocks, server.Snippet{Source: b.Source, Path: b.Path, StartLine: b.StartLine, EndLine: b.EndLine, Score: b.Score, Text: b.Text()})
 		}
 	}
 	for i, s := range res.Snippets {
@@ -87,6 +91,7 @@ func (m Model) Generate(ctx context.Context, req server.GenerateRequest) (string
 	resp, err := m.Backend.Complete(ctx, llm.Request{
 		Prefix: req.Prefix, Suffix: req.Suffix, Snippets: snips, Prompt: req.Prompt,
 		Language: req.Language, Path: req.Path, RepoName: m.RepoName,
+		Raw: req.Raw, Temperature: req.Temperature,
 	})
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", m.Backend.Name(), err)
