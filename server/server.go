@@ -176,8 +176,9 @@ type Query struct {
 	Context []prompt.Candidate
 	// NoRetrieval asks for no search: the context is the client's.
 	NoRetrieval bool
-	// RawPrompt, with a model backend, is sent to it as it is instead of
-	// the assembled prompt (Tabby's debug_options.raw_prompt).
+	// RawPrompt, with a model backend, is sent to it as it is, with no
+	// retrieval (Tabby's debug_options.raw_prompt); without one the query
+	// is answered from Source as usual (front ends set it to the prompt).
 	RawPrompt string
 	// Temperature is passed to the model backend.
 	Temperature float64
@@ -393,6 +394,9 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 			return nil, err
 		}
 	}
+	if q.RawPrompt != "" && s.opts.Generator != nil {
+		return s.completeRaw(ctx, q, rel)
+	}
 	src, line, placed := q.Source, q.Line, Whole
 	switch {
 	case src == nil && rel == "":
@@ -444,6 +448,28 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 		return nil, err
 	}
 	c.Text = Extend(code, res.Prediction)
+	return c, nil
+}
+
+// completeRaw sends a client's own prompt to the model backend as it is.
+func (s *Service) completeRaw(ctx context.Context, q Query, rel string) (*Completion, error) {
+	gctx, cancel := context.WithTimeout(ctx, s.opts.GenerateTimeout)
+	defer cancel()
+	t0 := time.Now()
+	language := q.Language
+	if l := lang.ForID(language); l != nil {
+		language = l.Name
+	}
+	text, err := s.opts.Generator.Generate(gctx, GenerateRequest{Path: rel, Language: language,
+		Prefix: q.RawPrompt, Prompt: q.RawPrompt, Raw: true, Temperature: q.Temperature})
+	c := &Completion{Path: rel, Language: language, Placed: Whole, Stats: Stats{Model: time.Since(t0)}}
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, fmt.Errorf("model backend: %w", err)
+	}
+	c.Text, c.FromModel = text, true
 	return c, nil
 }
 
@@ -665,9 +691,6 @@ func (s *Service) generate(ctx context.Context, q Query, rel string, src []byte,
 		Snippets:    res.Blocks,
 		Prompt:      withTyped(res.Prompt, src[start:cursor]),
 		Temperature: q.Temperature,
-	}
-	if q.RawPrompt != "" {
-		greq = GenerateRequest{Path: rel, Language: res.Language, Prefix: q.RawPrompt, Prompt: q.RawPrompt, Raw: true, Temperature: q.Temperature}
 	}
 	text, err := s.opts.Generator.Generate(gctx, greq)
 	switch {
