@@ -177,7 +177,9 @@ func (twoLineCompleter) Complete(context.Context, server.Request) (*server.Resul
 // modelFunc is a Generator from a function.
 type modelFunc func(server.GenerateRequest) (string, error)
 
-func (f modelFunc) Generate(_ context.Context, req server.GenerateRequest) (string, error) { return f(req) }
+func (f modelFunc) Generate(_ context.Context, req server.GenerateRequest) (string, error) {
+	return f(req)
+}
 
 // With a model backend, a raw prompt goes to it as it is, without retrieval.
 func TestRawPromptToModel(t *testing.T) {
