@@ -216,11 +216,6 @@ type PathSyntaxParser interface {
 type Language struct {
 	Name       string
 	Extensions []string
-	// IDs are the language identifiers editors send for it besides Name:
-	// LSP's languageId and Tabby's "language" (both follow VS Code's list,
-	// https://code.visualstudio.com/docs/languages/identifiers), and the
-	// short names some clients use. ForID looks them up.
-	IDs             []string
 	CommentPrefix   string
 	Keywords        []string
 	NewParser       func() Parser
@@ -288,28 +283,6 @@ func ByName(name string) *Language {
 	for _, l := range registry {
 		if l.Name == name {
 			return l
-		}
-	}
-	return nil
-}
-
-// ForID returns the language an editor's language identifier names (its
-// Name or one of its IDs, in any case), or nil. It is how a request
-// without a file name, or with one of no known extension, finds its
-// language.
-func ForID(id string) *Language {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if id == "" {
-		return nil
-	}
-	for _, l := range registry {
-		if l.Name == id {
-			return l
-		}
-		for _, x := range l.IDs {
-			if strings.ToLower(x) == id {
-				return l
-			}
 		}
 	}
 	return nil

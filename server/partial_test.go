@@ -116,7 +116,6 @@ func TestCacheKeyHoldsClientContext(t *testing.T) {
 	q := Query{Language: "python", Source: []byte("a = 1\nx"), Line: 2, Column: 1}
 	for i, step := range []func(){
 		func() {},
-		func() { q.Language = "py" },
 		func() { q.Context = []prompt.Candidate{{Source: prompt.Clipboard, Lines: []string{"x = 2"}}} },
 		func() { q.Context = []prompt.Candidate{{Source: prompt.Clipboard, Lines: []string{"x = 3"}}} },
 		func() { q.NoRetrieval = true },
@@ -127,6 +126,8 @@ func TestCacheKeyHoldsClientContext(t *testing.T) {
 			t.Fatalf("step %d: cached %v, %v", i, c != nil && c.Cached, err)
 		}
 	}
+	// The same query again, the language under another of its names.
+	q.Language = "py"
 	if c, _ := s.Complete(ctx, q); !c.Cached {
 		t.Fatal("the same query again missed the cache")
 	}

@@ -394,6 +394,15 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 			return nil, err
 		}
 	}
+	if q.Language != "" {
+		// An editor's identifier becomes the front end's name; one naming
+		// no front end is dropped where the path can decide.
+		if l := lang.ForID(q.Language); l != nil {
+			q.Language = l.Name
+		} else if rel != "" {
+			q.Language = ""
+		}
+	}
 	if q.RawPrompt != "" && s.opts.Generator != nil {
 		return s.completeRaw(ctx, q, rel)
 	}

@@ -30,7 +30,6 @@ func init() {
 	lang.Register(&lang.Language{
 		Name:            "python",
 		Extensions:      extensions,
-		IDs:             []string{"py", "python3"},
 		CommentPrefix:   "#",
 		Keywords:        keywords,
 		NewParser:       func() lang.Parser { return NewParser() },

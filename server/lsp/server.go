@@ -52,21 +52,8 @@ type Server struct {
 type document struct {
 	text    string
 	version int
-	// language is the front end the editor's languageId names, or "".
+	// language is the editor's languageId (lang.ForID maps it).
 	language string
-}
-
-// languageIDs maps the LSP language identifiers of the supported languages
-// to the names of their front ends. A document whose languageId is not
-// here is completed by its file name's extension.
-var languageIDs = map[string]string{
-	"python":          "python",
-	"java":            "java",
-	"go":              "go",
-	"typescript":      "typescript",
-	"typescriptreact": "typescript",
-	"javascript":      "javascript",
-	"javascriptreact": "javascript",
 }
 
 // New returns a server for svc.
@@ -214,7 +201,7 @@ func (s *Server) didOpen(params json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.docs[p.TextDocument.URI] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version,
-		language: languageIDs[p.TextDocument.LanguageID]}
+		language: p.TextDocument.LanguageID}
 	return nil
 }
 

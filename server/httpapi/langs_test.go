@@ -1,0 +1,3 @@
+package httpapi
+
+import _ "github.com/graphcoder/graphcoder/lang/python" // registers Python
