@@ -440,6 +440,9 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 		return nil, err
 	}
 	c.Cached, c.Language, c.Stats = cached, res.Language, res.Stats
+	if c.Language == "" {
+		c.Language = q.Language
+	}
 	if cached {
 		c.Stats = Stats{}
 	}

@@ -321,6 +321,9 @@ func (h *handler) completions(w http.ResponseWriter, r *http.Request) {
 	case server.IsBadRequest(err):
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
+	case errors.Is(err, server.ErrNotReady):
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
 	case errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusGatewayTimeout, "completion timed out")
 		return

@@ -90,6 +90,11 @@ type Conn struct {
 
 	mu      sync.Mutex
 	pending map[string]context.CancelFunc
+	// calls are the requests sent to the peer awaiting its answer, by id;
+	// closed is set once Serve has returned.
+	calls  map[string]chan *wire
+	nextID int64
+	closed bool
 }
 
 // NewConn returns a connection reading r and writing w.
@@ -104,7 +109,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
 	}
-	return &Conn{r: bufio.NewReader(r), w: w, opts: opts, log: lg, pending: map[string]context.CancelFunc{}}
+	return &Conn{r: bufio.NewReader(r), w: w, opts: opts, log: lg, pending: map[string]context.CancelFunc{}, calls: map[string]chan *wire{}}
 }
 
 // wire is the union of every message shape.
@@ -213,6 +218,84 @@ func (c *Conn) Notify(method string, params any) error {
 	}{"2.0", method, params})
 }
 
+// ErrClosed is returned by [Conn.Call] when the connection ends before
+// the peer answers.
+var ErrClosed = errors.New("jsonrpc: connection closed")
+
+// Call sends a request to the peer (a server's request to its client,
+// such as LSP's window/workDoneProgress/create) and waits for the answer,
+// decoding its result into result unless that is nil. The answer is read
+// by [Conn.Serve], which must be running; so Call must not be made from a
+// Handler, which runs on the reading goroutine, only from Work or another
+// goroutine. An error answer is returned as an *Error.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return ErrClosed
+	}
+	c.nextID++
+	id := json.RawMessage(strconv.Quote("s" + strconv.FormatInt(c.nextID, 10)))
+	ch := make(chan *wire, 1)
+	c.calls[idKey(id)] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calls, idKey(id))
+		c.mu.Unlock()
+	}()
+	err := c.write(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  any             `json:"params,omitempty"`
+	}{"2.0", id, method, params})
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case m, ok := <-ch:
+		switch {
+		case !ok:
+			return ErrClosed
+		case m.Error != nil:
+			return m.Error
+		case result != nil && len(m.Result) > 0:
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				return fmt.Errorf("decode answer to %s: %w", method, err)
+			}
+		}
+		return nil
+	}
+}
+
+// deliver hands an answer to the Call waiting for it, reporting whether
+// one was.
+func (c *Conn) deliver(m *wire) bool {
+	c.mu.Lock()
+	ch := c.calls[idKey(m.ID)]
+	delete(c.calls, idKey(m.ID))
+	c.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	ch <- m
+	return true
+}
+
+// closeCalls ends every waiting Call with ErrClosed.
+func (c *Conn) closeCalls() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for k, ch := range c.calls {
+		close(ch)
+		delete(c.calls, k)
+	}
+}
+
 func (c *Conn) reply(id json.RawMessage, result any, err error) {
 	resp := response{JSONRPC: "2.0", ID: id}
 	if id == nil {
@@ -258,6 +341,7 @@ func (c *Conn) Serve(ctx context.Context, h Handler) error {
 	// On return, running requests are cancelled first, then awaited.
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	defer c.closeCalls()
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	sem := make(chan struct{}, c.opts.Parallel)
@@ -292,9 +376,11 @@ func (c *Conn) Serve(ctx context.Context, h Handler) error {
 			continue
 		}
 		if m.Method == "" {
-			// A response to a request we never send, or garbage.
+			// An answer to a Call, to a request we never sent, or garbage.
 			if m.Result == nil && m.Error == nil {
 				c.reply(m.ID, nil, Errorf(CodeInvalidRequest, "message has no method"))
+			} else if len(m.ID) > 0 && !c.deliver(&m) {
+				c.log.Printf("jsonrpc: answer to no request of ours: id %s", m.ID)
 			}
 			continue
 		}

@@ -168,3 +168,68 @@ func TestCloseEndsServe(t *testing.T) {
 		t.Fatal("Serve did not return after ErrClose")
 	}
 }
+
+// Both ends of a connection call each other: a request's Work calls back
+// to the peer and answers with what it got.
+func TestCallBothWays(t *testing.T) {
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	a, b := NewConn(ar, aw, Options{}), NewConn(br, bw, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 2)
+	go func() {
+		done <- a.Serve(ctx, func(ctx context.Context, req *Request) (Work, error) {
+			if req.Method == "name" {
+				return Value("a"), nil
+			}
+			return nil, Errorf(CodeMethodNotFound, "no %s", req.Method)
+		})
+	}()
+	go func() {
+		done <- b.Serve(ctx, func(ctx context.Context, req *Request) (Work, error) {
+			if req.Method == "block" {
+				return func(ctx context.Context) (any, error) { <-ctx.Done(); return nil, ctx.Err() }, nil
+			}
+			return func(ctx context.Context) (any, error) {
+				var peer string
+				if err := b.Call(ctx, "name", nil, &peer); err != nil {
+					return nil, err
+				}
+				return "b greets " + peer, nil
+			}, nil
+		})
+	}()
+	cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+	defer ccancel()
+	var got string
+	if err := a.Call(cctx, "greet", map[string]int{"n": 1}, &got); err != nil || got != "b greets a" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	// An error answer comes back as an *Error.
+	var e *Error
+	if err := b.Call(cctx, "nothing", nil, nil); !errors.As(err, &e) || e.Code != CodeMethodNotFound {
+		t.Fatalf("error answer: %v", err)
+	}
+	// A call waiting when the connection ends gets ErrClosed, and so does
+	// one made after.
+	waiting := make(chan error, 1)
+	go func() { waiting <- a.Call(ctx, "block", nil, nil) }()
+	time.Sleep(20 * time.Millisecond)
+	bw.Close() // a reads the end of the stream
+	select {
+	case err := <-waiting:
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("call waiting at the end: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a call on a closed connection did not return")
+	}
+	if err := a.Call(ctx, "x", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("call after the end: %v", err)
+	}
+	aw.Close()
+	cancel()
+	<-done
+	<-done
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/jsonrpc"
@@ -31,6 +32,9 @@ type Options struct {
 	MaxMessage int
 	// Version is reported in serverInfo.
 	Version string
+	// Progress, when set, is the initial index build and load; clients
+	// that take work-done progress are shown it with $/progress.
+	Progress *server.Progress
 	// Logger receives diagnostics; it must not write to the protocol stream.
 	Logger *log.Logger
 }
@@ -47,6 +51,11 @@ type Server struct {
 	enc         Encoding
 	initialized bool
 	shutdown    bool
+	// workDone says the client takes server-initiated work-done progress.
+	workDone bool
+
+	conn *jsonrpc.Conn
+	ctx  context.Context // the connection's, done when Serve returns
 }
 
 type document struct {
@@ -69,6 +78,11 @@ func New(svc *server.Service, opts Options) *Server {
 // returns nil after shutdown and exit, [ErrNoShutdown] after exit alone.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	conn := jsonrpc.NewConn(r, w, jsonrpc.Options{Parallel: s.opts.Parallel, MaxMessage: s.opts.MaxMessage, Logger: s.log})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.conn, s.ctx = conn, ctx
+	s.mu.Unlock()
 	if err := conn.Serve(ctx, s.handle); err != nil {
 		return err
 	}
@@ -110,6 +124,12 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc.Request) (jsonrpc.Work
 	case "initialize":
 		return s.initialize(req.Params)
 	case "initialized":
+		s.mu.Lock()
+		workDone := s.workDone
+		s.mu.Unlock()
+		if _, changed := s.opts.Progress.State(); workDone && changed != nil {
+			go s.reportProgress()
+		}
 		return nil, nil
 	case "shutdown":
 		s.mu.Lock()
@@ -141,6 +161,9 @@ func (s *Server) initialize(params json.RawMessage) (jsonrpc.Work, error) {
 			General struct {
 				PositionEncodings []Encoding `json:"positionEncodings"`
 			} `json:"general"`
+			Window struct {
+				WorkDoneProgress bool `json:"workDoneProgress"`
+			} `json:"window"`
 		} `json:"capabilities"`
 	}
 	if err := decode(params, &p); err != nil {
@@ -159,6 +182,7 @@ func (s *Server) initialize(params json.RawMessage) (jsonrpc.Work, error) {
 		}
 	}
 	s.initialized = true
+	s.workDone = p.Capabilities.Window.WorkDoneProgress
 	type syncOptions struct {
 		OpenClose bool `json:"openClose"`
 		Change    int  `json:"change"`
@@ -202,7 +226,16 @@ func (s *Server) didOpen(params json.RawMessage) error {
 	defer s.mu.Unlock()
 	s.docs[p.TextDocument.URI] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version,
 		language: p.TextDocument.LanguageID}
+	s.shareBuffer(p.TextDocument.URI, p.TextDocument.Text)
 	return nil
+}
+
+// shareBuffer tells the service the text of an open document, so that
+// HTTP clients sending a part of it are answered from the whole.
+func (s *Server) shareBuffer(uri, text string) {
+	if path, err := uriPath(uri); err == nil {
+		s.svc.SetBuffer(path, text)
+	}
 }
 
 func (s *Server) didChange(params json.RawMessage) error {
@@ -220,14 +253,40 @@ func (s *Server) didChange(params json.RawMessage) error {
 	defer s.mu.Unlock()
 	d := s.docs[p.TextDocument.URI]
 	if d == nil {
-		return fmt.Errorf("change to a document that is not open: %s", p.TextDocument.URI)
+		// A client that never sent didOpen: its edits apply to the file
+		// as it is on disk (a full-text change needs nothing of it).
+		base, err := s.unopened(p.TextDocument.URI, p.ContentChanges)
+		if err != nil {
+			return fmt.Errorf("change to a document that is not open: %w", err)
+		}
+		d = &document{text: base}
+		s.docs[p.TextDocument.URI] = d
 	}
 	text, err := Apply(d.text, p.ContentChanges, s.enc)
 	if err != nil {
 		return fmt.Errorf("%s version %d: %w", p.TextDocument.URI, p.TextDocument.Version, err)
 	}
 	d.text, d.version = text, p.TextDocument.Version
+	s.shareBuffer(p.TextDocument.URI, text)
 	return nil
+}
+
+// unopened returns the text edits to a document never opened apply to:
+// nothing when the first change replaces the whole text, else the file
+// on disk, read as the build reads it.
+func (s *Server) unopened(uri string, changes []ContentChange) (string, error) {
+	if len(changes) > 0 && changes[0].Range == nil {
+		return "", nil
+	}
+	path, err := uriPath(uri)
+	if err != nil {
+		return "", err
+	}
+	b, err := s.svc.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
 }
 
 func (s *Server) didSave(params json.RawMessage) error {
@@ -261,7 +320,69 @@ func (s *Server) didClose(params json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.docs, p.TextDocument.URI)
+	if path, err := uriPath(p.TextDocument.URI); err == nil {
+		s.svc.CloseBuffer(path)
+	}
 	return nil
+}
+
+// progressToken names the work-done progress of the initial index build.
+const progressToken = "graphcoder/index"
+
+// reportProgress shows the initial index build to the client as
+// work-done progress: it creates the token, then sends begin, a report at
+// each change (at most ten a second) and end.
+func (s *Server) reportProgress() {
+	s.mu.Lock()
+	conn, ctx := s.conn, s.ctx
+	s.mu.Unlock()
+	if err := conn.Call(ctx, "window/workDoneProgress/create", map[string]string{"token": progressToken}, nil); err != nil {
+		s.log.Printf("lsp: the client refused progress reports: %v", err)
+		return
+	}
+	type value struct {
+		Kind        string `json:"kind"`
+		Title       string `json:"title,omitempty"`
+		Message     string `json:"message,omitempty"`
+		Percentage  *int   `json:"percentage,omitempty"`
+		Cancellable *bool  `json:"cancellable,omitempty"`
+	}
+	send := func(v value) bool {
+		err := conn.Notify("$/progress", map[string]any{"token": progressToken, "value": v})
+		return err == nil
+	}
+	pct := func(t server.Task) *int {
+		if t.Percent < 0 {
+			return nil
+		}
+		p := t.Percent
+		return &p
+	}
+	t, changed := s.opts.Progress.State()
+	no := false
+	if !send(value{Kind: "begin", Title: t.Title, Message: t.Message, Percentage: pct(t), Cancellable: &no}) {
+		return
+	}
+	for changed != nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+		select { // coalesce a burst of changes
+		case <-ctx.Done():
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if t, changed = s.opts.Progress.State(); changed != nil && !send(value{Kind: "report", Message: t.Message, Percentage: pct(t)}) {
+			return
+		}
+	}
+	msg := t.Message
+	if t.Err != nil {
+		msg = fmt.Sprintf("failed: %v", t.Err)
+	}
+	send(value{Kind: "end", Message: msg})
 }
 
 // uriPath returns the local path of a file URI.
@@ -311,16 +432,27 @@ type InlineCompletionList struct {
 // complete captures the buffer now, in message order, and returns the
 // work that answers from it.
 func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, error) {
+	t0 := time.Now()
+	rec := server.Record{Time: t0, Protocol: "lsp", Method: "textDocument/completion"}
+	if inline {
+		rec.Method = "textDocument/inlineCompletion"
+	}
 	var p struct {
 		TextDocument textDocumentID `json:"textDocument"`
 		Position     Position       `json:"position"`
 	}
 	if err := decode(params, &p); err != nil {
+		s.logRequest(&rec, t0, err)
 		return nil, err
 	}
 	path, err := uriPath(p.TextDocument.URI)
 	if err != nil {
+		s.logRequest(&rec, t0, err)
 		return nil, err
+	}
+	rec.Path = path
+	if rel, err := s.svc.Resolve(path); err == nil {
+		rec.Path = rel
 	}
 	s.mu.Lock()
 	enc := s.enc
@@ -330,7 +462,14 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 		text, language = d.text, d.language
 	}
 	s.mu.Unlock()
-	return func(ctx context.Context) (any, error) {
+	return func(ctx context.Context) (ans any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.logRequest(&rec, t0, jsonrpc.Errorf(jsonrpc.CodeInternalError, "panic: %v", p))
+				panic(p) // for the connection to answer
+			}
+			s.logRequest(&rec, t0, err)
+		}()
 		if d == nil {
 			// Not open in the editor: complete from the file on disk, read
 			// as the build reads it (no FIFO, device or link out of the
@@ -354,13 +493,54 @@ func (s *Server) complete(params json.RawMessage, inline bool) (jsonrpc.Work, er
 			Column:   off - start,
 		})
 		switch {
+		case errors.Is(err, server.ErrNotReady):
+			// Nothing to offer yet; the editor asks again as it types.
+			rec.Error = err.Error()
+			return s.answer(&server.Completion{}, p.Position, enc, inline), nil
 		case server.IsBadRequest(err):
 			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
 		case err != nil:
 			return nil, err
 		}
+		rec.Fill(c)
 		return s.answer(c, p.Position, enc, inline), nil
 	}, nil
+}
+
+// logRequest writes the request log line of a completion answered with
+// err (nil for an answer).
+func (s *Server) logRequest(rec *server.Record, t0 time.Time, err error) {
+	rec.TotalMS = server.MS(time.Since(t0))
+	rec.Status = "ok"
+	if err != nil {
+		var e *jsonrpc.Error
+		switch {
+		case errors.As(err, &e):
+			rec.Status, rec.Error = codeName(e.Code), e.Message
+		case errors.Is(err, context.Canceled):
+			rec.Status, rec.Error = "RequestCancelled", err.Error()
+		default:
+			rec.Status, rec.Error = "RequestFailed", err.Error()
+		}
+	}
+	s.svc.LogRequest(*rec)
+}
+
+// codeName names a JSON-RPC error code for the request log.
+func codeName(code int64) string {
+	switch code {
+	case jsonrpc.CodeInvalidParams:
+		return "InvalidParams"
+	case jsonrpc.CodeInvalidRequest:
+		return "InvalidRequest"
+	case jsonrpc.CodeRequestCancelled:
+		return "RequestCancelled"
+	case jsonrpc.CodeInternalError:
+		return "InternalError"
+	case jsonrpc.CodeRequestFailed:
+		return "RequestFailed"
+	}
+	return fmt.Sprintf("error %d", code)
 }
 
 func (s *Server) answer(c *server.Completion, cursor Position, enc Encoding, inline bool) any {

@@ -42,6 +42,7 @@ func (f *fakeCompleter) Complete(ctx context.Context, req server.Request) (*serv
 type harness struct {
 	t      *testing.T
 	root   string
+	svc    *server.Service
 	client *jsonrpc.Client
 	fake   *fakeCompleter
 	saved  chan string
@@ -57,7 +58,7 @@ func start(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, root: svc.Root(), fake: fake, saved: make(chan string, 10), done: make(chan error, 1)}
+	h := &harness{t: t, root: svc.Root(), svc: svc, fake: fake, saved: make(chan string, 10), done: make(chan error, 1)}
 	srv := New(svc, Options{OnSave: func(p string) { h.saved <- p }, MaxMessage: 1 << 16})
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
