@@ -158,7 +158,7 @@ func TestRequestLog(t *testing.T) {
 	nilLog.Log(r) // logs nothing, does not panic
 
 	want := `2024-01-02T03:04:05.000Z http "POST /v1/completions" status=200 path="a b.py" line=3 language=python placed=disk snippets=2 blocks=declaration:1,retrieved:2 predictor=model-free chars=9 total_ms=4.25 parse_ms=1.5 coarse_ms=2` + "\n" +
-		`2024-01-02T03:04:05.000Z http "POST /v1/completions" status=400 snippets=0 total_ms=0 error="segments.prefix is required"` + "\n"
+		`2024-01-02T03:04:05.000Z http "POST /v1/completions" status=400 total_ms=0 error="segments.prefix is required"` + "\n"
 	if text.String() != want {
 		t.Fatalf("text log:\n%s\nwant:\n%s", text.String(), want)
 	}

@@ -171,7 +171,7 @@ func (r *Record) text() string {
 	}
 	kv("language", r.Language)
 	kv("placed", string(r.Placed))
-	if r.Method != "" && r.Event == "" && r.Status != "" {
+	if r.Line > 0 { // a completion that got as far as its cursor
 		kv("snippets", strconv.Itoa(r.Snippets))
 	}
 	if len(r.Blocks) > 0 {

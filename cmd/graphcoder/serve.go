@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,7 @@ func init() { rootCmd.AddCommand(newServeCmd()) }
 type serveFlags struct {
 	lsp, noWatch, allowRemote bool
 	httpAddr, repo, index     string
-	mode                      string
+	mode, logFormat           string
 	topK, cache, parallel     int
 	rerank, vote              int
 	budget, debounce, timeout time.Duration
@@ -51,15 +52,30 @@ With --lsp, speak the Language Server Protocol on standard input and output
 incremental document sync, so completions use unsaved buffers); diagnostics
 go to standard error. Add --http to serve HTTP as well.
 
-Without --lsp, serve HTTP on --http (default 127.0.0.1:8420):
-  POST /v1/completions  {"language", "segments": {"prefix", "suffix", "filepath"},
-                         "debug_options": {"return_snippets", "return_prompt"}}
+Without --lsp, serve HTTP on --http (default 127.0.0.1:8420), in the shape of
+Tabby's server API, so Tabby's editor plugins and agent work unchanged:
+  POST /v1/completions  {"language", "segments": {"prefix", "suffix", "filepath", "declarations",
+                         "relevant_snippets_from_changed_files", "relevant_snippets_from_recently_opened_files",
+                         "clipboard", ...}, "debug_options": {"return_snippets", "return_prompt", "raw_prompt",
+                         "disable_retrieval_augmented_code_completion"}}
                      -> {"id", "choices": [{"index", "text"}], "debug_data": {"snippets", "prompt"}}
-  GET  /v1/health
+  POST /v1/events       completion views, selections and dismissals (the acceptance rate is in /v1/health)
+  GET  /v1/health       Tabby's fields and graphcoder's
+  GET  /v1beta/server_setting
 The cursor is where prefix ends; filepath is relative to DIR (or absolute
-inside it). The server listens on loopback only unless --allow-remote.
+inside it) and optional: without it the code is completed alone, in the
+language named. When prefix and suffix are only the lines around the cursor
+(Tabby's clients send 20 of each) and the open buffer or the file on disk
+holds them, the whole file above them is used. The server listens on
+loopback only unless --allow-remote.
 
-The index (DIR/.graphcoder unless --index) is built first when missing. Files
+Every request is one line on standard error (--log-format text or json):
+protocol, path, line, milliseconds per stage, snippets and the sources of the
+prompt's blocks, predictor, model time, status and the reason of an error.
+
+The index (DIR/.graphcoder unless --index) is built first when missing, while
+the servers already answer ("not ready" until it is loaded; LSP clients that
+take work-done progress are shown the build with $/progress). Files
 changed on disk or saved in the editor are re-indexed in the background and
 queries see the new index once it is complete; --no-watch turns this off.
 
@@ -92,6 +108,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
+	fl.StringVar(&f.logFormat, "log-format", server.LogText, "request log on standard error, one line per request: text or json")
 	fl.DurationVar(&f.debounce, "debounce", 50*time.Millisecond, "quiet time after a change before re-indexing")
 	fl.IntVar(&f.window, "context-window", 2048, "the model's context window in tokens, for the prompt budget")
 	fl.IntVar(&f.maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
@@ -154,41 +171,23 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		return &exitError{2, fmt.Errorf("index: %w", err)}
 	}
 
-	if !db.IsIndex(indexDir) {
-		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
-		sum, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: indexDir, Embedder: embedder})
-		if errors.Is(err, indexer.ErrDense) {
-			logger.Printf("serving without some dense vectors: %v", err)
-			err = nil
-		}
-		if err != nil {
-			return &exitError{3, fmt.Errorf("build index: %w", err)}
-		}
-		logger.Printf("indexed %d files (%d statements) in %.2fs", sum.Files, sum.Statements, sum.Seconds)
-	}
-	// One read-write handle serves both the engine and the live re-index.
-	d, err := db.Open(indexDir, db.OpenOptions{})
+	reqLog, err := server.NewRequestLog(os.Stderr, f.logFormat)
 	if err != nil {
-		return &exitError{3, fmt.Errorf("open index: %w", err)}
+		return &exitError{2, err}
 	}
-	defer d.Close()
-	rules := indexer.NewRules(repo, indexDir, 0)
-	ix := &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
-	eng, err := engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool, Embedder: embedder})
-	if err != nil {
-		return &exitError{3, err}
-	}
-	defer eng.Close()
-	info := eng.Info()
-	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
-	if info.Dense != nil {
-		logger.Printf("dense vectors of %s: %d entries (%d dimensions)", info.Dense.Model, info.Dense.Entries, info.Dense.Dim)
+	// Listen first: a busy port fails before any indexing.
+	var ln net.Listener
+	if serveHTTP {
+		if ln, err = net.Listen("tcp", f.httpAddr); err != nil {
+			return &exitError{2, fmt.Errorf("listen: %w", err)}
+		}
 	}
 
-	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Parallel: f.parallel, Logger: logger}
+	opts := server.Options{Root: repo, Budget: f.budget, CacheSize: f.cache, Parallel: f.parallel, Logger: logger, RequestLog: reqLog}
 	if f.cache == 0 {
 		opts.CacheSize = -1
 	}
+	modelName := ""
 	if cfg.Kind != "" && cfg.Kind != llm.KindNone {
 		b, err := llm.New(cfg)
 		if err != nil {
@@ -199,38 +198,66 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		if opts.GenerateTimeout <= 0 {
 			opts.GenerateTimeout = llm.DefaultTimeout
 		}
+		modelName = b.Name()
 		logger.Printf("model backend %s", b.Name())
 	} else {
 		logger.Printf("no model backend: answering with the model-free prediction")
 	}
-	svc, err := server.New(backend.Engine{Engine: eng, Mode: mode, TopK: f.topK, Rerank: f.rerank, Vote: f.vote}, opts)
+	// The servers start before the index is ready: until it is, they
+	// answer "not ready" and LSP clients are shown the build's progress.
+	later := &server.Later{}
+	svc, err := server.New(later, opts)
 	if err != nil {
 		return err
 	}
-
-	live := server.NewLive(server.LiveOptions{Reindex: ix.Reindex, Reload: svc.Update, Debounce: f.debounce, Logger: logger})
+	progress := server.NewProgress("graphcoder: indexing " + filepath.Base(repo))
+	var (
+		eng *engine.Engine
+		ix  *backend.Indexer
+		d   *db.DB
+		// ready holds eng once it answers, for the health answer.
+		ready atomic.Pointer[engine.Engine]
+	)
+	live := server.NewLive(server.LiveOptions{
+		Reindex:  func(ctx context.Context, paths []string) ([]string, error) { return ix.Reindex(ctx, paths) },
+		Reload:   svc.Update,
+		Debounce: f.debounce, Logger: logger,
+	})
 	onSave := func(string) {}
 	if !f.noWatch {
-		go live.Run(ctx)
-		onSave = func(p string) { live.Notify(p) }
-		wait, err := server.Watch(ctx, server.WatchOptions{Rules: rules, Notify: onSave, Logger: logger})
-		if err != nil {
-			logger.Printf("not watching the repository (saves still re-index): %v", err)
-		} else {
-			defer func() { cancel(); wait() }()
-		}
+		onSave = func(p string) { live.Notify(p) } // run once the index is open
 	}
 
 	errc := make(chan error, 2)
 	var httpSrv *http.Server
-	if serveHTTP {
-		ln, err := net.Listen("tcp", f.httpAddr)
-		if err != nil {
-			return &exitError{2, fmt.Errorf("listen: %w", err)}
+	var waitWatch func()
+	defer func() {
+		// Stop the servers before the index closes under them.
+		cancel()
+		if httpSrv != nil {
+			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer scancel()
+			_ = httpSrv.Shutdown(sctx)
 		}
-		h := httpapi.New(svc, httpapi.Options{MaxBody: f.maxBody, Timeout: f.timeout, Logger: logger,
+		if waitWatch != nil {
+			waitWatch()
+		}
+		if eng != nil {
+			eng.Close()
+		}
+		if d != nil {
+			d.Close()
+		}
+	}()
+	if serveHTTP {
+		h := httpapi.New(svc, httpapi.Options{MaxBody: f.maxBody, Timeout: f.timeout, Logger: logger, Model: modelName,
 			Health: func() map[string]any {
-				i := eng.Info()
+				e := ready.Load()
+				if e == nil {
+					t, _ := progress.State()
+					return map[string]any{"status": "indexing", "indexing": t.Message}
+				}
+				i := e.Info()
 				return map[string]any{"files": i.Files, "entries": i.Entries, "reindexing": live.Busy(), "reindex_runs": live.Runs()}
 			}})
 		httpSrv = httpapi.NewServer(h, logger)
@@ -240,16 +267,57 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 				errc <- fmt.Errorf("http: %w", err)
 			}
 		}()
-		defer func() {
-			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer scancel()
-			_ = httpSrv.Shutdown(sctx)
-		}()
 	}
 	if f.lsp {
-		srv := lsp.New(svc, lsp.Options{OnSave: onSave, Parallel: f.parallel, Logger: logger})
+		srv := lsp.New(svc, lsp.Options{OnSave: onSave, Parallel: f.parallel, Logger: logger, Progress: progress})
 		go func() { errc <- srv.Serve(ctx, os.Stdin, os.Stdout) }()
 		logger.Printf("LSP on standard input and output")
+	}
+
+	fail := func(code int, err error) error {
+		progress.Finish(err, "")
+		return &exitError{code, err}
+	}
+	if !db.IsIndex(indexDir) {
+		logger.Printf("no index in %s: building one for %s first", indexDir, repo)
+		sum, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: indexDir, Embedder: embedder,
+			Progress: func(p indexer.Progress) { reportBuild(progress, p) }})
+		if errors.Is(err, indexer.ErrDense) {
+			logger.Printf("serving without some dense vectors: %v", err)
+			err = nil
+		}
+		if err != nil {
+			return fail(3, fmt.Errorf("build index: %w", err))
+		}
+		logger.Printf("indexed %d files (%d statements) in %.2fs", sum.Files, sum.Statements, sum.Seconds)
+	}
+	progress.Update(100, "loading the index")
+	// One read-write handle serves both the engine and the live re-index.
+	if d, err = db.Open(indexDir, db.OpenOptions{}); err != nil {
+		return fail(3, fmt.Errorf("open index: %w", err))
+	}
+	rules := indexer.NewRules(repo, indexDir, 0)
+	ix = &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
+	if eng, err = engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool, Embedder: embedder}); err != nil {
+		return fail(3, err)
+	}
+	info := eng.Info()
+	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
+	if info.Dense != nil {
+		logger.Printf("dense vectors of %s: %d entries (%d dimensions)", info.Dense.Model, info.Dense.Entries, info.Dense.Dim)
+	}
+	later.Set(backend.Engine{Engine: eng, Mode: mode, TopK: f.topK, Rerank: f.rerank, Vote: f.vote})
+	ready.Store(eng)
+	progress.Finish(nil, "%d files, %d entries", info.Files, info.Entries)
+
+	if !f.noWatch {
+		go live.Run(ctx)
+		wait, err := server.Watch(ctx, server.WatchOptions{Rules: rules, Notify: onSave, Logger: logger})
+		if err != nil {
+			logger.Printf("not watching the repository (saves still re-index): %v", err)
+		} else {
+			waitWatch = wait
+		}
 	}
 	select {
 	case <-ctx.Done():
@@ -262,5 +330,21 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 			return err
 		}
 		return nil
+	}
+}
+
+// reportBuild shows an index build's progress to the servers' clients.
+func reportBuild(pr *server.Progress, p indexer.Progress) {
+	switch p.Phase {
+	case "walk":
+		pr.Update(0, "walking the repository")
+	case "publish":
+		pr.Update(100, "publishing %d files", p.FilesTotal)
+	default:
+		pct := 100
+		if p.BytesTotal > 0 {
+			pct = int(100 * p.BytesDone / p.BytesTotal)
+		}
+		pr.Update(pct, "%d/%d files", p.FilesDone, p.FilesTotal)
 	}
 }
