@@ -214,8 +214,8 @@ type PathSyntaxParser interface {
 
 // Language describes one supported language.
 type Language struct {
-	Name       string
-	Extensions []string
+	Name            string
+	Extensions      []string
 	CommentPrefix   string
 	Keywords        []string
 	NewParser       func() Parser
