@@ -19,6 +19,11 @@ DEB_PACKAGES := openjdk-17-source graphviz neovim
 NPM_DIR      ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/graphcoder/npm
 NPM_PACKAGES := effect@4.1.0 @tanstack/query-core@5.108.4 svelte@5.57.3
 export GRAPHCODER_NPM_DIR := $(NPM_DIR)
+# Tabby's editor agent, which the Tabby end-to-end test drives against
+# graphcoder serve, in a prefix of its own (it brings its own dependencies);
+# the version is server/backend's TabbyAgentVersion.
+TABBY_AGENT_VERSION := 1.5.0
+TABBY_AGENT_DIR     := $(NPM_DIR)/tabby-agent-$(TABBY_AGENT_VERSION)
 
 all: build
 
@@ -48,6 +53,12 @@ deps:
 				|| echo "npm install failed; tests that need these packages skip"; \
 		fi; \
 	else echo "npm not found; tests that need npm packages skip"; fi
+	@if command -v npm >/dev/null && [ ! -f "$(TABBY_AGENT_DIR)/node_modules/tabby-agent/dist/cli.js" ]; then \
+		echo "npm installing tabby-agent@$(TABBY_AGENT_VERSION) into $(TABBY_AGENT_DIR)"; mkdir -p "$(TABBY_AGENT_DIR)"; \
+		timeout 300 npm install --prefix "$(TABBY_AGENT_DIR)" --no-audit --no-fund --ignore-scripts --loglevel=error \
+			tabby-agent@$(TABBY_AGENT_VERSION) >/dev/null \
+			|| echo "npm install tabby-agent failed; the Tabby agent test installs it itself or skips"; \
+	fi
 
 test: deps vet
 	$(GO) test -timeout 30m ./...
