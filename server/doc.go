@@ -26,6 +26,20 @@
 //     the generation bump. The watcher takes its folder rules from the
 //     caller, so that it leaves out exactly what the indexer does.
 //
+//   - Clients send what they have. Tabby's send the lines around the cursor
+//     and sometimes no path; a [Query] says so (Partial) and the service
+//     places the fragment in the buffer open in the editor (shared by the
+//     LSP front end) or the file on disk, so that retrieval sees the whole
+//     file above it ([Place]), or completes it alone when neither holds it.
+//     What the client gathered (declarations, snippets, the clipboard)
+//     travels with the query to the context assembler.
+//   - The servers start before the index is ready: [Later] answers
+//     [ErrNotReady] until the index is loaded, and [Progress] tells LSP
+//     clients how the build goes.
+//   - Every request is one line of the [RequestLog] (text or JSON): what
+//     was asked, what it cost per stage, what answered it, and why a
+//     request failed.
+//
 // A model backend is optional: with a [Generator] configured the service asks
 // it for the completion text, and when it is absent, fails or is slow the
 // answer falls back to the model-free prediction and the reason is logged.

@@ -11,6 +11,14 @@
 // text.go, because an off-by-one there silently corrupts every later
 // incremental edit.
 //
+// Editors differ in what they send: a client that never opens a document
+// still gets completions (from the file on disk, with its edits applied),
+// the languageId names the language of a file whose name does not, and a
+// client that takes work-done progress is shown the initial index build
+// with $/progress (created with window/workDoneProgress/create). The open
+// documents are shared with the service, so that HTTP clients sending a
+// part of one are answered from the whole.
+//
 // Messages are read in order and document edits are applied on the reading
 // goroutine, so a completion always sees every edit sent before it; the
 // completion itself runs concurrently (see package server/jsonrpc).
