@@ -3,7 +3,7 @@
 // and HTTP (package server/httpapi) front ends.
 //
 // An editor asks for a completion on every pause in typing, so the core is
-// built around three facts of that workload:
+// built around the facts of that workload:
 //
 //   - Most requests repeat: the cursor sits on the same line while the user
 //     types, and retrieval depends only on the lines before that line and
@@ -11,11 +11,13 @@
 //     keyed by (index generation, path, line, hash of the buffer without the
 //     line being typed), and derives the text to insert from the cached
 //     prediction and what has been typed so far.
+//
 //   - Latency matters more than the last bit of ranking quality. A retrieval
 //     budget (default 100 ms) travels with every request to the [Completer],
 //     which answers with the best result found when it runs out. This is
 //     distinct from cancellation: a cancelled request is abandoned and gets
 //     no answer, a request over budget gets a good-enough one.
+//
 //   - The repository changes under the server. [Live] debounces change
 //     notifications (from a file watcher and from the editor's saves),
 //     re-indexes just the changed paths through an injected function and
@@ -33,9 +35,11 @@
 //     file above it ([Place]), or completes it alone when neither holds it.
 //     What the client gathered (declarations, snippets, the clipboard)
 //     travels with the query to the context assembler.
+//
 //   - The servers start before the index is ready: [Later] answers
 //     [ErrNotReady] until the index is loaded, and [Progress] tells LSP
 //     clients how the build goes.
+//
 //   - Every request is one line of the [RequestLog] (text or JSON): what
 //     was asked, what it cost per stage, what answered it, and why a
 //     request failed.
