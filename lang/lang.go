@@ -159,6 +159,14 @@ type File struct {
 	Stmts []*Stmt
 	// Errors counts recovered syntax error regions.
 	Errors int
+
+	// Symbols are the file's definitions in source order, Imports the
+	// names its import statements bring in, Package its declared package
+	// (Java; "" where the language has none). Front ends whose Language
+	// has Modules fill them (see ModuleSystem and the package comment).
+	Symbols []Symbol
+	Imports []Import
+	Package string
 }
 
 // Text returns the source lines of s joined by '\n'.
@@ -220,6 +228,11 @@ type Language struct {
 	Keywords        []string
 	NewParser       func() Parser
 	NewSyntaxParser func() SyntaxParser
+	// Modules resolves the language's imports to repository files; nil
+	// for a front end that records no symbols.
+	Modules ModuleSystem
+	// Scoping says how names reach class members (see Scoping).
+	Scoping Scoping
 
 	// Parsers are costly to create and not safe for concurrent use: one
 	// pool per language serves every caller.

@@ -94,6 +94,30 @@
 // ERROR nodes and the tokens tree-sitter inserted to recover (a missing
 // `;` or `)`), so a file parsed cleanly exactly when it is zero.
 //
+// # Symbols and imports
+//
+// The outline (lang.File.Symbols, Imports, Package) is read from the whole
+// syntax tree before the mapping prunes it: classes, interfaces, enums,
+// records and annotation types at any depth of type bodies (with the
+// types their extends, implements and interface extends clauses name),
+// methods and annotation elements (Method; overloads are separate
+// symbols), constructors (Constructor, compact ones too), fields (Field,
+// one per declarator; Constant when static and final, and every interface
+// field), enum constants (Constant, typed by their enum) and record
+// components (Field). Classes local to a method and anonymous class
+// bodies are left out. A signature runs from the modifiers (annotations
+// included) to the end of the header before the body; the doc row is the
+// first line of text of the Javadoc comment right before the declaration,
+// unless it starts with a block tag. Imports keep their dotted names:
+// `import a.b.C;` is module a.b, name C; `import a.b.*;` module a.b, name
+// "*"; static imports are marked. A file's module is its declared package,
+// and it sees its own package's types without importing them.
+//
+// A file being edited ends inside its class and method, which tree-sitter
+// leaves as loose tokens in an ERROR node; the outline rebuilds the open
+// types and methods from those tokens (modifiers, keyword, name,
+// parameters, braces) and reads the complete declarations among them.
+//
 // # Speed
 //
 // Each question asked of a tree-sitter node crosses into C, and asking

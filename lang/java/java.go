@@ -20,6 +20,8 @@ func init() {
 		Keywords:        keywords,
 		NewParser:       func() lang.Parser { return NewParser() },
 		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(language) },
+		Modules:         modules{},
+		Scoping:         scoping,
 	})
 }
 
@@ -91,6 +93,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 			f.Stmts = b.body(0, false, nil)
 		}
 	}
+	outline(f, flat, text)
 	f.Errors = b.errors
 	if f.Errors > 0 {
 		frontend.Monotone(f.Stmts)

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
 // benchSources reads a fixed sample of about 200 standard library files.
@@ -79,4 +82,45 @@ func reportLines(b *testing.B, lines int, cpu time.Duration) {
 	if cpu > 0 {
 		b.ReportMetric(total/cpu.Seconds(), "lines/cpu-s")
 	}
+}
+
+// BenchmarkOutline is the symbol and import outline alone, on trees the
+// front end has already flattened: its share of BenchmarkFrontEnd.
+func BenchmarkOutline(b *testing.B) {
+	srcs, lines := benchSources(b)
+	p := NewParser()
+	ctx := context.Background()
+	type parsed struct {
+		nodes []node
+		src   []byte
+		f     *lang.File
+	}
+	var all []parsed
+	for _, src := range srcs {
+		f, err := p.Parse(ctx, "bench.py", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src = lang.NormalizeCR(src)
+		tree, err := tsflat.Parse(ctx, p.ts, src, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes, err := flatten(tree.RootNode(), nil)
+		tree.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, parsed{nodes, src, f})
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, a := range all {
+			a.f.Symbols, a.f.Imports = a.f.Symbols[:0], a.f.Imports[:0]
+			p.b.reset(a.nodes, a.src, len(a.f.Lines))
+			p.b.outline(a.f)
+		}
+	}
+	reportLines(b, lines, cpuTime()-cpu0)
 }

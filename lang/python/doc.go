@@ -89,6 +89,34 @@
 // decorator expressions, default values and annotations, on the header of
 // their definition.
 //
+// # Symbols and imports
+//
+// The outline (lang.File.Symbols, Imports) holds module-level functions
+// (Function), classes at module level or nested in classes (Class, with
+// the dotted names of their base classes; keyword arguments such as
+// metaclass= are not bases, and a subscripted base Generic[T] is
+// Generic), their methods (Method; __init__ is the Constructor; a def
+// decorated with @property or a cached_property is a Property, and its
+// setter and deleter are not recorded again), class attributes (Field,
+// or Constant when ALL_CAPS), instance attributes a method assigns
+// through its first parameter (self.x = v: a Field of the class, the
+// first assignment standing for it), and module-level assignments
+// (Variable, or Constant when ALL_CAPS). Definitions under a module- or
+// class-level if, try or with count as the scope's; those inside function
+// bodies do not. A name a scope defines twice is recorded once, at its
+// first definition. Signatures run from the first decorator to the ':'
+// of the header; the doc row is the first line of text of a docstring
+// (the body's first statement, a string). Annotations give Type, reduced
+// to the class they name (Optional["Account"] is Account).
+//
+// Imports are recorded wherever they stand, one per name: `import a.b`
+// as module a.b, `from m import x as y` as module m, name x, alias y,
+// `from m import *` as name "*"; relative modules keep their dots.
+// __future__ imports are left out. Module names follow the file's dotted
+// path ("a/b/__init__.py" is the package a.b), also under the root
+// folder's own name and under every subfolder (see modules.ModuleNames);
+// relative imports count from the importing file's package.
+//
 // # Speed
 //
 // Reading a tree-sitter tree node by node through cgo costs a call per

@@ -34,6 +34,8 @@ func init() {
 		Keywords:        keywords,
 		NewParser:       func() lang.Parser { return NewParser() },
 		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(py.lang) },
+		Modules:         modules{},
+		Scoping:         scoping,
 	})
 }
 
@@ -76,6 +78,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if len(nodes) > 0 {
 		f.Errors = b.countErrors()
 		f.Stmts = b.block(0, nil)
+		b.outline(f)
 	}
 	b.reset(nil, nil, 0) // drop references to the file
 	return f, nil

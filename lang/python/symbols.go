@@ -88,6 +88,11 @@ const (
 	ntType
 	ntExpressionList
 	ntGenericType
+	ntRelativeImport
+	ntWildcardImport
+	ntString
+	ntConcatString
+	ntArgumentList
 	// case patterns
 	ntCasePattern
 	ntUnionPattern
@@ -138,6 +143,8 @@ var namedTypes = map[string]nt{
 	"as_pattern_target": ntAsPatternTarget, "dotted_name": ntDottedName,
 	"aliased_import": ntAliasedImport, "type_parameter": ntTypeParameter,
 	"type": ntType, "expression_list": ntExpressionList, "generic_type": ntGenericType,
+	"relative_import": ntRelativeImport, "wildcard_import": ntWildcardImport,
+	"string": ntString, "concatenated_string": ntConcatString, "argument_list": ntArgumentList,
 	"case_pattern": ntCasePattern, "union_pattern": ntUnionPattern,
 	"dict_pattern": ntDictPattern, "keyword_pattern": ntKeywordPattern,
 	"splat_pattern": ntSplatPattern, "class_pattern": ntClassPattern,

@@ -1,0 +1,93 @@
+// Package langtest holds what the front ends' tests share: a text form of
+// a file's symbols and imports for golden files.
+package langtest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// Outline renders the symbols, imports and package of f, one per line,
+// rows 1-based: kind, qualified name, whole rows, signature rows, name
+// row, doc row and text, bases, type, and the signature's first line. With
+// ms, each import is followed by what ms resolves it to for a file at
+// f.Path.
+func Outline(f *lang.File, ms lang.ModuleSystem) string {
+	var b strings.Builder
+	if f.Package != "" {
+		fmt.Fprintf(&b, "package %s\n", f.Package)
+	}
+	for i, s := range f.Symbols {
+		depth := 0
+		for p := s.Parent; p >= 0 && p < i && depth < len(f.Symbols); p = f.Symbols[p].Parent {
+			depth++
+		}
+		fmt.Fprintf(&b, "%s%s %s L%d-%d sig %d-%d name %d", strings.Repeat("  ", depth), s.Kind, f.Qualified(i),
+			s.StartRow+1, s.EndRow+1, s.SigStart+1, s.SigEnd+1, s.NameRow+1)
+		if s.DocRow >= 0 && s.DocRow < len(f.Lines) {
+			fmt.Fprintf(&b, " doc %d %q", s.DocRow+1, lang.DocText(f.Lines[s.DocRow]))
+		}
+		if len(s.Bases) > 0 {
+			fmt.Fprintf(&b, " bases=%s", strings.Join(s.Bases, ","))
+		}
+		if s.Type != "" {
+			fmt.Fprintf(&b, " type=%s", s.Type)
+		}
+		if s.NameRow >= 0 && s.NameRow < len(f.Lines) {
+			fmt.Fprintf(&b, " | %s", strings.TrimSpace(f.Lines[s.NameRow]))
+		}
+		b.WriteByte('\n')
+	}
+	for _, imp := range f.Imports {
+		fmt.Fprintf(&b, "import L%d module=%q name=%q", imp.Row+1, imp.Module, imp.Name)
+		if imp.Alias != "" {
+			fmt.Fprintf(&b, " alias=%q", imp.Alias)
+		}
+		if imp.Static {
+			b.WriteString(" static")
+		}
+		if ms != nil {
+			r := ms.Resolve(imp, f.Path, f.Package)
+			fmt.Fprintf(&b, " -> module=%q member=%q local=%q", r.Module, r.Member, r.Local)
+			if r.All {
+				b.WriteString(" all")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if ms != nil {
+		fmt.Fprintf(&b, "module names %q\n", ms.ModuleNames(f.Path, f.Package, "root"))
+		for _, r := range ms.Implicit(f.Path, f.Package) {
+			fmt.Fprintf(&b, "implicit module=%q member=%q all=%v\n", r.Module, r.Member, r.All)
+		}
+	}
+	return b.String()
+}
+
+// CheckSymbols checks the contract of lang.Symbol: rows inside the file and
+// nested as documented, parents before their members and of a type kind.
+func CheckSymbols(t testing.TB, f *lang.File) {
+	t.Helper()
+	for i, s := range f.Symbols {
+		if s.Name == "" {
+			t.Errorf("symbol %d has no name", i)
+		}
+		if !(0 <= s.StartRow && s.StartRow <= s.SigStart && s.SigStart <= s.NameRow && s.NameRow <= s.SigEnd && s.SigEnd <= s.EndRow && s.EndRow < len(f.Lines)) {
+			t.Errorf("symbol %s: rows %d..%d, signature %d..%d, name %d out of order (%d lines)", f.Qualified(i), s.StartRow, s.EndRow, s.SigStart, s.SigEnd, s.NameRow, len(f.Lines))
+		}
+		if s.DocRow < -1 || s.DocRow >= len(f.Lines) {
+			t.Errorf("symbol %s: doc row %d", f.Qualified(i), s.DocRow)
+		}
+		if s.Parent >= i || s.Parent < -1 || (s.Parent >= 0 && !f.Symbols[s.Parent].Kind.IsType()) {
+			t.Errorf("symbol %s: bad parent %d", f.Qualified(i), s.Parent)
+		}
+	}
+	for _, imp := range f.Imports {
+		if imp.Row < 0 || imp.Row >= len(f.Lines) {
+			t.Errorf("import %+v: row out of range", imp)
+		}
+	}
+}
