@@ -14,6 +14,10 @@ type analysis struct {
 	graph        *ccg.Graph
 	slices       []slice.Slice // one per vertex, by vertex id
 	syntaxErrors int
+	// The file's outline (lang.File.Package, Symbols, Imports).
+	pkg     string
+	symbols []lang.Symbol
+	imports []lang.Import
 }
 
 type analyzeFunc func(ctx context.Context, b *Builder, l *lang.Language, path string, content []byte) (*analysis, error)
@@ -36,7 +40,8 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		return nil, err
 	}
 	g := ccg.Build(f)
-	a = &analysis{graph: g, syntaxErrors: f.Errors, slices: make([]slice.Slice, len(g.Nodes))}
+	a = &analysis{graph: g, syntaxErrors: f.Errors, slices: make([]slice.Slice, len(g.Nodes)),
+		pkg: f.Package, symbols: f.Symbols, imports: f.Imports}
 	var s slice.Slicer
 	for v := range g.Nodes {
 		a.slices[v] = *s.Of(g, int32(v), b.slice)

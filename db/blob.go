@@ -24,6 +24,12 @@ type FileRecord struct {
 	Stmts []StmtRecord
 	// Entries are the database entries, one per statement.
 	Entries []Entry
+	// Package, Symbols and Imports are the file's outline, as its front
+	// end recorded them (lang.File): what the repository's symbol table
+	// is built from.
+	Package string
+	Symbols []lang.Symbol
+	Imports []lang.Import
 }
 
 // StmtRecord is one statement (CCG vertex) of a file.
@@ -191,6 +197,7 @@ func encodeBlob(dst []byte, r *FileRecord) []byte {
 
 	dst = appendNames(dst, r.Stmts, defsOf)
 	dst = appendNames(dst, r.Stmts, paramsOf)
+	dst = appendOutline(dst, r)
 
 	nNodes, nEdges := 0, 0
 	for i := range r.Entries {
@@ -386,6 +393,7 @@ func decodeBody(body []byte) (*FileRecord, error) {
 
 	decodeNames(r, rec.Stmts, defsOf)
 	decodeNames(r, rec.Stmts, paramsOf)
+	decodeOutline(r, rec)
 
 	nEntries := r.count("entry count")
 	nNodes := r.count("node count")
@@ -541,3 +549,158 @@ func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]strin
 		}
 	}
 }
+
+// appendOutline appends the outline section: its length, then the package,
+// the symbols and the imports (see the layout in doc.go).
+func appendOutline(dst []byte, r *FileRecord) []byte {
+	var sec []byte
+	sec = appendString(sec, r.Package)
+	sec = binary.AppendUvarint(sec, uint64(len(r.Symbols)))
+	prevStart := 0
+	for i := range r.Symbols {
+		s := &r.Symbols[i]
+		sec = append(sec, byte(s.Kind))
+		sec = appendString(sec, s.Name)
+		sec = binary.AppendUvarint(sec, uint64(s.Parent+1))
+		sec = binary.AppendVarint(sec, int64(s.StartRow-prevStart))
+		prevStart = s.StartRow
+		sec = binary.AppendUvarint(sec, uint64(s.EndRow-s.StartRow))
+		sec = binary.AppendUvarint(sec, uint64(s.SigStart-s.StartRow))
+		sec = binary.AppendUvarint(sec, uint64(s.SigEnd-s.SigStart))
+		sec = binary.AppendUvarint(sec, uint64(s.NameRow-s.SigStart))
+		if s.DocRow < 0 {
+			sec = binary.AppendUvarint(sec, 0)
+		} else {
+			sec = binary.AppendUvarint(sec, zigzag(int64(s.DocRow-s.StartRow))+1)
+		}
+		sec = appendString(sec, s.Type)
+		sec = binary.AppendUvarint(sec, uint64(len(s.Bases)))
+		for _, b := range s.Bases {
+			sec = appendString(sec, b)
+		}
+	}
+	sec = binary.AppendUvarint(sec, uint64(len(r.Imports)))
+	prevRow := 0
+	for _, imp := range r.Imports {
+		sec = binary.AppendVarint(sec, int64(imp.Row-prevRow))
+		prevRow = imp.Row
+		sec = appendString(sec, imp.Module)
+		sec = appendString(sec, imp.Name)
+		sec = appendString(sec, imp.Alias)
+		var flags byte
+		if imp.Static {
+			flags |= 1
+		}
+		sec = append(sec, flags)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(sec)))
+	return append(dst, sec...)
+}
+
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+// decodeOutline reads the outline section. Its strings are substrings of
+// one copy of the section. Every row must lie inside the file.
+func decodeOutline(r *reader, rec *FileRecord) {
+	n := r.count("outline size")
+	raw := r.bytes(n, "outline")
+	if r.err != nil {
+		return
+	}
+	sec := string(raw)
+	o := &reader{b: raw}
+	off := func() int { return len(sec) - len(o.b) }
+	str := func(what string) string {
+		l := o.count(what)
+		at := off()
+		o.bytes(l, what)
+		if o.err != nil {
+			return ""
+		}
+		return sec[at : at+l]
+	}
+	lines := len(rec.Lines)
+	row := func(v int, what string) int {
+		if v < 0 || v >= lines {
+			o.fail(what)
+		}
+		return v
+	}
+	rec.Package = str("package")
+	if ns := o.count("symbol count"); ns > 0 {
+		rec.Symbols = make([]lang.Symbol, ns)
+		start := 0
+		for i := range rec.Symbols {
+			s := &rec.Symbols[i]
+			kind := o.byte1("symbol kind")
+			if kind == 0 || kind > byte(lang.SymVariable) {
+				o.fail("symbol kind")
+			}
+			s.Kind = lang.SymbolKind(kind)
+			s.Name = str("symbol name")
+			parent := o.uvarint("symbol parent")
+			if parent > uint64(i) {
+				o.fail("symbol parent")
+			}
+			s.Parent = int(parent) - 1
+			start += int(o.varint("symbol row"))
+			s.StartRow = row(start, "symbol row")
+			s.EndRow = row(s.StartRow+o.rows("symbol rows"), "symbol rows")
+			s.SigStart = row(s.StartRow+o.rows("signature rows"), "signature rows")
+			s.SigEnd = row(s.SigStart+o.rows("signature rows"), "signature rows")
+			s.NameRow = row(s.SigStart+o.rows("name row"), "name row")
+			s.DocRow = -1
+			if d := o.uvarint("doc row"); d > 0 {
+				s.DocRow = row(s.StartRow+int(unzigzag(d-1)), "doc row")
+			}
+			s.Type = str("symbol type")
+			if nb := o.count("base count"); nb > 0 {
+				s.Bases = make([]string, nb)
+				for j := range s.Bases {
+					s.Bases[j] = str("base")
+				}
+			}
+			if o.err != nil {
+				break
+			}
+		}
+	}
+	if ni := o.count("import count"); ni > 0 && o.err == nil {
+		rec.Imports = make([]lang.Import, ni)
+		prev := 0
+		for i := range rec.Imports {
+			imp := &rec.Imports[i]
+			prev += int(o.varint("import row"))
+			imp.Row = row(prev, "import row")
+			imp.Module = str("import module")
+			imp.Name = str("import name")
+			imp.Alias = str("import alias")
+			flags := o.byte1("import flags")
+			if flags > 1 {
+				o.fail("import flags")
+			}
+			imp.Static = flags&1 != 0
+			if o.err != nil {
+				break
+			}
+		}
+	}
+	if o.err == nil && len(o.b) != 0 {
+		o.fail("outline size")
+	}
+	if o.err != nil && r.err == nil {
+		r.err = o.err
+	}
+}
+
+// rows reads a row count, bounded so that sums of rows cannot overflow.
+func (r *reader) rows(what string) int {
+	v := r.uvarint(what)
+	if v > maxRow {
+		r.fail(what)
+		return 0
+	}
+	return int(v)
+}
+
+func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }

@@ -323,7 +323,7 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 // a file-local vocabulary and one entry per statement.
 func (b *Builder) record(a *analysis) *FileRecord {
 	g := a.graph
-	rec := &FileRecord{Language: g.Language, Lines: g.Lines}
+	rec := &FileRecord{Language: g.Language, Lines: g.Lines, Package: a.pkg, Symbols: a.symbols, Imports: a.imports}
 	ids := make(map[string]uint32)
 	rec.Stmts = make([]StmtRecord, len(g.Nodes))
 	var toks []string

@@ -37,6 +37,11 @@ func sampleRecord() *FileRecord {
 			{Target: 2, Nodes: []uint32{0, 1, 2}, Hop: []uint8{2, 1, 0}, Edges: []slice.Edge{
 				{From: 0, To: 1, Type: ccg.CF}, {From: 1, To: 2, Type: ccg.CF}, {From: 1, To: 2, Type: ccg.CD}, {From: 1, To: 2, Type: ccg.DD}}},
 		},
+		Symbols: []lang.Symbol{
+			{Kind: lang.SymClass, Name: "C", Parent: -1, StartRow: 2, EndRow: 3, SigStart: 2, SigEnd: 2, NameRow: 2, DocRow: -1, Bases: []string{"base.B", "M"}},
+			{Kind: lang.SymMethod, Name: "f", Parent: 0, StartRow: 2, EndRow: 3, SigStart: 2, SigEnd: 2, NameRow: 2, DocRow: 0, Type: "int"},
+		},
+		Imports: []lang.Import{{Row: 0, Module: "os"}, {Row: 0, Module: "..a", Name: "b", Alias: "c", Static: true}},
 	}
 }
 
@@ -47,6 +52,7 @@ func TestBlobRoundTrip(t *testing.T) {
 	}{
 		{"sample", sampleRecord()},
 		{"empty", &FileRecord{Language: "java", Vocab: []string{}, Stmts: []StmtRecord{}, Entries: []Entry{}}},
+		{"package", &FileRecord{Language: "java", Lines: []string{"package a.b;"}, Vocab: []string{}, Stmts: []StmtRecord{}, Entries: []Entry{}, Package: "a.b"}},
 		{"one empty line", &FileRecord{Language: "python", Lines: []string{""}, Vocab: []string{}, Stmts: []StmtRecord{}, Entries: []Entry{}}},
 		{"rows going back", &FileRecord{Language: "java", Lines: []string{"a", "b", "c"}, Vocab: []string{"a"},
 			Stmts:   []StmtRecord{{StartRow: 2, EndRow: 2, Tokens: []uint32{0}}, {StartRow: 0, EndRow: 1, Tokens: []uint32{}}},
@@ -582,6 +588,26 @@ func TestKillDuringBuild(t *testing.T) {
 					}
 				}
 				t.Logf("delay %v: read-only %v reads %d files (finished %v)", delay, ro, len(got), finished)
+			}
+		})
+	}
+}
+
+// TestOutlineRefused checks that an outline whose rows leave the file or
+// whose parent does not come first is refused, never trusted.
+func TestOutlineRefused(t *testing.T) {
+	for name, mutate := range map[string]func(r *FileRecord){
+		"row past the end": func(r *FileRecord) { r.Symbols[1].EndRow = len(r.Lines) },
+		"doc row past":     func(r *FileRecord) { r.Symbols[0].DocRow = 99 },
+		"import row":       func(r *FileRecord) { r.Imports[1].Row = len(r.Lines) + 3 },
+		"parent after":     func(r *FileRecord) { r.Symbols[0].Parent = 1 },
+		"bad kind":         func(r *FileRecord) { r.Symbols[0].Kind = 200 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := sampleRecord()
+			mutate(r)
+			if _, err := decodeBlob(encodeBlob(nil, r)); err == nil {
+				t.Error("decoded without error")
 			}
 		})
 	}

@@ -73,6 +73,19 @@
 //	                   order) uv n, n name indexes in the front end's order
 //	params             the same layout as defs, for the parameters each
 //	                   statement binds in the scope it opens
+//	outline            uv section bytes, then the file's outline as its
+//	                   front end recorded it (lang.File): string package;
+//	                   uv symbol count, per symbol: kind byte, string
+//	                   name, uv parent+1 (0: top level; a parent comes
+//	                   first), zz start row delta from the previous
+//	                   symbol's start, uv end-start, uv signature
+//	                   start-start, uv signature end-signature start, uv
+//	                   name row-signature start, uv doc row (0: none, else
+//	                   zz(doc row-start)+1), string type, uv n, n strings
+//	                   bases; uv import count, per import: zz row delta
+//	                   from the previous import's, string module, string
+//	                   name, string alias, flags byte (1: static). Every
+//	                   row lies inside the file.
 //	entries            uv count, uv total nodes, uv total edges, then per
 //	                   entry (one per statement): uv target statement,
 //	                   uv n, n zz slice statement ids in slice (source) order,
