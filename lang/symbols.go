@@ -175,6 +175,14 @@ type Scoping struct {
 	// member of the enclosing classes and their bases (Java; Python
 	// reads members only through a receiver).
 	BareMembers bool
+	// ReExports makes the names a module imports members of that module,
+	// reachable by importing them from it (Python: a package's
+	// __init__.py re-exports what it imports; Java imports are private to
+	// the file).
+	ReExports bool
+	// Hidden is the prefix of the names a wildcard import does not bind
+	// ("_" in Python), "" for none.
+	Hidden string
 }
 
 // Qualified returns the qualified name of symbol i of f: the names of its

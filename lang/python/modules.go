@@ -13,7 +13,7 @@ import (
 type modules struct{}
 
 // scoping: methods read members through their first parameter.
-var scoping = lang.Scoping{Receivers: []string{"self", "cls"}, Super: "super"}
+var scoping = lang.Scoping{Receivers: []string{"self", "cls"}, Super: "super", ReExports: true, Hidden: "_"}
 
 // dottedPath returns the dotted module name of a file path relative to the
 // root ("a/b/c.py" is "a.b.c", "a/b/__init__.py" is "a.b", the root's own

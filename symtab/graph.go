@@ -1,0 +1,243 @@
+package symtab
+
+import (
+	"slices"
+
+	"gonum.org/v1/gonum/graph/network"
+	"gonum.org/v1/gonum/graph/simple"
+)
+
+// maxWildcardEdges bounds the files one wildcard import links to in the
+// import graph (a Java `import p.*` names a whole package).
+const maxWildcardEdges = 32
+
+// ImportTargets returns the visible repository files the imports of f
+// name, each once, in import order: the file defining an imported member
+// (or the submodule it is), the module's file for a module import, the
+// package's files (at most maxWildcardEdges) for a wildcard. Imports the
+// repository does not define (the standard library, other packages)
+// name none.
+func (v *View) ImportTargets(f *File) []*File {
+	var out []*File
+	seen := map[*File]bool{f: true}
+	add := func(g *File) {
+		if g != nil && !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	for _, ref := range f.refs {
+		files := v.module(ref.Module, f.Path)
+		switch {
+		case ref.All && ref.Member == "":
+			for i, g := range files {
+				if i == maxWildcardEdges {
+					break
+				}
+				add(g)
+			}
+		case ref.Member != "":
+			add(v.memberFile(files, ref.Module, ref.Member, f.Path))
+		case len(files) > 0:
+			add(files[0])
+		}
+	}
+	return out
+}
+
+// memberFile returns the file defining the top-level name a member path
+// starts with among the files of module (its first file when none does),
+// or the file of the submodule module.first; nil when neither exists.
+func (v *View) memberFile(files []*File, module, member, from string) *File {
+	first := member
+	for i := 0; i < len(first); i++ {
+		if first[i] == '.' {
+			first = first[:i]
+			break
+		}
+	}
+	for _, g := range files {
+		for _, i := range g.top {
+			if g.Symbols[i].Name == first {
+				return g
+			}
+		}
+	}
+	if sub := v.module(joinName(module, first), from); len(sub) > 0 {
+		return sub[0]
+	}
+	if len(files) > 0 {
+		return files[0]
+	}
+	return nil
+}
+
+func joinName(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// buildGraph resolves the imports of the table's files among themselves
+// and ranks the files by PageRank over the import graph (gonum's
+// graph/network: an import is an edge from the importer to the imported
+// file, so the files many others depend on rank high).
+func (t *Table) buildGraph() {
+	v := NewView(t)
+	t.out = make([][]int32, len(t.files))
+	t.in = make([][]int32, len(t.files))
+	g := simple.NewDirectedGraph()
+	for id := range t.files {
+		g.AddNode(simple.Node(id))
+	}
+	for id, f := range t.files {
+		for _, target := range v.ImportTargets(f) {
+			to := t.byPath[target.Path]
+			t.out[id] = append(t.out[id], to)
+			t.in[to] = append(t.in[to], int32(id))
+			g.SetEdge(g.NewEdge(simple.Node(id), simple.Node(to)))
+		}
+		slices.Sort(t.out[id])
+	}
+	for id := range t.in {
+		slices.Sort(t.in[id])
+	}
+	t.rank = make([]float64, len(t.files))
+	if len(t.files) == 0 {
+		return
+	}
+	for id, r := range network.PageRankSparse(g, 0.85, 1e-6) {
+		t.rank[id] = r
+	}
+}
+
+// Rank returns the PageRank of the file at path in the base table of the
+// view (0 for files only upper tables hold), scaled so that the mean over
+// the base's files is 1.
+func (v *View) Rank(path string) float64 {
+	b := v
+	for b.parent != nil {
+		b = b.parent
+	}
+	if b.t == nil || len(b.t.rank) == 0 {
+		return 0
+	}
+	id, ok := b.t.byPath[path]
+	if !ok {
+		return 0
+	}
+	return b.t.rank[id] * float64(len(b.t.files))
+}
+
+// ImportedBy returns the visible files that import path, by path.
+func (v *View) ImportedBy(path string) []*File {
+	var out []*File
+	seen := map[string]bool{}
+	// The base's own graph, then the files of the tables above it,
+	// whose imports are resolved in this view.
+	var layers []*View
+	for l := v; l != nil; l = l.parent {
+		layers = append(layers, l)
+	}
+	base := layers[len(layers)-1]
+	if base.t != nil && base.t.in != nil {
+		if id, ok := base.t.byPath[path]; ok && v.File(path) != nil {
+			for _, from := range base.t.in[id] {
+				f := base.t.files[from]
+				if v.visible(f) && !seen[f.Path] {
+					seen[f.Path] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	for _, l := range layers[:len(layers)-1] {
+		if l.t == nil {
+			continue
+		}
+		for _, f := range l.t.files {
+			if seen[f.Path] || !v.visible(f) {
+				continue
+			}
+			for _, g := range v.ImportTargets(f) {
+				if g.Path == path {
+					seen[f.Path] = true
+					out = append(out, f)
+					break
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *File) int {
+		if a.Path < b.Path {
+			return -1
+		}
+		if a.Path > b.Path {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Relations answers, for one file, how close other files are to it in the
+// import graph (see Relation).
+type Relations struct {
+	v        *View
+	f        *File
+	direct   map[string]bool
+	imported []string
+}
+
+// Relations prepares the relations of f (which need not be in the view:
+// a request's own buffer).
+func (v *View) Relations(f *File) *Relations {
+	r := &Relations{v: v, f: f, direct: map[string]bool{}, imported: f.imported}
+	for _, g := range v.ImportTargets(f) {
+		r.direct[g.Path] = true
+	}
+	for _, g := range v.ImportedBy(f.Path) {
+		r.direct[g.Path] = true
+	}
+	return r
+}
+
+// Relation returns how close the file at path is to the relations' file:
+// 1 when one imports the other, else the Jaccard similarity of the
+// modules the two import (shared imports, repository or external), 0 for
+// a file the view does not hold or the file itself.
+func (r *Relations) Relation(path string) float64 {
+	if path == r.f.Path {
+		return 0
+	}
+	if r.direct[path] {
+		return 1
+	}
+	g := r.v.File(path)
+	if g == nil {
+		return 0
+	}
+	return jaccard(r.imported, g.imported)
+}
+
+// jaccard returns |a n b| / |a u b| of two sorted distinct lists.
+func jaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}

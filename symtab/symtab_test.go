@@ -1,0 +1,239 @@
+package symtab
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/python"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// parseTree parses every file under dir into outlines.
+func parseTree(t testing.TB, dir string) []*File {
+	t.Helper()
+	var out []*File
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		l := lang.ForPath(p)
+		if l == nil {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		f, err := l.Parse(context.Background(), rel, src)
+		if err != nil {
+			return err
+		}
+		out = append(out, FromLang(f, l, filepath.Base(dir)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func buildTable(t testing.TB, files []*File, root string) *Table {
+	t.Helper()
+	b := NewBuilder(root, true)
+	for _, f := range files {
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Finish()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func defs(t Target) string {
+	if t.Module != "" {
+		return "module " + t.Module
+	}
+	if len(t.Defs) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, d := range t.Defs {
+		parts = append(parts, fmt.Sprintf("%s %s", d.Symbol().Kind, d))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// query is one resolution: a dotted path read in file, inside the class
+// named class ("" at top level).
+type query struct{ file, class, path string }
+
+func resolveAll(t *testing.T, v *View, qs []query) string {
+	var b strings.Builder
+	for _, q := range qs {
+		f := v.File(q.file)
+		if f == nil {
+			t.Fatalf("no file %s", q.file)
+		}
+		class := -1
+		for i, s := range f.Symbols {
+			if q.class != "" && s.Kind.IsType() && f.Symbols[i].Name == q.class {
+				class = i
+			}
+		}
+		r := v.Resolver(f)
+		fmt.Fprintf(&b, "%s [%s] %s -> %s\n", q.file, q.class, q.path, defs(r.Path(strings.Split(q.path, "."), class)))
+	}
+	return b.String()
+}
+
+func graphDump(v *View, files []*File) string {
+	var b strings.Builder
+	for _, f := range files {
+		var to, from []string
+		for _, g := range v.ImportTargets(f) {
+			to = append(to, g.Path)
+		}
+		for _, g := range v.ImportedBy(f.Path) {
+			from = append(from, g.Path)
+		}
+		fmt.Fprintf(&b, "%s modules=%q imports=%v imported-by=%v rank=%.2f\n", f.Path, f.Modules(), to, from, v.Rank(f.Path))
+	}
+	return b.String()
+}
+
+func TestPythonResolution(t *testing.T) {
+	files := parseTree(t, "testdata/py")
+	v := NewView(buildTable(t, files, "py"))
+	got := graphDump(v, files) + resolveAll(t, v, []query{
+		{"pkg/sub/deep.py", "", "models"},
+		{"pkg/sub/deep.py", "", "models.Account"},
+		{"pkg/sub/deep.py", "", "models.Account.deposit"},
+		{"pkg/sub/deep.py", "", "Acc"},
+		{"pkg/sub/deep.py", "", "Account"}, // the local def shadows the import
+		{"pkg/sub/deep.py", "", "pkg"},
+		{"pkg/sub/deep.py", "", "pkg.base.Base.save"},
+		{"pkg/sub/deep.py", "", "helper"}, // through __init__'s wildcard of util
+		{"pkg/sub/deep.py", "", "missing.module"},
+		{"pkg/sub/deep.py", "", "nothing"},
+		{"pkg/sub/deep.py", "Report", "self.deposit"}, // a member of the base class
+		{"pkg/sub/deep.py", "Report", "self.save"},    // two bases up
+		{"pkg/sub/deep.py", "Report", "self.ledger.post"},
+		{"pkg/sub/deep.py", "Report", "super.deposit"},
+		{"pkg/sub/deep.py", "Report", "deposit"}, // Python reads members through self only
+		{"pkg/models.py", "Account", "self.balance"},
+		{"pkg/models.py", "", "util.helper"},
+		{"pkg/models.py", "", "Loop.mixed"}, // base cycle Mixin <-> Loop
+		{"pkg/models.py", "", "Loop.nothing"},
+		{"pkg/cyc_a.py", "", "thing"}, // import cycle
+		{"pkg/__init__.py", "", "helper"},
+		{"pkg/__init__.py", "", "_private"},
+	})
+	golden(t, "py.golden", got)
+}
+
+func TestJavaResolution(t *testing.T) {
+	files := parseTree(t, "testdata/java")
+	v := NewView(buildTable(t, files, "java"))
+	got := graphDump(v, files) + resolveAll(t, v, []query{
+		{"src/com/acme/app/App.java", "App", "Account"},
+		{"src/com/acme/app/App.java", "App", "acc.deposit"}, // overloads
+		{"src/com/acme/app/App.java", "App", "acc.save"},
+		{"src/com/acme/app/App.java", "App", "acc.helper.owner.deposit"},
+		{"src/com/acme/app/App.java", "App", "Inner.inner"},
+		{"src/com/acme/app/App.java", "App", "Helper.help"}, // wildcard import
+		{"src/com/acme/app/App.java", "App", "List"},
+		{"src/com/acme/app/App.java", "App", "run"}, // bare member
+		{"src/com/acme/Account.java", "Account", "save"},
+		{"src/com/acme/Account.java", "Account", "this.deposit"},
+		{"src/com/acme/Account.java", "Account", "help"}, // static import
+		{"src/com/acme/Account.java", "Inner", "helper"}, // enclosing class member
+		{"src/com/acme/Account.java", "Account", "Base"}, // same package
+		{"src/com/acme/util/Helper.java", "Helper", "Account.Inner"},
+	})
+	golden(t, "java.golden", got)
+}
+
+// TestBadInput: import cycles through many files, a class with thousands
+// of members, hundreds of files with one module name, a base class
+// cycle: every lookup ends with bounded output.
+func TestBadInput(t *testing.T) {
+	py := lang.ByName("python")
+	var files []*File
+	// A ring of 200 modules, each re-exporting the next one's name.
+	for i := 0; i < 200; i++ {
+		files = append(files, NewFile(fmt.Sprintf("ring/m%d.py", i), py, "r", "", nil,
+			[]lang.Import{{Module: fmt.Sprintf(".m%d", (i+1)%200), Name: "x"}, {Module: fmt.Sprintf(".m%d", (i+7)%200), Name: "*"}}))
+	}
+	// A class with 5,000 members, half of them called "dup".
+	var syms []lang.Symbol
+	syms = append(syms, lang.Symbol{Kind: lang.SymClass, Name: "Big", Parent: -1, EndRow: 5000, DocRow: -1, Bases: []string{"Big", "Other"}})
+	for i := 0; i < 5000; i++ {
+		name := fmt.Sprintf("m%d", i)
+		if i%2 == 0 {
+			name = "dup"
+		}
+		syms = append(syms, lang.Symbol{Kind: lang.SymMethod, Name: name, Parent: 0, StartRow: i + 1, EndRow: i + 1, SigStart: i + 1, SigEnd: i + 1, NameRow: i + 1, DocRow: -1})
+	}
+	syms = append(syms, lang.Symbol{Kind: lang.SymClass, Name: "Other", Parent: -1, DocRow: -1, Bases: []string{"Big"}})
+	files = append(files, NewFile("big.py", py, "r", "", syms, nil))
+	// 600 files whose last name is "util".
+	for i := 0; i < 600; i++ {
+		files = append(files, NewFile(fmt.Sprintf("d%d/util.py", i), py, "r", "",
+			[]lang.Symbol{{Kind: lang.SymFunction, Name: "f", Parent: -1, DocRow: -1}}, []lang.Import{{Module: "util", Name: "f"}}))
+	}
+	v := NewView(buildTable(t, files, "r"))
+	r := v.Resolver(v.File("ring/m0.py"))
+	if got := r.Name("x", -1); !got.Empty() {
+		t.Errorf("x in the ring resolved to %v", defs(got))
+	}
+	if got := r.Name("y", -1); !got.Empty() {
+		t.Errorf("y in the ring resolved to %v", defs(got))
+	}
+	big := v.Resolver(v.File("big.py"))
+	if got := big.Path([]string{"Big", "dup"}, -1); len(got.Defs) != maxDefs {
+		t.Errorf("Big.dup gave %d definitions, want the bound %d", len(got.Defs), maxDefs)
+	}
+	if got := big.Path([]string{"Other", "m4999"}, -1); len(got.Defs) != 1 {
+		t.Errorf("Other.m4999 through the base = %v", defs(got))
+	}
+	if got := big.Path([]string{"Other", "none"}, -1); !got.Empty() {
+		t.Errorf("Other.none = %v", defs(got))
+	}
+	if got := big.AllMembers(Def{v.File("big.py"), 0}, 40); len(got) != 40 {
+		t.Errorf("AllMembers gave %d, want 40", len(got))
+	}
+	u := v.Resolver(v.File("d7/util.py"))
+	if got := u.Name("f", -1); len(got.Defs) != 1 {
+		t.Errorf("f = %v", defs(got))
+	}
+	if got := v.ImportTargets(v.File("d7/util.py")); len(got) > 1 {
+		t.Errorf("a module import links %d files", len(got))
+	}
+}

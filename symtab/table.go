@@ -1,0 +1,402 @@
+package symtab
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// File is one file's outline in the table: what its front end recorded
+// (lang.File.Symbols, Imports, Package) and the indexes derived from it.
+// A File is immutable once made.
+type File struct {
+	Path     string // slash-separated, relative to the repository root
+	Language *lang.Language
+	Package  string
+	Symbols  []lang.Symbol
+	Imports  []lang.Import
+
+	top      []int32   // top-level symbols
+	children [][]int32 // members of each symbol
+	modules  []string  // the module names of the file, most specific first
+	refs     []lang.ImportRef
+	implicit []lang.ImportRef
+	imported []string // the absolute modules the file imports, sorted, distinct
+}
+
+// NewFile makes the table's record of a file. Symbols whose Parent is out
+// of order are taken as top-level; a language without a module system
+// gives a file no module names and imports that resolve to nothing.
+func NewFile(path string, l *lang.Language, root, pkg string, symbols []lang.Symbol, imports []lang.Import) *File {
+	f := &File{Path: path, Language: l, Package: pkg, Symbols: symbols, Imports: imports,
+		children: make([][]int32, len(symbols))}
+	for i := range symbols {
+		p := symbols[i].Parent
+		if p >= 0 && p < i && symbols[p].Kind.IsType() {
+			f.children[p] = append(f.children[p], int32(i))
+		} else {
+			f.top = append(f.top, int32(i))
+		}
+	}
+	if l == nil || l.Modules == nil {
+		return f
+	}
+	ms := l.Modules
+	f.modules = ms.ModuleNames(path, pkg, root)
+	f.refs = make([]lang.ImportRef, len(imports))
+	for i, imp := range imports {
+		f.refs[i] = ms.Resolve(imp, path, pkg)
+		f.imported = append(f.imported, f.refs[i].Module)
+	}
+	f.implicit = ms.Implicit(path, pkg)
+	slices.Sort(f.imported)
+	f.imported = slices.Compact(f.imported)
+	return f
+}
+
+// Top returns the indexes of the file's top-level symbols.
+func (f *File) Top() []int32 { return f.top }
+
+// Members returns the indexes of the members of symbol i.
+func (f *File) Members(i int) []int32 {
+	if i < 0 || i >= len(f.children) {
+		return nil
+	}
+	return f.children[i]
+}
+
+// Modules returns the module names of the file, most specific first.
+func (f *File) Modules() []string { return f.modules }
+
+// Enclosing returns the innermost type symbol whose rows hold row, -1 for
+// none.
+func (f *File) Enclosing(row int) int {
+	best := -1
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if s.Kind.IsType() && s.StartRow <= row && row <= s.EndRow {
+			if best < 0 || s.StartRow >= f.Symbols[best].StartRow {
+				best = i
+			}
+		}
+	}
+	return best
+}
+
+// Def is one symbol of one file of a table.
+type Def struct {
+	File *File
+	Sym  int
+}
+
+// Symbol returns the definition's symbol.
+func (d Def) Symbol() *lang.Symbol { return &d.File.Symbols[d.Sym] }
+
+// Qualified returns the definition's qualified name (Class.method).
+func (d Def) Qualified() string { return lang.QualifiedName(d.File.Symbols, d.Sym) }
+
+// Parent returns the type the definition is a member of, or ok false.
+func (d Def) Parent() (Def, bool) {
+	p := d.File.Symbols[d.Sym].Parent
+	if p < 0 || p >= d.Sym {
+		return Def{}, false
+	}
+	return Def{d.File, p}, true
+}
+
+func (d Def) String() string { return d.File.Path + ":" + d.Qualified() }
+
+// modRef is a file under one of its module names, at the position of the
+// name in the file's list (0 is its most specific name).
+type modRef struct {
+	file int32
+	prio int32
+}
+
+// Table is an immutable set of file outlines with the indexes lookups
+// need: module name to files, symbol name to definitions, and for the
+// files of one table the import graph among them (see graph.go). A View
+// stacks tables.
+type Table struct {
+	root    string
+	files   []*File
+	byPath  map[string]int32
+	modules map[string]*modList
+	names   map[string][]Def
+
+	// The import graph of the table's own files, resolved within the
+	// table (out, in: file ids, sorted, distinct) and the PageRank of
+	// each file over it.
+	out, in [][]int32
+	rank    []float64
+}
+
+// Builder collects files into a Table. Add is not safe for concurrent use.
+type Builder struct {
+	root  string
+	files []*File
+	seen  map[string]bool
+	graph bool
+}
+
+// NewBuilder starts a table of the repository whose root folder is called
+// root (its base name: a Python package indexed as the root is named by
+// it). With graph, Finish resolves the import graph of the table's files
+// and ranks them; a small overlay table does without.
+func NewBuilder(root string, graph bool) *Builder {
+	return &Builder{root: root, seen: map[string]bool{}, graph: graph}
+}
+
+// Root returns the root folder name files are made with.
+func (b *Builder) Root() string { return b.root }
+
+// Add adds a file; a path added twice is an error.
+func (b *Builder) Add(f *File) error {
+	if b.seen[f.Path] {
+		return fmt.Errorf("symbol table: %s added twice", f.Path)
+	}
+	b.seen[f.Path] = true
+	b.files = append(b.files, f)
+	return nil
+}
+
+// Finish builds the table.
+func (b *Builder) Finish() *Table {
+	slices.SortFunc(b.files, func(x, y *File) int { return strings.Compare(x.Path, y.Path) })
+	t := &Table{root: b.root, files: b.files, byPath: make(map[string]int32, len(b.files)),
+		modules: map[string]*modList{}, names: map[string][]Def{}}
+	refs := map[string][]modRef{}
+	for id, f := range t.files {
+		t.byPath[f.Path] = int32(id)
+		for prio, m := range f.modules {
+			refs[m] = append(refs[m], modRef{int32(id), int32(prio)})
+		}
+		for i := range f.Symbols {
+			n := f.Symbols[i].Name
+			t.names[n] = append(t.names[n], Def{f, i})
+		}
+	}
+	for name, rs := range refs {
+		// Files are added by path: refs of one name are in path order.
+		slices.SortStableFunc(rs, func(a, b modRef) int { return cmp.Compare(a.prio, b.prio) })
+		ml := &modList{files: make([]*File, len(rs)), prio: make([]int32, len(rs)), oneDir: true}
+		for i, r := range rs {
+			ml.files[i], ml.prio[i] = t.files[r.file], r.prio
+			if dirOf(ml.files[i].Path) != dirOf(ml.files[0].Path) {
+				ml.oneDir = false
+			}
+		}
+		t.modules[name] = ml
+	}
+	if b.graph {
+		t.buildGraph()
+	}
+	b.files, b.seen = nil, map[string]bool{}
+	return t
+}
+
+// Files returns the number of files of the table.
+func (t *Table) Files() int { return len(t.files) }
+
+// View is a stack of tables: a base loaded whole and tables of files
+// changed since (a server's edited files, a request's own buffer), each
+// replacing the versions below it of the files it holds. Removed paths
+// are hidden in every table below. A View is immutable and safe for
+// concurrent use.
+type View struct {
+	t       *Table
+	parent  *View
+	removed map[string]bool
+
+	importersOnce sync.Once
+	importers     map[string][]*File // for the files of t and removed: who imports them
+}
+
+// NewView returns a view of one table.
+func NewView(t *Table) *View { return &View{t: t} }
+
+// With returns the view with t on top, paths in removed hidden below it.
+func (v *View) With(t *Table, removed []string) *View {
+	nv := &View{t: t, parent: v}
+	if len(removed) > 0 {
+		nv.removed = make(map[string]bool, len(removed))
+		for _, p := range removed {
+			nv.removed[p] = true
+		}
+	}
+	return nv
+}
+
+// Root returns the root folder name of the base table.
+func (v *View) Root() string {
+	for ; v != nil; v = v.parent {
+		if v.parent == nil && v.t != nil {
+			return v.t.root
+		}
+	}
+	return ""
+}
+
+// hides reports whether the layers from v up hide the version of path in
+// a table below v.
+func (v *View) hides(path string) bool {
+	if v.removed[path] {
+		return true
+	}
+	if v.t != nil {
+		_, ok := v.t.byPath[path]
+		return ok
+	}
+	return false
+}
+
+// File returns the visible version of path, or nil.
+func (v *View) File(path string) *File {
+	for l := v; l != nil; l = l.parent {
+		if l.t != nil {
+			if id, ok := l.t.byPath[path]; ok {
+				return l.t.files[id]
+			}
+		}
+		if l.removed[path] {
+			return nil
+		}
+	}
+	return nil
+}
+
+// visible reports whether f is the version of its path the view shows.
+func (v *View) visible(f *File) bool { return v.File(f.Path) == f }
+
+// Files counts the visible files.
+func (v *View) Files() int {
+	n := 0
+	seen := map[string]bool{}
+	for l := v; l != nil; l = l.parent {
+		if l.t == nil {
+			continue
+		}
+		for _, f := range l.t.files {
+			if !seen[f.Path] && v.visible(f) {
+				n++
+			}
+			seen[f.Path] = true
+		}
+	}
+	return n
+}
+
+// module returns the visible files named name, best first for a file at
+// from: by the position of the name among the file's module names, then
+// by how many leading folders the file shares with from, then by path.
+func (v *View) module(name, from string) []*File {
+	var lists []*modList
+	for l := v; l != nil; l = l.parent {
+		if l.t != nil {
+			if ml := l.t.modules[name]; ml != nil {
+				lists = append(lists, ml)
+			}
+		}
+	}
+	switch {
+	case len(lists) == 0:
+		return nil
+	case len(lists) == 1 && v.parent == nil:
+		// One table: its own order, unless the best files lie in
+		// several folders.
+		if lists[0].oneDir {
+			return lists[0].files
+		}
+	}
+	var cs []modCand
+	oneDir := true
+	dir := ""
+	for _, ml := range lists {
+		for i, f := range ml.files {
+			if len(lists) > 1 || v.parent != nil {
+				if !v.visible(f) {
+					continue
+				}
+			}
+			d := dirOf(f.Path)
+			if len(cs) == 0 {
+				dir = d
+			} else if d != dir {
+				oneDir = false
+			}
+			cs = append(cs, modCand{f, ml.prio[i], 0})
+		}
+	}
+	if !oneDir {
+		for i := range cs {
+			cs[i].near = sharedDirs(cs[i].f.Path, from)
+		}
+	}
+	slices.SortFunc(cs, func(a, b modCand) int {
+		return cmp.Or(cmp.Compare(a.prio, b.prio), -cmp.Compare(a.near, b.near), strings.Compare(a.f.Path, b.f.Path))
+	})
+	out := make([]*File, len(cs))
+	for i, c := range cs {
+		out[i] = c.f
+	}
+	return out
+}
+
+type modCand struct {
+	f          *File
+	prio, near int32
+}
+
+// modList is the files of one module name in one table, by (position of
+// the name in the file's list, path); oneDir when they are all in one
+// folder, so that nearness cannot reorder them.
+type modList struct {
+	files  []*File
+	prio   []int32
+	oneDir bool
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// sharedDirs counts the leading folders two paths share.
+func sharedDirs(a, b string) int32 {
+	var n int32
+	for {
+		i, j := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		if i < 0 || j < 0 || a[:i] != b[:j] {
+			return n
+		}
+		n++
+		a, b = a[i+1:], b[j+1:]
+	}
+}
+
+// Named returns the visible definitions called name, in every file.
+func (v *View) Named(name string) []Def {
+	var out []Def
+	for l := v; l != nil; l = l.parent {
+		if l.t == nil {
+			continue
+		}
+		for _, d := range l.t.names[name] {
+			if v.visible(d.File) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// FromLang makes the table's record of a parsed file (root as NewFile).
+func FromLang(f *lang.File, l *lang.Language, root string) *File {
+	return NewFile(f.Path, l, root, f.Package, f.Symbols, f.Imports)
+}

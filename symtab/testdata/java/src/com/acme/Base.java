@@ -1,0 +1,6 @@
+package com.acme;
+
+public class Base {
+    /** Writes the object. */
+    protected void save() {}
+}

@@ -1,0 +1,3 @@
+"""The package re-exports its models and utilities."""
+from .models import Account
+from .util import *

@@ -1,0 +1,1 @@
+from .cyc_b import thing
