@@ -107,7 +107,9 @@
 // first definition. Signatures run from the first decorator to the ':'
 // of the header; the doc row is the first line of text of a docstring
 // (the body's first statement, a string). Annotations give Type, reduced
-// to the class they name (Optional["Account"] is Account).
+// to the class they name (Optional["Account"] is Account); an attribute
+// without one assigned a call of a capitalized name (self.p = Parser(s))
+// takes that name as its Type.
 //
 // Imports are recorded wherever they stand, one per name: `import a.b`
 // as module a.b, `from m import x as y` as module m, name x, alias y,

@@ -288,6 +288,9 @@ func (o *outliner) assignments(stmt int32, sc scope) {
 func (o *outliner) assignment(stmt, i int32, sc scope) {
 	b := o.b
 	typ := o.typeOf(o.child(i, fType))
+	if typ == "" {
+		typ = o.constructed(o.child(i, fRight))
+	}
 	if left := o.child(i, fLeft); left >= 0 {
 		o.targets(stmt, left, typ, sc)
 	}
@@ -334,6 +337,25 @@ func (o *outliner) valueSymbol(kind lang.SymbolKind, stmt, name int32, text, typ
 	return lang.Symbol{Kind: kind, Name: text, Parent: parent,
 		StartRow: b.startRow(stmt), EndRow: b.endRow(stmt), SigStart: b.startRow(stmt), SigEnd: b.endRow(stmt),
 		NameRow: b.startRow(name), DocRow: -1, Type: typ}
+}
+
+// constructed returns the class a value is made by, for a value that is a
+// call of a capitalized name (x = Parser(...) gives Parser; a.Parser(...)
+// gives a.Parser), "" otherwise: the type of an unannotated attribute.
+func (o *outliner) constructed(v int32) string {
+	if v < 0 || o.b.typ(v) != ntCall {
+		return ""
+	}
+	fn := o.child(v, fFunction)
+	if fn < 0 || !o.b.isChain(fn) {
+		return ""
+	}
+	name := stripSpace(o.b.text(fn))
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if last == "" || last[0] < 'A' || last[0] > 'Z' || constName(last) {
+		return ""
+	}
+	return name
 }
 
 // constName reports an ALL_CAPS name: a constant by convention.

@@ -49,6 +49,8 @@ class Account(Base, mixins.Printable, Generic[T], metaclass=Meta):
         if currency:
             self._currency = currency
         other.x = 1
+        self.parser = parsers.Parser(name)
+        self.count = len(name)
         self.name = "again"
 
     @property
