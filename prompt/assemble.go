@@ -17,6 +17,13 @@ type Candidate struct {
 	// or cut by rows.
 	StartLine int
 	Lines     []string
+	// Rows, when set, gives the 1-based row in Path of each line of
+	// Lines, for text whose lines are not contiguous in the file (a
+	// definition: a signature and its members' signatures, best first);
+	// StartLine is then ignored. Such a candidate is never merged, loses
+	// the lines whose rows the in-file part shows, and is cut to its
+	// first lines.
+	Rows []int
 	// Score is the candidate's relevance, higher is better; ByDensity
 	// divides it by the block's tokens. Rank order is the order of
 	// Input.Candidates.
@@ -66,6 +73,31 @@ type Block struct {
 	Rows  []int    `json:"-"`
 	focus int
 	whole []string
+	// wholeRows are the rows of whole for a block of Candidate.Rows; nil
+	// for a contiguous block.
+	wholeRows []int
+	// prio is the position of the block's source in Options.Priority
+	// (len(Priority) for the others): with rank, the order blocks compete
+	// and stand in.
+	prio int
+}
+
+// HasRow reports whether the block holds row r (1-based) of its file,
+// shown or elided because the prompt shows it elsewhere.
+func (b *Block) HasRow(r int) bool {
+	if b.wholeRows != nil {
+		return slices.Contains(b.wholeRows, r)
+	}
+	return b.StartLine > 0 && b.StartLine <= r && r <= b.EndLine
+}
+
+// before reports whether b is offered and placed as a better block than c:
+// a source earlier in Options.Priority, then a better (lower) rank.
+func (b *Block) before(c *Block) bool {
+	if b.prio != c.prio {
+		return b.prio < c.prio
+	}
+	return b.Rank < c.Rank
 }
 
 // Text returns the block's lines, each ending in '\n'.
@@ -126,11 +158,30 @@ func (c *Context) SuffixText() string { return joinLines(c.Suffix) }
 type unit struct {
 	Block
 	full []string
+	rows []int // the row of each whole line, for a candidate with Rows
 	line []int // tokens of each whole line as rendered
 	code int   // non-blank lines shown that are not elision markers
 }
 
 func (u *unit) end() int { return u.StartLine + len(u.full) - 1 }
+
+// sparse reports a unit of a candidate with Rows.
+func (u *unit) sparse() bool { return u.rows != nil }
+
+// span sets StartLine and EndLine of a sparse unit to its lowest and
+// highest rows.
+func (u *unit) span() {
+	u.StartLine, u.EndLine = 0, 0
+	for _, r := range u.rows {
+		if r <= 0 {
+			continue
+		}
+		if u.StartLine == 0 || r < u.StartLine {
+			u.StartLine = r
+		}
+		u.EndLine = max(u.EndLine, r)
+	}
+}
 
 // Assemble chooses and lays out what the model sees. It fails only on
 // options Validate refuses; any input gives a prompt within the budget.
@@ -193,12 +244,18 @@ func (a *assembler) run() *Context {
 	}
 	var chosen []*unit
 	used := 0
-	perFile := map[string]int{}
+	type fileKey struct {
+		src  Source
+		path string
+	}
+	perFile := map[fileKey]int{}
+	bySource := map[Source]int{}
 	for _, u := range units {
 		if len(chosen) == o.MaxBlocks {
 			break
 		}
-		if o.PerFile != NoCap && u.Path != "" && perFile[u.Path] >= o.PerFile {
+		fk := fileKey{u.Source, u.Path}
+		if o.PerFile != NoCap && u.Path != "" && !u.sparse() && perFile[fk] >= o.PerFile {
 			st.Capped++
 			continue
 		}
@@ -206,9 +263,13 @@ func (a *assembler) run() *Context {
 			st.Repeats++
 			continue
 		}
+		room := limit - used
+		if sh, ok := o.Shares[u.Source]; ok {
+			room = min(room, int(sh*float64(limit))-bySource[u.Source])
+		}
 		a.elide(u, shown)
-		if used+u.Tokens > limit {
-			if o.NoCut || !a.cut(u, limit-used) {
+		if u.Tokens > room {
+			if o.NoCut || room <= 0 || !a.cut(u, room) {
 				st.NoRoom++
 				continue
 			}
@@ -221,7 +282,10 @@ func (a *assembler) run() *Context {
 		}
 		chosen = append(chosen, u)
 		used += u.Tokens
-		perFile[u.Path]++
+		bySource[u.Source] += u.Tokens
+		if !u.sparse() {
+			perFile[fk]++
+		}
 		for _, l := range u.full {
 			addShown(shown, l)
 		}
@@ -278,6 +342,14 @@ func (a *assembler) run() *Context {
 			used += u.Tokens
 		}
 		chosen = kept
+		if n := len(chosen); a.overShare(&chosen, limit) {
+			st.NoRoom += n - len(chosen)
+			used = 0
+			for _, u := range chosen {
+				used += u.Tokens
+			}
+			changed = true
+		}
 		if !changed {
 			break
 		}
@@ -287,6 +359,9 @@ func (a *assembler) run() *Context {
 		Prefix: a.in.Prefix[len(a.in.Prefix)-pre:], PrefixStart: a.cursor() - pre, Suffix: a.in.Suffix[:suf]}
 	for _, u := range ordered {
 		u.whole = u.full
+		if u.sparse() {
+			u.wholeRows = u.rows
+		}
 		ctx.Blocks = append(ctx.Blocks, u.Block)
 	}
 	a.finish(ctx)
@@ -351,8 +426,16 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 			continue
 		}
 		u := &unit{Block: Block{Source: cand.Source, Path: cand.Path, Rank: rank, Score: cand.Score,
-			Candidates: 1, focus: cand.Focus}, full: cand.Lines}
-		if cand.StartLine > 0 {
+			Candidates: 1, focus: cand.Focus, prio: a.priority(cand.Source)}, full: cand.Lines}
+		if cand.Rows != nil {
+			u.rows = make([]int, len(cand.Lines))
+			copy(u.rows, cand.Rows) // rows past len(Rows) are of no known place
+			u.span()
+			if a.excludeInFile(u, pre, suf) && len(u.full) == 0 {
+				st.InFile++
+				continue
+			}
+		} else if cand.StartLine > 0 {
 			u.StartLine = cand.StartLine
 			u.EndLine = u.end()
 			if a.excludeInFile(u, pre, suf) && len(u.full) == 0 {
@@ -397,7 +480,10 @@ func (a *assembler) trimEdges(u *unit) bool {
 	if len(u.line) > 0 {
 		u.line = u.line[lo:hi]
 	}
-	if u.StartLine > 0 {
+	if u.sparse() {
+		u.rows = u.rows[lo:hi]
+		u.span()
+	} else if u.StartLine > 0 {
 		u.StartLine += lo
 		u.EndLine = u.StartLine + hi - lo - 1
 	}
@@ -414,7 +500,7 @@ func merge(units []*unit, st *Stats) []*unit {
 	}
 	groups := map[key][]*unit{}
 	for _, u := range units {
-		if u.StartLine > 0 {
+		if u.StartLine > 0 && !u.sparse() {
 			k := key{u.Source, u.Path}
 			groups[k] = append(groups[k], u)
 		}
@@ -470,6 +556,20 @@ func (a *assembler) excludeInFile(u *unit, pre, suf int) bool {
 	}
 	cursor := a.cursor()
 	lo, hi := cursor-pre, cursor+suf // shown: [lo, hi], the cursor's line included
+	if u.sparse() {
+		full, rows := u.full[:0:0], u.rows[:0:0]
+		for i, r := range u.rows {
+			if r < lo || r > hi {
+				full, rows = append(full, u.full[i]), append(rows, r)
+			}
+		}
+		if len(rows) == len(u.rows) {
+			return false
+		}
+		u.full, u.rows = full, rows
+		u.span()
+		return true
+	}
 	if u.EndLine < lo || u.StartLine > hi {
 		return false
 	}
@@ -499,19 +599,56 @@ func (a *assembler) excludeInFile(u *unit, pre, suf int) bool {
 // sortUnits orders blocks as they compete for the budget.
 func (a *assembler) sortUnits(units []*unit) {
 	if a.o.Order != ByDensity {
-		slices.SortStableFunc(units, func(x, y *unit) int { return cmp.Compare(x.Rank, y.Rank) })
+		slices.SortStableFunc(units, func(x, y *unit) int { return cmp.Or(cmp.Compare(x.prio, y.prio), cmp.Compare(x.Rank, y.Rank)) })
 		return
 	}
 	density := func(u *unit) float64 { return u.Score / float64(max(u.Tokens, 1)) }
 	slices.SortStableFunc(units, func(x, y *unit) int {
-		return cmp.Or(cmp.Compare(density(y), density(x)), cmp.Compare(x.Rank, y.Rank))
+		return cmp.Or(cmp.Compare(x.prio, y.prio), cmp.Compare(density(y), density(x)), cmp.Compare(x.Rank, y.Rank))
 	})
+}
+
+// overShare drops, while the blocks of a source take more than its share
+// of limit (elision against the in-file lines finally shown can cost a
+// token more than the line it replaces), that source's weakest block. It
+// reports whether it dropped any.
+func (a *assembler) overShare(chosen *[]*unit, limit int) bool {
+	dropped := false
+	for src, sh := range a.o.Shares {
+		for {
+			total, worst := 0, -1
+			for i, u := range *chosen {
+				if u.Source != src {
+					continue
+				}
+				total += u.Tokens
+				if worst < 0 || (*chosen)[worst].before(&u.Block) {
+					worst = i
+				}
+			}
+			if worst < 0 || total <= int(sh*float64(limit)) {
+				break
+			}
+			*chosen = slices.Delete(*chosen, worst, worst+1)
+			dropped = true
+		}
+	}
+	return dropped
+}
+
+// priority returns the position of a source in Options.Priority, or
+// len(Priority) for a source not listed.
+func (a *assembler) priority(s Source) int {
+	if i := slices.Index(a.o.Priority, s); i >= 0 {
+		return i
+	}
+	return len(a.o.Priority)
 }
 
 // position orders the chosen blocks for the prompt.
 func (a *assembler) position(chosen []*unit) []*unit {
 	byRank := slices.Clone(chosen)
-	slices.SortStableFunc(byRank, func(x, y *unit) int { return cmp.Compare(x.Rank, y.Rank) })
+	slices.SortStableFunc(byRank, func(x, y *unit) int { return cmp.Or(cmp.Compare(x.prio, y.prio), cmp.Compare(x.Rank, y.Rank)) })
 	out := make([]*unit, len(byRank))
 	if a.o.Position == Edges {
 		// Best last, second best first, third second to last, ...
@@ -552,7 +689,10 @@ func (a *assembler) measure(u *unit) {
 func (a *assembler) elide(u *unit, shown map[string]bool) {
 	u.Lines, u.Rows, u.Elided, u.code = u.Lines[:0], u.Rows[:0], 0, 0
 	row := func(i int) int {
-		if u.StartLine == 0 {
+		switch {
+		case u.sparse():
+			return u.rows[i]
+		case u.StartLine == 0:
 			return 0
 		}
 		return u.StartLine + i
@@ -648,6 +788,9 @@ func isWordStart(c byte) bool {
 // tokens, at least minCutLines of them (or the whole block when it is
 // shorter). It reports false, leaving the block alone, when they do not fit.
 func (a *assembler) cut(u *unit, limit int) bool {
+	if u.sparse() {
+		return a.cutFirst(u, limit)
+	}
 	lines, costs, start := u.full, u.line, u.StartLine
 	n := len(lines)
 	frame := a.c.count(a.renderBlock(&Block{Path: u.Path}))
@@ -701,6 +844,42 @@ func (a *assembler) cut(u *unit, limit int) bool {
 	}
 	if u.Tokens > limit {
 		lo, hi = 0, n
+		set()
+		return false
+	}
+	return true
+}
+
+// cutFirst shrinks a block of Candidate.Rows, whose lines come best first,
+// to its first lines that fit in limit tokens, at least minCutLines of them
+// (or the whole block when it is shorter). It reports false, leaving the
+// block alone, when they do not fit.
+func (a *assembler) cutFirst(u *unit, limit int) bool {
+	lines, costs, rows := u.full, u.line, u.rows
+	n := len(lines)
+	used := a.c.count(a.renderBlock(&Block{Path: u.Path}))
+	hi := 0
+	for hi < n && used+costs[hi] <= limit {
+		used += costs[hi]
+		hi++
+	}
+	least := min(minCutLines, n)
+	if hi < least {
+		return false
+	}
+	set := func() {
+		u.full, u.line, u.rows = lines[:hi], costs[:hi], rows[:hi]
+		u.span()
+		a.trimEdges(u)
+		a.elide(u, nil)
+	}
+	set()
+	for u.Tokens > limit && hi > least {
+		hi--
+		set()
+	}
+	if u.Tokens > limit {
+		hi = n
 		set()
 		return false
 	}

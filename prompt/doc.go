@@ -24,7 +24,9 @@
 // B = ContextWindow - MaxNewTokens, counted with the index's tokenizer.
 // The blocks may take Share of B (default half, as in the GraphCoder
 // paper), their header line included; the in-file context takes the rest
-// and whatever the blocks leave. Where the layout sends a suffix, the
+// and whatever the blocks leave. Within that share, the blocks of a source
+// listed in Shares take at most its part (DefaultShares: definitions at
+// most half). Where the layout sends a suffix, the
 // suffix takes up to a quarter of the in-file part and the prefix the
 // rest. The rendered prompt is counted once more as a whole; while it
 // exceeds B the oldest prefix line goes, then the last suffix line, then
@@ -40,11 +42,14 @@
 //     cursor that fit (and, with a suffix, the first lines after it). A
 //     placed candidate (StartLine > 0) of the file being completed loses
 //     the rows the in-file part shows; of what remains it keeps the run
-//     holding its focus, or else the longer run. A candidate with nothing
-//     left is dropped. This is applied first against the in-file lines
+//     holding its focus, or else the longer run. A candidate with explicit
+//     rows (Candidate.Rows: a definition's signatures) loses each line
+//     whose row the in-file part shows. A candidate with nothing left is
+//     dropped. This is applied first against the in-file lines
 //     shown even when the blocks take their whole share, and again at the
 //     end against the lines actually shown.
-//  2. Merge (unless NoMerge). Placed candidates of one source and file
+//  2. Merge (unless NoMerge). Placed candidates with contiguous rows of one
+//     source and file
 //     whose rows overlap or touch (the next starts at most one line after
 //     the previous ends) become one block over the union of their rows,
 //     with the best rank, the best score and the focus of the best-ranked
@@ -53,10 +58,14 @@
 //     of a file starts with the closing lines of the code before it and
 //     ends with the opening lines of the code after it. A block of
 //     nothing but trivial lines is dropped.
-//  4. Order. Blocks compete for the budget by rank (the best rank of
-//     their candidates; default) or by density, score per token (ties by
-//     rank).
-//  5. Per-file cap. At most PerFile blocks (default 2) of one file.
+//  4. Order. Blocks of the sources in Priority (DefaultPriority:
+//     definitions) compete first, in that order; within a source, and
+//     among the sources not listed, blocks compete by rank (the best rank
+//     of their candidates; default) or by density, score per token (ties
+//     by rank).
+//  5. Per-file cap. At most PerFile blocks (default 2) of one source and
+//     file. Blocks with explicit rows are exempt: definitions are
+//     distinct by construction.
 //  6. Repeats. A block is dropped when more than MaxRepeat (default half)
 //     of its non-blank lines are lines the prompt shows already: the
 //     in-file lines of rule 1 and the lines of the blocks chosen before
@@ -71,17 +80,24 @@
 //     them. A block left without a line of its own is dropped. Block.Rows
 //     says which row each shown line is (0 for a marker), Block.Whole
 //     what the block holds before elision.
-//  8. Fit. A block that does not fit what is left of the share is cut to
-//     the lines around its focus that fit (growing one line after, then
-//     one before), at least three lines or the whole block (unless NoCut,
-//     which skips it); otherwise it is skipped and the next one tried. At
+//  8. Fit. A block that does not fit what is left of the share (or of its
+//     source's part, see Budget) is cut to the lines around its focus
+//     that fit (growing one line after, then one before), at least three
+//     lines or the whole block (unless NoCut, which skips it); otherwise
+//     it is skipped and the next one tried. A block with explicit rows,
+//     whose lines come best first, is cut to its first lines instead. At
 //     most MaxBlocks blocks.
 //  9. In-file part. The in-file part takes what the blocks leave; rules
 //     1 and 7 are applied again against the lines it then shows, which
-//     frees tokens for more in-file lines, for a few rounds.
-//  10. Position. The chosen blocks are written in ascending rank order, the
+//     frees tokens for more in-file lines, for a few rounds. A source
+//     whose blocks then take more than its part (a marker can cost a
+//     token more than the line it replaces) loses its weakest block.
+//  10. Position. The chosen blocks are written in ascending order of
+//     relevance (the order of rule 4 by source priority, then rank), the
 //     best one last next to the code (BestLast, the paper's order), or
 //     with the best at both edges and the weakest in the middle (Edges).
+//     The final count (see Budget) drops blocks in the same order, least
+//     relevant first.
 //
 // Legacy turns every rule off: the prompt graphcoder wrote before it had
 // an assembler, kept to measure what the rules bring.

@@ -121,7 +121,24 @@ type Options struct {
 	// Keywords are the language's reserved words: a line holding no other
 	// word is trivial (see the package comment on elision).
 	Keywords []string
+	// Priority lists sources whose blocks compete for the budget, and
+	// stand in the prompt, as better than every block of a source not
+	// listed (and of a source listed later), whatever their rank. Nil
+	// means DefaultPriority; an empty list gives no source priority.
+	Priority []Source
+	// Shares caps the tokens the blocks of a source may take, as a share
+	// of the blocks' budget (Share x B), in (0, 1]. Nil means
+	// DefaultShares; a source not listed is capped by the blocks' budget
+	// alone.
+	Shares map[Source]float64
 }
+
+// DefaultPriority and DefaultShares are the defaults of Options.Priority
+// and Options.Shares, chosen by measurement (docs/EVAL.md).
+var (
+	DefaultPriority = []Source{Definition}
+	DefaultShares   = map[Source]float64{Definition: 0.5}
+)
 
 // Legacy returns o with every rule of the assembler off: no merging, no
 // repeat or per-file rule, in-file rows kept, blocks that do not fit
@@ -158,6 +175,11 @@ func (o Options) Validate() error {
 		return fmt.Errorf("prompt: per-file cap %d (want a positive number, or %d for none)", o.PerFile, NoCap)
 	case o.MaxRepeat < 0 || o.MaxRepeat > 1:
 		return fmt.Errorf("prompt: repeat threshold %g outside [0, 1]", o.MaxRepeat)
+	}
+	for src, sh := range o.Shares {
+		if !(sh > 0 && sh <= 1) {
+			return fmt.Errorf("prompt: share %g of source %s outside (0, 1]", sh, src)
+		}
 	}
 	if _, err := ParseLayout(string(o.Layout)); err != nil {
 		return err
@@ -211,6 +233,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Position == "" {
 		o.Position = BestLast
+	}
+	if o.Priority == nil {
+		o.Priority = DefaultPriority
+	}
+	if o.Shares == nil {
+		o.Shares = DefaultShares
 	}
 	return o
 }

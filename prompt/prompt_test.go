@@ -163,7 +163,7 @@ func TestMerge(t *testing.T) {
 		{Source: Retrieved, Path: "a.py", StartLine: 30, Focus: 30, Score: 0.5, Lines: lines(30, 31, "a%d()")}, // apart
 		{Source: Definition, Path: "a.py", StartLine: 1, Focus: 1, Score: 0.5, Lines: lines(1, 4, "a%d()")},    // other source
 	}}
-	o := Options{ContextWindow: 4000, PerFile: NoCap}
+	o := Options{ContextWindow: 4000, PerFile: NoCap, Priority: []Source{}}
 	c := mustAssemble(t, in, o)
 	var got []string
 	for _, b := range c.Blocks {
@@ -383,6 +383,28 @@ func TestProperties(t *testing.T) {
 		in := Input{Path: "q.py", Prefix: q[pstart-1 : cursor-1], PrefixStart: pstart, Suffix: q[cursor:min(cursor+r.IntN(40), len(q))]}
 		for i := r.IntN(16); i > 0; i-- {
 			p := []string{"q.py", "a.py", "b.py", "c.py", ""}[r.IntN(5)]
+			if p != "" && r.IntN(4) == 0 {
+				// A definition: rows of the file in any order.
+				ls := files[p]
+				end := len(ls)
+				if p == "q.py" {
+					end = cursor - 1
+				}
+				if end < 1 {
+					continue
+				}
+				var rows []int
+				var text []string
+				for n := 1 + r.IntN(12); n > 0; n-- {
+					row := 1 + r.IntN(end)
+					if !slices.Contains(rows, row) {
+						rows, text = append(rows, row), append(text, ls[row-1])
+					}
+				}
+				in.Candidates = append(in.Candidates, Candidate{Source: Definition, Path: p, Lines: text, Rows: rows,
+					Focus: rows[0], Score: r.Float64()})
+				continue
+			}
 			if p == "" {
 				in.Candidates = append(in.Candidates, Candidate{Source: Clipboard, Lines: []string{line(), line()}, Score: r.Float64()})
 				continue
@@ -404,7 +426,9 @@ func TestProperties(t *testing.T) {
 			Layout: []Layout{Paper, FIM, Files}[r.IntN(3)], NoMerge: r.IntN(4) == 0,
 			Order: []Order{ByRank, ByDensity}[r.IntN(2)], Position: []Position{BestLast, Edges}[r.IntN(2)],
 			PerFile: []int{0, 1, 3, NoCap}[r.IntN(4)], MaxRepeat: []float64{0, 0.2, 1}[r.IntN(3)], NoElide: r.IntN(3) == 0,
-			Share: []float64{0, 0.25, 0.75, 1}[r.IntN(4)]}
+			Share:    []float64{0, 0.25, 0.75, 1}[r.IntN(4)],
+			Priority: [][]Source{nil, {}, {Retrieved}, {Definition, Clipboard}}[r.IntN(4)],
+			Shares:   []map[Source]float64{nil, {}, {Definition: 0.3}, {Definition: 1, Retrieved: 0.5}}[r.IntN(4)]}
 		if o.ContextWindow <= o.MaxNewTokens {
 			o.ContextWindow = o.MaxNewTokens + 1
 		}
@@ -428,8 +452,37 @@ func TestProperties(t *testing.T) {
 		if len(c.Blocks) > o.withDefaults().MaxBlocks {
 			t.Fatalf("trial %d: %d blocks", trial, len(c.Blocks))
 		}
+		od := o.withDefaults()
+		bySource := map[Source]int{}
+		for _, b := range c.Blocks {
+			bySource[b.Source] += b.Tokens
+		}
+		limit := int(od.Share * float64(od.Budget())) // the share of the blocks, their header included
+		for src, sh := range od.Shares {
+			if bySource[src] > int(sh*float64(limit)) {
+				t.Fatalf("trial %d: %s blocks take %d tokens, over their share %g of %d", trial, src, bySource[src], sh, limit)
+			}
+		}
 		for i, b := range c.Blocks {
 			if b.StartLine == 0 {
+				continue
+			}
+			if b.Source == Definition {
+				for j, l := range b.Lines {
+					r := b.Rows[j]
+					if r == 0 {
+						if !strings.HasSuffix(l, "// ...") {
+							t.Fatalf("trial %d: definition line %q has no row and is no marker", trial, l)
+						}
+						continue
+					}
+					if r < b.StartLine || r > b.EndLine || files[b.Path][r-1] != l || !b.HasRow(r) {
+						t.Fatalf("trial %d: definition %s line %d is not row %d", trial, b.Path, j, r)
+					}
+					if b.Path == "q.py" && r >= lo && r <= hi {
+						t.Fatalf("trial %d: definition repeats in-file row %d (%d-%d)", trial, r, lo, hi)
+					}
+				}
 				continue
 			}
 			prev := b.StartLine - 1
@@ -450,7 +503,7 @@ func TestProperties(t *testing.T) {
 				t.Fatalf("trial %d: block %d-%d repeats in-file rows %d-%d", trial, b.StartLine, b.EndLine, lo, hi)
 			}
 			for _, o2 := range c.Blocks[i+1:] {
-				if !o.NoMerge && o2.Source == b.Source && o2.Path == b.Path && o2.StartLine <= b.EndLine && b.StartLine <= o2.EndLine {
+				if !o.NoMerge && o2.Source == b.Source && o2.Source != Definition && o2.Path == b.Path && o2.StartLine <= b.EndLine && b.StartLine <= o2.EndLine {
 					t.Fatalf("trial %d: blocks %d-%d and %d-%d of %s overlap", trial, b.StartLine, b.EndLine, o2.StartLine, o2.EndLine, b.Path)
 				}
 			}
@@ -487,5 +540,52 @@ func TestLegacy(t *testing.T) {
 		if c.Text() != string(want) {
 			t.Errorf("%s: legacy prompt\n%s\nwant\n%s", tt.name, c.Text(), want)
 		}
+	}
+}
+
+// TestDefinitions: a candidate with explicit rows keeps its own order,
+// loses the lines the in-file part shows, is cut to its first lines,
+// competes first by default and keeps to its source's share.
+func TestDefinitions(t *testing.T) {
+	def := Candidate{Source: Definition, Path: "q.py", Score: 1, Focus: 2,
+		Lines: []string{"class Ledger:", "    def post(self, entry):", "    def close(self):", "    total = 0", "    def open(self):"},
+		Rows:  []int{2, 40, 9, 3, 30}}
+	ret := Candidate{Source: Retrieved, Path: "a.py", StartLine: 1, Focus: 1, Score: 0.9, Lines: lines(1, 4, "a%d()")}
+	prefix := lines(1, 49, "p%d")
+	in := Input{Path: "q.py", Prefix: prefix, Candidates: []Candidate{ret, def}}
+	// The whole prefix is shown: the definition's rows are all in-file.
+	c := mustAssemble(t, in, Options{ContextWindow: 100000})
+	if len(c.Blocks) != 1 || c.Blocks[0].Source != Retrieved || c.Stats.InFile != 1 {
+		t.Fatalf("blocks %+v", c.Blocks)
+	}
+	// From line 36 on: the rows before it stay, in the candidate's order.
+	in.Prefix, in.PrefixStart = prefix[35:], 36
+	c = mustAssemble(t, in, Options{ContextWindow: 100000})
+	b := c.Blocks[len(c.Blocks)-1]
+	if b.Source != Definition || !slices.Equal(b.Rows, []int{2, 9, 3, 30}) || b.StartLine != 2 || b.EndLine != 30 {
+		t.Fatalf("definition rows %v, lines %d-%d", b.Rows, b.StartLine, b.EndLine)
+	}
+	if !b.HasRow(9) || b.HasRow(40) || b.HasRow(10) {
+		t.Errorf("HasRow wrong for rows %v", b.Rows)
+	}
+	// A share that holds all but the last line cuts the definition to its
+	// first three.
+	whole := b.Tokens
+	cost := len(strings.Fields("# " + b.Lines[3])) // the last line as rendered
+	o := Options{ContextWindow: 100000}
+	header := len(strings.Fields("# Here are some relevant code fragments from other files of the repo:"))
+	limit := int(0.5*float64(o.Budget())) - header
+	o.Shares = map[Source]float64{Definition: (float64(whole-cost) + 0.5) / float64(limit)}
+	c = mustAssemble(t, in, o)
+	if b := c.Blocks[len(c.Blocks)-1]; b.Source != Definition || !slices.Equal(b.Rows, []int{2, 9, 3}) {
+		t.Errorf("cut definition rows %v, want the first three", b.Rows)
+	}
+	// Without priority the definition competes by rank, after the window.
+	c = mustAssemble(t, in, Options{ContextWindow: 100000, Priority: []Source{}})
+	if c.Blocks[len(c.Blocks)-1].Source != Retrieved {
+		t.Errorf("without priority the best block is %s", c.Blocks[len(c.Blocks)-1].Source)
+	}
+	if err := (Options{Shares: map[Source]float64{Definition: 1.5}}).Validate(); err == nil {
+		t.Error("a share of 1.5 validated")
 	}
 }

@@ -95,8 +95,8 @@ func (a *assembler) finish(c *Context) {
 			c.Suffix = c.Suffix[:len(c.Suffix)-1]
 		case len(c.Blocks) > 0:
 			worst := 0
-			for i, b := range c.Blocks {
-				if b.Rank > c.Blocks[worst].Rank {
+			for i := range c.Blocks {
+				if c.Blocks[worst].before(&c.Blocks[i]) {
 					worst = i
 				}
 			}
