@@ -25,7 +25,7 @@
 //     generation whole. Unreferenced generations and blobs are collected
 //     after the flip.
 //
-// # Layout (SchemaVersion 4)
+// # Layout (SchemaVersion 5)
 //
 // Keys are byte strings; <gen> is a generation number as 16 lower-case hex
 // digits (so keys sort by generation); integers inside values are unsigned

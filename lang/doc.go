@@ -47,6 +47,7 @@
 //     walk statements and declarations, not expressions.
 //
 // Scoping tells the resolver how code reaches members (self, this, bare
-// names). Package langtest renders an outline for golden tests and checks
-// this contract (langtest.CheckSymbols).
+// names). The front ends' shared test helpers (lang/internal/langtest)
+// render an outline for golden tests (Outline) and check this contract
+// (CheckSymbols).
 package lang

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcoder/graphcoder/lang/langtest"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
 // TestOutlineGolden checks the package, symbols and imports of the
@@ -38,7 +38,7 @@ func TestOutlineGolden(t *testing.T) {
 			langtest.CheckSymbols(t, f)
 			got := langtest.Outline(f, modules{})
 			golden := strings.TrimSuffix(fixture, ".java") + ".golden"
-			if *update {
+			if *langtest.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

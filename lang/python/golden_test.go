@@ -3,7 +3,6 @@ package python
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,12 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// update is the -update flag of the golden tests, shared with the other
+// front ends' test helpers.
+var update = langtest.Update
 
 // dump renders a statement tree, one statement per line: role, kind, grammar
 // type, 1-based rows, label, defs and uses, with nested statements indented.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcoder/graphcoder/lang/langtest"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
 )
 
 // TestOutlineGolden checks the symbols and imports of the fixtures in
@@ -32,7 +32,7 @@ func TestOutlineGolden(t *testing.T) {
 			langtest.CheckSymbols(t, f)
 			got := langtest.Outline(f, modules{})
 			golden := strings.TrimSuffix(fixture, ".py") + ".golden"
-			if *update {
+			if *langtest.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -1,5 +1,3 @@
-// Package langtest holds what the front ends' tests share: a text form of
-// a file's symbols and imports for golden files.
 package langtest
 
 import (
