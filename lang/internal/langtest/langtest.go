@@ -186,22 +186,28 @@ func Golden(t *testing.T, p lang.Parser, pattern string) {
 				t.Fatal(err)
 			}
 			CheckInvariants(t, f)
-			got := Dump(f)
 			golden := strings.TrimSuffix(strings.TrimSuffix(fx, ".txt"), filepath.Ext(strings.TrimSuffix(fx, ".txt"))) + ".golden"
-			if *Update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("statement tree differs from %s (run go test -update and review the diff):\n%s", golden, got)
-			}
+			CompareGolden(t, golden, Dump(f), "statement tree")
 		})
+	}
+}
+
+// CompareGolden compares got with the golden file (rewritten with
+// -update); what names the text in the error.
+func CompareGolden(t *testing.T, golden, got, what string) {
+	t.Helper()
+	if *Update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s (run go test -update and review the diff):\n%s", what, golden, got)
 	}
 }
 

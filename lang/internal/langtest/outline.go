@@ -1,7 +1,10 @@
 package langtest
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +90,35 @@ func CheckSymbols(t testing.TB, f *lang.File) {
 		if imp.Row < 0 || imp.Row >= len(f.Lines) {
 			t.Errorf("import %+v: row out of range", imp)
 		}
+	}
+}
+
+// OutlineGolden parses every file of testdata matching pattern with p and
+// compares its Outline (imports resolved by ms) with the .golden file next
+// to it. A fixture's first line names the path it is parsed as, after
+// "path: " (in a comment: "# path: pkg/mod.py").
+func OutlineGolden(t *testing.T, p lang.Parser, ms lang.ModuleSystem, pattern string) {
+	fixtures, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil || len(fixtures) == 0 {
+		t.Fatalf("no fixtures matching testdata/%s: %v", pattern, err)
+	}
+	for _, fx := range fixtures {
+		t.Run(filepath.Base(fx), func(t *testing.T) {
+			src, err := os.ReadFile(fx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(src), "\n")
+			_, path, ok := strings.Cut(first, "path: ")
+			if !ok {
+				t.Fatalf("%s: the first line does not name a path", fx)
+			}
+			f, err := p.Parse(context.Background(), strings.TrimSpace(path), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			CheckSymbols(t, f)
+			CompareGolden(t, strings.TrimSuffix(fx, filepath.Ext(fx))+".golden", Outline(f, ms), "outline")
+		})
 	}
 }
