@@ -104,8 +104,10 @@ type Stmt struct {
 	//     the Func header (the function's own name is a Def);
 	//   - Python class type parameters and Java record components, on the
 	//     Class header;
-	//   - Java lambda parameters, on the statement holding the lambda (they
-	//     reach every Inner block of that statement; an expression lambda
+	//   - Java lambda parameters, Go function literal parameters and the
+	//     parameters of JavaScript and TypeScript function expressions and
+	//     arrow functions, on the statement holding the function (they
+	//     reach every Inner block of that statement; an expression body
 	//     has no block, and its parameters are then bound nowhere else).
 	// Names bound by a clause whose block is part of the same scope stay in
 	// Defs, because that block is no scope of its own: catch and except

@@ -7,7 +7,8 @@ import (
 )
 
 // TestGolden compares the statement tree of every fixture in testdata with
-// its .golden file (go test -update rewrites them).
+// its .golden file (go test -update rewrites them). Every golden was read
+// by hand, against its fixture, when it was written.
 func TestGolden(t *testing.T) {
 	langtest.Golden(t, NewParser(), "*.js")
 	langtest.Golden(t, NewParser(), "*.jsx")
