@@ -14,11 +14,11 @@ import (
 func TestEveryLanguageCompletes(t *testing.T) {
 	repo := t.TempDir()
 	twins := map[string]string{
-		"go/a.go": "package p\n\nfunc sumA(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n",
-		"go/b.go": "package p\n\nfunc sumB(ys []int) int {\n\ttotal := 0\n\tfor _, y := range ys {\n\t\ttotal += y\n\t}\n\treturn total\n}\n",
-		"ts/a.ts": "export function sumA(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n  }\n  return total;\n}\n",
+		"go/a.go":  "package p\n\nfunc sumA(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n",
+		"go/b.go":  "package p\n\nfunc sumB(ys []int) int {\n\ttotal := 0\n\tfor _, y := range ys {\n\t\ttotal += y\n\t}\n\treturn total\n}\n",
+		"ts/a.ts":  "export function sumA(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n  }\n  return total;\n}\n",
 		"ts/b.tsx": "export function sumB(ys: number[]): number {\n  let total = 0;\n  for (const y of ys) {\n    total += y;\n  }\n  return total;\n}\n",
-		"js/a.js": "function sumA(xs) {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n  }\n  return total;\n}\n",
+		"js/a.js":  "function sumA(xs) {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n  }\n  return total;\n}\n",
 		"js/b.mjs": "export function sumB(ys) {\n  let total = 0;\n  for (const y of ys) {\n    total += y;\n  }\n  return total;\n}\n",
 	}
 	for rel, src := range twins {
