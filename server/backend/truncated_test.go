@@ -1,11 +1,9 @@
 package backend
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -76,20 +74,11 @@ func TestTruncatedPrefixSameAsFull(t *testing.T) {
 
 	ask := func(filepath, prefix string) (snippets, text string) {
 		t.Helper()
-		body, _ := json.Marshal(map[string]any{
+		v := askGraphcoder(t, srv.URL, map[string]any{
 			"language":      "python",
 			"segments":      map[string]string{"prefix": prefix, "suffix": suffix, "filepath": filepath},
 			"debug_options": map[string]bool{"return_snippets": true},
 		})
-		resp, err := http.Post(srv.URL+"/v1/completions", "application/json", bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var v httpapi.CompletionResponse
-		if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != 200 {
-			t.Fatalf("status %d, %v", resp.StatusCode, err)
-		}
 		if len(v.Choices) > 0 {
 			text = v.Choices[0].Text
 		}
