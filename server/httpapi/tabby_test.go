@@ -285,3 +285,21 @@ func TestRequestLogLines(t *testing.T) {
 		}
 	}
 }
+
+// While the index is being built, completions are answered 503 with the
+// reason, and the health answer says so.
+func TestNotReady(t *testing.T) {
+	later := &server.Later{}
+	url, logs := serveWith(t, later, nil)
+	code, v := postJSON(t, url+"/v1/completions", request("m.py", "ret", "", false))
+	if msg, _ := v["error"].(string); code != http.StatusServiceUnavailable || !strings.Contains(msg, server.ErrNotReady.Error()) {
+		t.Fatalf("status %d: %v", code, v)
+	}
+	later.Set(fakeCompleter{})
+	if code, _ := postJSON(t, url+"/v1/completions", request("m.py", "ret", "", false)); code != 200 {
+		t.Fatalf("once ready: %d", code)
+	}
+	if !strings.Contains(logs.String(), `"status":"503","error":"complete m.py:1: the index is being built"`) {
+		t.Fatalf("log:\n%s", logs)
+	}
+}
