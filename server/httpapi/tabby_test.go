@@ -287,7 +287,7 @@ func TestRequestLogLines(t *testing.T) {
 }
 
 // While the index is being built, completions are answered 503 with the
-// reason, and the health answer says so.
+// reason, and answered once it is ready.
 func TestNotReady(t *testing.T) {
 	later := &server.Later{}
 	url, logs := serveWith(t, later, nil)
