@@ -177,6 +177,7 @@ func startAgent(t *testing.T, cli, home string, args ...string) (stdin io.WriteC
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", append([]string{cli}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+home)
+	cmd.Dir = home // the agent's log rotation writes audit.json into its working folder
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
 	if err != nil {
