@@ -13,6 +13,7 @@
 #
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
 # Environment: TASKS (default 500 per code base and level), SEED (42),
+# ABLATE (packing variants measured as well, default "all"; "" for none),
 # GRAPHCODER (a prebuilt binary; default: build the committed HEAD, exported
 # with git archive so that uncommitted edits stay out, into OUT),
 # ONLY (space-separated code base names to run, default all).
@@ -20,6 +21,7 @@
 set -eu
 out=${1:-/tmp/graphcoder-eval}
 tasks=${TASKS:-500}
+ablate=${ABLATE-all}
 seed=${SEED:-42}
 py=${PYTHON_STDLIB:-$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
@@ -92,7 +94,7 @@ echo "$codebases" | while read -r name lang dir; do
 		echo "== $name ($lang, $level level)"
 		/usr/bin/time -f "$name $level: wall %e s, peak RSS %M KiB" \
 			"$bin" eval --repo "$dir" --lang "$lang" --level "$level" \
-			--tasks "$tasks" --seed "$seed" --workers 1 \
+			--tasks "$tasks" --seed "$seed" --workers 1 ${ablate:+--ablate "$ablate"} \
 			--json --out "$out/$name-$level" \
 			>"$out/$name-$level.json" 2>"$out/$name-$level.log"
 		tail -n1 "$out/$name-$level.log"
@@ -102,11 +104,13 @@ echo "$codebases" | while read -r name lang dir; do
 	"$bin" build --json --index "$out/index-$name" "$dir" >"$out/index-$name.json" 2>/dev/null
 done
 
-# Mean of every metric over the code bases of a language and level.
+# Mean of every metric over the code bases of a language and level, then
+# the context metrics of graphcoder's prompt under each packing variant.
 python3 - "$out" >"$out/aggregate.md" <<'PY'
 import json, os, sys
 out = sys.argv[1]
 cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
+ctx = ["recall@5", "recall@10", "mrr", "novel_id_recall", "api_def_recall", "dup_line_share", "prompt_tokens", "utilization"]
 groups = {}
 for name in sorted(os.listdir(out)):
     if not name.endswith(".json") or name.startswith("index-"):
@@ -114,14 +118,40 @@ for name in sorted(os.listdir(out)):
     with open(os.path.join(out, name)) as f:
         s = json.load(f)
     groups.setdefault((s["language"], s["level"]), []).append((name[:-5], s))
+order = ["none", "vanilla", "shifted", "repocoder", "graphcoder-coarse", "graphcoder-fine", "graphcoder", "bm25", "graphcoder-hybrid"]
+def key(m):
+    return order.index(m) if m in order else len(order)
+def mean(runs, get):
+    vals = [get(s) for _, s in runs]
+    vals = [v for v in vals if v is not None]
+    return sum(vals) / len(vals) if vals else float("nan")
 for (lang, level), runs in sorted(groups.items()):
-    print(f"### {lang}, {level} level: mean of {len(runs)} code bases ({', '.join(n for n, _ in runs)})\n")
+    names = ", ".join(n for n, _ in runs)
+    print(f"### {lang}, {level} level: mean of {len(runs)} code bases ({names})\n")
     print("| method | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
-    order = ["none", "vanilla", "shifted", "repocoder", "graphcoder-coarse", "graphcoder-fine", "graphcoder", "bm25", "graphcoder-hybrid"]
-    for m in sorted(runs[0][1]["methods"], key=lambda m: order.index(m) if m in order else len(order)):
-        vals = [sum(s["methods"][m][c] for _, s in runs) / len(runs) for c in cols]
+    methods = sorted(runs[0][1]["methods"], key=key)
+    for m in methods:
+        vals = [mean(runs, lambda s: s["methods"][m].get(c)) for c in cols]
         print(f"| {m} | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
+    print(f"\n#### context of the prompts, {lang}, {level} level\n")
+    print("| method | " + " | ".join(ctx) + " |")
+    print("|---" * (len(ctx) + 1) + "|")
+    for m in methods:
+        vals = [mean(runs, lambda s: s["methods"][m].get(c)) for c in ctx]
+        print(f"| {m} | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
+    variants = runs[0][1].get("ablation") or {}
+    for m in [m for m in ("graphcoder", "vanilla") if m in methods]:
+        if not variants:
+            break
+        print(f"\n#### packing ablation, {m}, {lang}, {level} level\n")
+        print("| variant | " + " | ".join(ctx) + " |")
+        print("|---" * (len(ctx) + 1) + "|")
+        vals = [mean(runs, lambda s: s["methods"][m].get(c)) for c in ctx]
+        print(f"| default | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
+        for v in variants:
+            vals = [mean(runs, lambda s: s.get("ablation", {}).get(v, {}).get(m, {}).get(c)) for c in ctx]
+            print(f"| {v} | " + " | ".join(f"{x:.2f}" for x in vals) + " |")
     print()
 PY
 cat "$out/aggregate.md"
