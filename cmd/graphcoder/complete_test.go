@@ -99,12 +99,30 @@ func TestCompleteJSON(t *testing.T) {
 			CoarseScore float64 `json:"coarse_score"`
 			Text        string  `json:"text"`
 		} `json:"snippets"`
+		Context []struct {
+			Source    string `json:"source"`
+			Path      string `json:"path"`
+			StartLine int    `json:"start_line"`
+			EndLine   int    `json:"end_line"`
+			Tokens    int    `json:"tokens"`
+		} `json:"context"`
 		Prompt     string          `json:"prompt"`
 		Prediction string          `json:"prediction"`
 		Stats      json.RawMessage `json:"stats"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
+	}
+	// The best snippet's block comes last in the prompt, and every block
+	// the prompt names is shown in it.
+	if n := len(got.Context); n == 0 || got.Context[n-1].Path != "shop/structural.py" || got.Context[n-1].Source != "retrieved" ||
+		got.Context[n-1].Tokens <= 0 || got.Context[n-1].StartLine < 1 || got.Context[n-1].EndLine < got.Context[n-1].StartLine {
+		t.Errorf("context %+v", got.Context)
+	}
+	for _, b := range got.Context {
+		if !strings.Contains(got.Prompt, "# "+b.Path+"\n") {
+			t.Errorf("the prompt does not show block %+v", b)
+		}
 	}
 	if got.Target.Path != "app/new.py" || got.Target.Line != 6 {
 		t.Errorf("target %+v", got.Target)
