@@ -91,7 +91,7 @@ func BenchmarkRetrieval(b *testing.B) {
 		pool int
 	}
 	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0}, {string(retrieve.Coarse), retrieve.Coarse, 0}}
-	for _, pool := range []int{10, 30, 50} {
+	for _, pool := range []int{10, 50, 100} {
 		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool})
 	}
 	for _, rn := range runs {

@@ -161,6 +161,7 @@ type unit struct {
 	rows []int // the row of each whole line, for a candidate with Rows
 	line []int // tokens of each whole line as rendered
 	code int   // non-blank lines shown that are not elision markers
+	from []int // per shown line, its index in full; -1 for a marker
 }
 
 func (u *unit) end() int { return u.StartLine + len(u.full) - 1 }
@@ -190,7 +191,7 @@ func Assemble(in Input, o Options) (*Context, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	a := &assembler{o: o, c: &counter{tok: o.Tokenizer}, in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords)}
+	a := &assembler{o: o, c: &counter{tok: o.Tokenizer}, in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords), frames: map[string]int{}}
 	if a.in.PrefixStart <= 0 {
 		a.in.PrefixStart = 1
 	}
@@ -207,6 +208,7 @@ type assembler struct {
 	fixed               int // tokens of the instruction
 	headerTokens        int
 	keywords            map[string]bool
+	frames              map[string]int // path -> tokens of an empty block
 }
 
 // cursor returns the 1-based line of the cursor.
@@ -450,6 +452,10 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 	}
 	kept := out[:0]
 	for _, u := range out {
+		if a.o.MaxLines != NoCap && !u.sparse() && len(u.full) > a.o.MaxLines {
+			a.window(u, a.o.MaxLines)
+			st.Cut++
+		}
 		if !a.trimEdges(u) {
 			st.Repeats++ // nothing but trivial lines
 			continue
@@ -459,6 +465,23 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 		kept = append(kept, u)
 	}
 	return kept
+}
+
+// window keeps the n lines of a block around its focus, one more after it
+// than before when n is even.
+func (a *assembler) window(u *unit, n int) {
+	f := 0
+	if u.StartLine > 0 && u.focus > u.StartLine {
+		f = min(u.focus-u.StartLine, len(u.full)-1)
+	}
+	lo := max(0, f-(n-1)/2)
+	hi := min(len(u.full), lo+n)
+	lo = max(0, hi-n)
+	u.full = u.full[lo:hi]
+	if u.StartLine > 0 {
+		u.StartLine += lo
+		u.EndLine = u.StartLine + hi - lo - 1
+	}
 }
 
 // trimEdges drops the blank and trivial lines (see trivial) at both ends
@@ -687,8 +710,9 @@ func (a *assembler) measure(u *unit) {
 // at a run's edges stay. shown nil (or NoElide) elides nothing. It sets
 // the block's tokens to those of what it shows.
 func (a *assembler) elide(u *unit, shown map[string]bool) {
-	u.Lines, u.Rows, u.Elided, u.code = u.Lines[:0], u.Rows[:0], 0, 0
+	u.Lines, u.Rows, u.from, u.Elided, u.code = u.Lines[:0], u.Rows[:0], u.from[:0], 0, 0
 	row := func(i int) int {
+		u.from = append(u.from, i)
 		switch {
 		case u.sparse():
 			return u.rows[i]
@@ -725,7 +749,7 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 		}
 		if informative {
 			indent := u.full[i][:len(u.full[i])-len(strings.TrimLeft(u.full[i], " \t"))]
-			u.Lines, u.Rows = append(u.Lines, indent+a.o.CommentPrefix+" ..."), append(u.Rows, 0)
+			u.Lines, u.Rows, u.from = append(u.Lines, indent+a.o.CommentPrefix+" ..."), append(u.Rows, 0), append(u.from, -1)
 			u.Elided += last - i + 1
 		} else {
 			// Trivial lines stay, but for closing lines ("}", "});"),
@@ -744,7 +768,27 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 		}
 		i = last + 1 // the blank lines after the run are kept
 	}
-	u.Tokens = a.c.count(a.renderBlock(&u.Block))
+	// The sum of the lines' counts and the frame's: finish counts the
+	// chosen blocks whole once they are final.
+	u.Tokens = a.frame(u.Path)
+	for i, j := range u.from {
+		if j >= 0 {
+			u.Tokens += u.line[j]
+		} else {
+			u.Tokens += a.c.count(a.renderLine(u.Lines[i]))
+		}
+	}
+}
+
+// frame returns the tokens of an empty block of path: its separators and
+// the line naming it.
+func (a *assembler) frame(path string) int {
+	if n, ok := a.frames[path]; ok {
+		return n
+	}
+	n := a.c.count(a.renderBlock(&Block{Path: path}))
+	a.frames[path] = n
+	return n
 }
 
 // trivial reports whether a line holds no word but the language's
@@ -793,7 +837,7 @@ func (a *assembler) cut(u *unit, limit int) bool {
 	}
 	lines, costs, start := u.full, u.line, u.StartLine
 	n := len(lines)
-	frame := a.c.count(a.renderBlock(&Block{Path: u.Path}))
+	frame := a.frame(u.Path)
 	f := 0
 	switch {
 	case u.focus == 0 || start == 0:

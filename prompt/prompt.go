@@ -103,6 +103,10 @@ type Options struct {
 	PerFile int
 	// NoMerge keeps overlapping or touching windows of one file apart.
 	NoMerge bool
+	// MaxLines bounds a block's lines (0 for DefaultMaxLines, which is
+	// NoCap: no bound): a longer one, such as the union of several
+	// windows, keeps the lines around its focus.
+	MaxLines int
 	// MaxRepeat drops a block when more than this share of its code lines
 	// repeats lines the prompt already shows, in [0, 1] (default 0.5; 1
 	// keeps every block).
@@ -145,7 +149,7 @@ var (
 // skipped. That is the layout graphcoder wrote before it had an
 // assembler; evaluations compare against it.
 func Legacy(o Options) Options {
-	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide = true, 1, NoCap, true, true, true
+	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide, o.MaxLines = true, 1, NoCap, true, true, true, NoCap
 	return o
 }
 
@@ -156,6 +160,7 @@ const (
 	DefaultMaxBlocks     = 10
 	DefaultShare         = 0.5
 	DefaultPerFile       = 2
+	DefaultMaxLines      = NoCap
 	DefaultMaxRepeat     = 0.5
 )
 
@@ -171,6 +176,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("prompt: negative block count %d", o.MaxBlocks)
 	case o.Share < 0 || o.Share > 1:
 		return fmt.Errorf("prompt: retrieved share %g outside [0, 1]", o.Share)
+	case o.MaxLines < NoCap:
+		return fmt.Errorf("prompt: block line cap %d (want a positive number, or %d for none)", o.MaxLines, NoCap)
 	case o.PerFile < NoCap:
 		return fmt.Errorf("prompt: per-file cap %d (want a positive number, or %d for none)", o.PerFile, NoCap)
 	case o.MaxRepeat < 0 || o.MaxRepeat > 1:
@@ -224,6 +231,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PerFile == 0 {
 		o.PerFile = DefaultPerFile
+	}
+	if o.MaxLines == 0 {
+		o.MaxLines = DefaultMaxLines
 	}
 	if o.MaxRepeat == 0 {
 		o.MaxRepeat = DefaultMaxRepeat

@@ -69,6 +69,11 @@ func (a *assembler) render(c *Context, withInstruction bool) string {
 // it is over the budget, the oldest prefix line goes, then the last suffix
 // line, then the weakest block.
 func (a *assembler) finish(c *Context) {
+	// While choosing, a block's tokens were the sum of its lines' and its
+	// frame's; count the final blocks whole.
+	for i := range c.Blocks {
+		c.Blocks[i].Tokens = a.c.count(a.renderBlock(&c.Blocks[i]))
+	}
 	withInstruction := a.o.Layout != Files && a.budget >= a.fixed
 	for {
 		n := 0
