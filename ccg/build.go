@@ -61,20 +61,13 @@ func compareEdges(a, b Edge) int {
 	return cmp.Compare(a.Var, b.Var)
 }
 
-// index rebuilds the adjacency lists from Edges. Each list holds a
+// index rebuilds the adjacency lists from Edges, in compressed rows (one
+// offset array and one neighbour array per edge type and direction, so a
+// vertex costs six offsets rather than six slices). Each list holds a
 // neighbour once per edge type, even when several DD edges (one per
 // variable) join the same pair.
 func (g *Graph) index() {
 	n := len(g.Nodes)
-	for t := range g.in {
-		g.in[t] = make([][]int32, n)
-		g.out[t] = make([][]int32, n)
-	}
-	var nin, nout [3][]int32
-	for t := range nin {
-		nin[t] = make([]int32, n)
-		nout[t] = make([]int32, n)
-	}
 	unique := func(i int) bool {
 		e := g.Edges[i]
 		if i > 0 {
@@ -83,34 +76,36 @@ func (g *Graph) index() {
 				return false
 			}
 		}
-		return int(e.From) < n && int(e.To) < n && e.From >= 0 && e.To >= 0 && int(e.Type) < len(nin)
+		return int(e.From) < n && int(e.To) < n && e.From >= 0 && e.To >= 0 && int(e.Type) < len(g.in)
 	}
-	total := [3]int{}
-	for i, e := range g.Edges {
-		if unique(i) {
-			nin[e.Type][e.To]++
-			nout[e.Type][e.From]++
-			total[e.Type]++
-		}
-	}
-	for t := range nin {
-		inBuf := make([]int32, total[t])
-		outBuf := make([]int32, total[t])
-		off := 0
-		for v := 0; v < n; v++ {
-			g.in[t][v] = inBuf[off : off : off+int(nin[t][v])]
-			off += int(nin[t][v])
-		}
-		off = 0
-		for v := 0; v < n; v++ {
-			g.out[t][v] = outBuf[off : off : off+int(nout[t][v])]
-			off += int(nout[t][v])
-		}
+	for t := range g.in {
+		g.in[t].off = make([]int32, n+1)
+		g.out[t].off = make([]int32, n+1)
 	}
 	for i, e := range g.Edges {
 		if unique(i) {
-			g.in[e.Type][e.To] = append(g.in[e.Type][e.To], e.From)
-			g.out[e.Type][e.From] = append(g.out[e.Type][e.From], e.To)
+			g.in[e.Type].off[e.To+1]++
+			g.out[e.Type].off[e.From+1]++
+		}
+	}
+	next := [3][2][]int32{}
+	for t := range g.in {
+		for v := 0; v < n; v++ {
+			g.in[t].off[v+1] += g.in[t].off[v]
+			g.out[t].off[v+1] += g.out[t].off[v]
+		}
+		g.in[t].adj = make([]int32, g.in[t].off[n])
+		g.out[t].adj = make([]int32, g.out[t].off[n])
+		next[t][0] = append([]int32(nil), g.in[t].off[:n]...)
+		next[t][1] = append([]int32(nil), g.out[t].off[:n]...)
+	}
+	for i, e := range g.Edges {
+		if unique(i) {
+			in, out := &next[e.Type][0][e.To], &next[e.Type][1][e.From]
+			g.in[e.Type].adj[*in] = e.From
+			g.out[e.Type].adj[*out] = e.To
+			*in++
+			*out++
 		}
 	}
 }

@@ -2,9 +2,12 @@ package ccg
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/ccg/ccgtest"
 	"github.com/graphcoder/graphcoder/lang"
 )
 
@@ -409,3 +412,26 @@ func ExampleWrite() {
 type stdout struct{}
 
 func (stdout) Write(p []byte) (int, error) { fmt.Print(string(p)); return len(p), nil }
+
+// The sparse solver of reaching definitions (one name at a time) gives
+// exactly the edges, in the same order, of the dense one.
+func TestDDSparseAgrees(t *testing.T) {
+	defer func(w int) { ddDenseWords = w }(ddDenseWords)
+	r := rand.New(rand.NewPCG(11, 12))
+	withDD := 0
+	for i := range 80 {
+		f := ccgtest.RandomFile(r, 30+r.IntN(300), []string{"python", "java"}[i%2])
+		ddDenseWords = 1 << 40
+		want := Build(f)
+		if slices.ContainsFunc(want.Edges, func(e Edge) bool { return e.Type == DD }) {
+			withDD++
+		}
+		ddDenseWords = 0
+		if got := Build(f); !slices.Equal(got.Edges, want.Edges) {
+			t.Fatalf("file %d: the sparse solver gives %d edges, the dense one %d", i, len(got.Edges), len(want.Edges))
+		}
+	}
+	if withDD < 60 {
+		t.Errorf("only %d of 80 files have DD edges", withDD)
+	}
+}

@@ -2,13 +2,27 @@ package ccg
 
 import "slices"
 
-// ddBuilder solves reaching definitions over the union CF graph with an
-// iterative bit-vector data-flow pass and emits a DD edge for every
-// definition that reaches a use of the same name.
+// ddBuilder solves reaching definitions over the union CF graph and emits
+// a DD edge for every definition that reaches a use of the same name.
+//
+// Two exact solvers give the same edges in the same order. The dense one,
+// an iterative bit-vector data-flow pass over all definition sites at
+// once, is the fast one for real code. Its sets take vertices x sites
+// bits, which grows with the square of a file's size (20,000 functions
+// with two parameters each would need 300 MB), so past ddDenseWords words
+// the sparse one runs instead: reaching definitions of different names
+// never interact (a definition kills only those of its own name), so it
+// solves one name at a time, with sets of that name's sites only, kept
+// sorted and sparse; memory then grows with the vertices and the sets
+// that actually reach them.
 type ddBuilder struct {
 	from, to, vars []int32 // result: DD edges and the interned name of each
 	names          []string
 }
+
+// ddDenseWords bounds the bit-vector words (8 bytes each) of the dense
+// solver: 2M words, 16 MiB. (A variable for the tests.)
+var ddDenseWords = 1 << 21
 
 func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 	n := len(nodes)
@@ -16,7 +30,7 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 		return
 	}
 	// Intern the names that are used somewhere: a definition of a name
-	// nobody reads can never give an edge, so it gets no bit.
+	// nobody reads can never give an edge, so it gets no site.
 	ids := make(map[string]int32)
 	for i := range nodes {
 		for _, u := range nodes[i].Uses {
@@ -26,6 +40,32 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 			}
 		}
 	}
+	sites := 0
+	for i := range nodes {
+		for _, def := range nodes[i].Defs {
+			if _, ok := ids[def]; ok {
+				sites++
+			}
+		}
+		for _, p := range nodes[i].Params {
+			if _, ok := ids[p]; ok && !slices.Contains(nodes[i].Defs, p) {
+				sites++
+			}
+		}
+	}
+	if sites == 0 {
+		return
+	}
+	if words := (sites + 63) / 64; n*words <= ddDenseWords {
+		d.dense(nodes, cfFrom, cfTo, ids)
+	} else {
+		d.sparse(nodes, cfFrom, cfTo, ids)
+	}
+}
+
+// dense solves all names at once with bit vectors over all sites.
+func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32) {
+	n := len(nodes)
 	nv := len(d.names)
 	// Definition sites, numbered in vertex order: for each vertex first
 	// its Defs, then its Params (those not also among its Defs).
@@ -182,6 +222,210 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 			}
 		}
 	}
+}
+
+// sparse solves one name at a time: for name x, the sites of x (in the
+// dense solver's numbering) are propagated from the vertices that define
+// x with sorted sets (each vertex's OUT set of x and, for a vertex binding
+// x as a parameter, its inner OUT, into the scope it opens), but only
+// through the region where x is live: the vertices from which a use of x
+// is reachable without passing a definition of x, found by a backward walk
+// from the uses. Outside that region no set can reach a use, so the result
+// is exact, and the work is the size of the live ranges rather than of
+// everything downstream of each definition.
+func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32) {
+	n := len(nodes)
+	nv := len(d.names)
+	// Sites in the dense numbering: per vertex its Defs, then its Params.
+	type site struct {
+		node  int32
+		param bool
+	}
+	var sitesOf = make([][]int32, nv) // name -> its sites, ascending
+	var all []site
+	for i := range nodes {
+		for _, def := range nodes[i].Defs {
+			if id, ok := ids[def]; ok {
+				sitesOf[id] = append(sitesOf[id], int32(len(all)))
+				all = append(all, site{int32(i), false})
+			}
+		}
+		for _, p := range nodes[i].Params {
+			if id, ok := ids[p]; ok && !slices.Contains(nodes[i].Defs, p) {
+				sitesOf[id] = append(sitesOf[id], int32(len(all)))
+				all = append(all, site{int32(i), true})
+			}
+		}
+	}
+	type use struct{ node, index int32 }
+	usesOf := make([][]use, nv)
+	for y := range nodes {
+		for ui, u := range nodes[y].Uses {
+			usesOf[ids[u]] = append(usesOf[ids[u]], use{int32(y), int32(ui)})
+		}
+	}
+	var succ, pred csr
+	succ.fill(n, cfFrom, cfTo, false)
+	pred.fill(n, cfFrom, cfTo, true)
+
+	out := make([][]int32, n)   // OUT set of the current name, valid when stamp[v] == epoch
+	inner := make([][]int32, n) // inner OUT, for a vertex binding the name as a parameter
+	stamp := make([]int32, n)
+	defSite := make([]int32, n)   // the vertex's def site of the name, valid when siteStamp[v] == epoch
+	paramSite := make([]int32, n) // likewise its parameter site, or -1
+	siteStamp := make([]int32, n)
+	queued := make([]bool, n)
+	live := make([]int32, n)     // == epoch: in the live region of the current name
+	expanded := make([]int32, n) // == epoch: its predecessors were walked
+	var queue, walk []int32
+	var in, scratch []int32
+	var edges []ddEdge
+	epoch := int32(0)
+	meet := func(v int32) []int32 {
+		in = in[:0]
+		for _, p := range pred.of(v) {
+			if stamp[p] != epoch {
+				continue
+			}
+			set := out[p]
+			if siteStamp[p] == epoch && paramSite[p] >= 0 && nodes[v].Scope == p {
+				set = inner[p]
+			}
+			scratch = unionSorted(scratch[:0], in, set)
+			in, scratch = scratch, in
+		}
+		return in
+	}
+	for x := range nv {
+		if len(sitesOf[x]) == 0 || len(usesOf[x]) == 0 {
+			continue
+		}
+		epoch++
+		for _, s := range sitesOf[x] {
+			v := all[s].node
+			if siteStamp[v] != epoch {
+				siteStamp[v], defSite[v], paramSite[v] = epoch, -1, -1
+			}
+			if all[s].param {
+				paramSite[v] = s
+			} else {
+				defSite[v] = s
+			}
+		}
+		// The live region: back from the uses, stopping at the vertices
+		// whose set entering the walked vertex is generated afresh (a
+		// definition of x, or a parameter of x for its own scope).
+		walk = walk[:0]
+		for _, u := range usesOf[x] {
+			live[u.node] = epoch
+			if expanded[u.node] != epoch {
+				expanded[u.node] = epoch
+				walk = append(walk, u.node)
+			}
+		}
+		for len(walk) > 0 {
+			w := walk[len(walk)-1]
+			walk = walk[:len(walk)-1]
+			for _, p := range pred.of(w) {
+				live[p] = epoch
+				gen := siteStamp[p] == epoch && (defSite[p] >= 0 || paramSite[p] >= 0 && nodes[w].Scope == p)
+				if !gen && expanded[p] != epoch {
+					expanded[p] = epoch
+					walk = append(walk, p)
+				}
+			}
+		}
+		queue = queue[:0]
+		for _, s := range sitesOf[x] {
+			if v := all[s].node; live[v] == epoch && !queued[v] {
+				queued[v] = true
+				queue = append(queue, v)
+			}
+		}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			queued[v] = false
+			set := meet(v)
+			var newOut []int32
+			hasSite := siteStamp[v] == epoch
+			if hasSite && defSite[v] >= 0 {
+				newOut = []int32{defSite[v]} // kills every other site of the name
+			} else {
+				newOut = set
+			}
+			changed := stamp[v] != epoch || !slices.Equal(out[v], newOut)
+			if hasSite && paramSite[v] >= 0 {
+				newInner := []int32{paramSite[v]}
+				if stamp[v] != epoch || !slices.Equal(inner[v], newInner) {
+					inner[v] = newInner
+					changed = true
+				}
+			}
+			if !changed {
+				continue
+			}
+			if stamp[v] != epoch {
+				stamp[v] = epoch
+			}
+			out[v] = slices.Clone(newOut)
+			for _, s := range succ.of(v) {
+				if live[s] == epoch && !queued[s] {
+					queued[s] = true
+					queue = append(queue, s)
+				}
+			}
+		}
+		for _, u := range usesOf[x] {
+			for _, k := range meet(u.node) {
+				if all[k].node != u.node {
+					edges = append(edges, ddEdge{from: all[k].node, to: u.node, name: int32(x), use: u.index, site: k})
+				}
+			}
+		}
+	}
+	// The dense solver's order: by use, then by site.
+	slices.SortFunc(edges, func(a, b ddEdge) int {
+		if a.to != b.to {
+			return int(a.to - b.to)
+		}
+		if a.use != b.use {
+			return int(a.use - b.use)
+		}
+		return int(a.site - b.site)
+	})
+	for _, e := range edges {
+		d.from = append(d.from, e.from)
+		d.to = append(d.to, e.to)
+		d.vars = append(d.vars, e.name)
+	}
+}
+
+// ddEdge is one DD edge with what orders it: the use's vertex and index
+// among its Uses, and the definition site's number.
+type ddEdge struct {
+	from, to, name int32
+	use, site      int32
+}
+
+// unionSorted appends the union of the sorted sets a and b to dst.
+func unionSorted(dst, a, b []int32) []int32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
 }
 
 // reversePostOrder orders the vertices of a graph so that, outside of back

@@ -10,6 +10,15 @@ type csr struct {
 
 func (c *csr) of(v int32) []int32 { return c.adj[c.off[v]:c.off[v+1]] }
 
+// row is of with the capacity cut to the row, so that appending to a
+// result never writes into the next row; a vertex out of range has none.
+func (c *csr) row(v int32) []int32 {
+	if v < 0 || int(v)+1 >= len(c.off) {
+		return nil
+	}
+	return c.adj[c.off[v]:c.off[v+1]:c.off[v+1]]
+}
+
 // makeCSR fills c from an edge list over n vertices, reusing c's storage.
 // With reverse set, the edge (a, b) is stored as b -> a.
 func (c *csr) fill(n int, from, to []int32, reverse bool) {

@@ -67,7 +67,7 @@ type Graph struct {
 	// Edges are sorted by (From, To, Type, Var) and free of duplicates.
 	Edges []Edge
 
-	in, out [3][][]int32 // adjacency by edge type, built by index()
+	in, out [3]csr // adjacency by edge type, built by index()
 
 	// endsInline maps the last statement of an inline body
 	// (lang.Stmt.InlineBody) to the construct that body ends; after maps
@@ -87,10 +87,10 @@ func (g *Graph) Text(v int32) string {
 }
 
 // In returns the predecessors of v over edges of type t.
-func (g *Graph) In(v int32, t EdgeType) []int32 { return g.in[t][v] }
+func (g *Graph) In(v int32, t EdgeType) []int32 { return g.in[t].row(v) }
 
 // Out returns the successors of v over edges of type t.
-func (g *Graph) Out(v int32, t EdgeType) []int32 { return g.out[t][v] }
+func (g *Graph) Out(v int32, t EdgeType) []int32 { return g.out[t].row(v) }
 
 // NodeAt returns the id of the first vertex that starts on row (0-based),
 // or -1.

@@ -2,7 +2,6 @@ package db
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"strings"
@@ -138,12 +137,24 @@ func (r *FileRecord) Text(stmt int) string {
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// errCorrupt is wrapped by every decoding error.
-var errCorrupt = errors.New("corrupt index record")
-
 // encodeBlob appends the blob of r to dst (see the layout in doc.go).
 func encodeBlob(dst []byte, r *FileRecord) []byte {
 	start := len(dst)
+	dst = appendHead(dst, r)
+	var entries []byte
+	nNodes, nEdges := 0, 0
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		entries = appendEntry(entries, e.Target, e.Nodes, e.Hop, e.Edges)
+		nNodes += len(e.Nodes)
+		nEdges += len(e.Edges)
+	}
+	dst = appendEntries(dst, len(r.Entries), nNodes, nEdges, entries)
+	return appendCRC(dst, start)
+}
+
+// appendHead appends every section of the blob of r before the entries.
+func appendHead(dst []byte, r *FileRecord) []byte {
 	dst = appendString(dst, r.Language)
 	srcLen := len(r.Lines) - 1
 	for _, l := range r.Lines {
@@ -197,52 +208,65 @@ func encodeBlob(dst []byte, r *FileRecord) []byte {
 
 	dst = appendNames(dst, r.Stmts, defsOf)
 	dst = appendNames(dst, r.Stmts, paramsOf)
-	dst = appendOutline(dst, r)
+	return appendOutline(dst, r)
+}
 
-	nNodes, nEdges := 0, 0
-	for i := range r.Entries {
-		nNodes += len(r.Entries[i].Nodes)
-		nEdges += len(r.Entries[i].Edges)
+// appendEntry appends one entry's encoding (without the section's counts).
+func appendEntry[V int32 | uint32](dst []byte, target uint32, nodes []V, hop []uint8, edges []slice.Edge) []byte {
+	dst = binary.AppendUvarint(dst, uint64(target))
+	dst = binary.AppendUvarint(dst, uint64(len(nodes)))
+	prev := int64(target)
+	for _, n := range nodes {
+		dst = binary.AppendVarint(dst, int64(n)-prev)
+		prev = int64(n)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(r.Entries)))
-	dst = binary.AppendUvarint(dst, uint64(nNodes))
-	dst = binary.AppendUvarint(dst, uint64(nEdges))
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		dst = binary.AppendUvarint(dst, uint64(e.Target))
-		dst = binary.AppendUvarint(dst, uint64(len(e.Nodes)))
-		prev := int64(e.Target)
-		for _, n := range e.Nodes {
-			dst = binary.AppendVarint(dst, int64(n)-prev)
-			prev = int64(n)
+	for j := range nodes {
+		h := uint8(0)
+		if j < len(hop) {
+			h = hop[j]
 		}
-		for j := range e.Nodes {
-			h := uint8(0)
-			if j < len(e.Hop) {
-				h = e.Hop[j]
-			}
-			dst = append(dst, h)
-		}
-		dst = binary.AppendUvarint(dst, uint64(len(e.Edges)))
-		for _, ed := range e.Edges {
-			dst = binary.AppendUvarint(dst, uint64(ed.From))
-			dst = binary.AppendUvarint(dst, uint64(ed.To)<<2|uint64(ed.Type&3))
-		}
+		dst = append(dst, h)
 	}
+	dst = binary.AppendUvarint(dst, uint64(len(edges)))
+	for _, ed := range edges {
+		dst = binary.AppendUvarint(dst, uint64(ed.From))
+		dst = binary.AppendUvarint(dst, uint64(ed.To)<<2|uint64(ed.Type&3))
+	}
+	return dst
+}
+
+// appendEntries appends the entries section: its counts, then the encoded
+// entries.
+func appendEntries(dst []byte, n, nodes, edges int, entries []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(n))
+	dst = binary.AppendUvarint(dst, uint64(nodes))
+	dst = binary.AppendUvarint(dst, uint64(edges))
+	return append(dst, entries...)
+}
+
+// appendCRC appends the checksum of dst[start:].
+func appendCRC(dst []byte, start int) []byte {
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], crcTable))
+}
+
+// checkBlob checks a blob's checksum without decoding it.
+func checkBlob(b []byte) error {
+	if len(b) < 4 {
+		return fmt.Errorf("%w: a blob of %d bytes", ErrCorrupt, len(b))
+	}
+	if crc32.Checksum(b[:len(b)-4], crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return fmt.Errorf("%w: blob checksum mismatch", ErrCorrupt)
+	}
+	return nil
 }
 
 // decodeBlob decodes a blob after checking its checksum. It never keeps a
 // reference to b.
 func decodeBlob(b []byte) (*FileRecord, error) {
-	if len(b) < 4 {
-		return nil, fmt.Errorf("%w: %d bytes", errCorrupt, len(b))
+	if err := checkBlob(b); err != nil {
+		return nil, err
 	}
-	body := b[:len(b)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
-	}
-	return decodeBody(body)
+	return decodeBody(b[:len(b)-4])
 }
 
 // reader decodes varints from a byte slice, remembering the first error.
@@ -253,7 +277,7 @@ type reader struct {
 
 func (r *reader) fail(what string) {
 	if r.err == nil {
-		r.err = fmt.Errorf("%w: bad %s", errCorrupt, what)
+		r.err = fmt.Errorf("%w: bad %s", ErrCorrupt, what)
 	}
 	r.b = nil
 }
@@ -455,7 +479,7 @@ func decodeBody(body []byte) (*FileRecord, error) {
 		return nil, r.err
 	}
 	if len(r.b) != 0 {
-		return nil, fmt.Errorf("%w: %d trailing bytes", errCorrupt, len(r.b))
+		return nil, fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(r.b))
 	}
 	return rec, nil
 }

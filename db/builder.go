@@ -35,6 +35,11 @@ type BuildOptions struct {
 	// repository. The published generation must have the same tokenizer,
 	// h, l and analysis; with nothing published it is an ordinary build.
 	Incremental bool
+	// Verify checks the checksum of every blob of the published
+	// generation before the build reuses it: a damaged or missing blob is
+	// not reused, and its file is parsed and written again (counted in
+	// Summary.Damaged). A full build sets it; the live path does not.
+	Verify bool
 }
 
 // Summary reports what a build did.
@@ -54,6 +59,9 @@ type Summary struct {
 	Entries        int `json:"entries"`
 	NewBlobs       int `json:"new_blobs"`
 	CollectedBlobs int `json:"collected_blobs"`
+	// Damaged counts blobs of the previous generation that failed their
+	// checksum or were missing (Verify) and were written again.
+	Damaged int `json:"damaged"`
 }
 
 // Builder adds files to a new generation and publishes it. Add is safe for
@@ -98,6 +106,9 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 	if d.readOnly {
 		return nil, fmt.Errorf("build index %s: opened read-only", d.dir)
 	}
+	if err := d.CheckSpace(); err != nil {
+		return nil, fmt.Errorf("build index: %w", err)
+	}
 	if opts.Hops <= 0 {
 		opts.Hops = slice.DefaultOptions().Hops
 	}
@@ -123,7 +134,7 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 		files:   make(map[string]FileInfo),
 		analyze: analyzeSource,
 	}
-	err = d.bdb.View(func(txn *badger.Txn) error {
+	err = d.view(func(txn *badger.Txn) error {
 		gen, ok, err := currentGen(txn)
 		if err != nil {
 			return err
@@ -135,7 +146,12 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 			}
 			b.prevGen, b.havePrev, b.prevFiles = gen, true, files
 			for i := range files {
-				b.known[string(meta.blobKey(&files[i]))] = &files[i]
+				key := meta.blobKey(&files[i])
+				if opts.Verify && !intactBlob(txn, key) {
+					b.summary.Damaged++
+					continue // not reused: parsed and written again
+				}
+				b.known[string(key)] = &files[i]
 			}
 			if opts.Incremental {
 				if meta.Tokenizer != opts.Tokenizer || meta.Hops != opts.Hops ||
@@ -171,10 +187,20 @@ func NewBuilder(d *DB, opts BuildOptions) (*Builder, error) {
 	})
 	if err != nil {
 		b.release()
-		return nil, fmt.Errorf("build index %s: %w", d.dir, err)
+		return nil, fmt.Errorf("build index %s: %w", d.dir, storageError(err))
 	}
 	b.wb = d.bdb.NewWriteBatch()
 	return b, nil
+}
+
+// intactBlob reports whether the blob under key is present and passes its
+// checksum.
+func intactBlob(txn *badger.Txn, key []byte) bool {
+	it, err := txn.Get(key)
+	if err != nil {
+		return false
+	}
+	return it.Value(checkBlob) == nil
 }
 
 func (b *Builder) release() { b.db.endBuild() }
@@ -268,7 +294,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		return fmt.Errorf("add %s: %w", path, err)
 	}
 	rec := b.record(a)
-	blob := encodeBlob(make([]byte, 0, 4096), rec)
+	blob := b.encode(rec, a)
 	info.Lines, info.Statements, info.BlobBytes = len(rec.Lines), len(rec.Stmts), len(blob)
 
 	b.mu.Lock()
@@ -277,14 +303,21 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		return errors.New("add: build already finished")
 	}
 	if k, ok := b.known[string(key)]; !ok || k == nil {
+		// Every new blob first makes sure the store has room to write it:
+		// on a full disk a memory-mapped write is a fatal signal.
+		if err := b.db.CheckSpace(); err != nil {
+			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
+		}
 		if !b.dirty {
-			if err := b.db.bdb.Update(func(txn *badger.Txn) error { return txn.Set(keyDirty, []byte{1}) }); err != nil {
-				return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
+			if err := guard(func() error {
+				return b.db.bdb.Update(func(txn *badger.Txn) error { return txn.Set(keyDirty, []byte{1}) })
+			}); err != nil {
+				return fmt.Errorf("add %s: %w: %w", path, ErrStorage, storageError(err))
 			}
 			b.dirty = true
 		}
-		if err := b.wb.Set(key, blob); err != nil {
-			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, err)
+		if err := guard(func() error { return b.wb.Set(key, blob) }); err != nil {
+			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, storageError(err))
 		}
 		b.written = append(b.written, key)
 		b.summary.NewBlobs++
@@ -302,7 +335,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 // blobInfo decodes a stored blob to learn its counts.
 func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 	var info *FileInfo
-	err := b.db.bdb.View(func(txn *badger.Txn) error {
+	err := b.db.view(func(txn *badger.Txn) error {
 		it, err := txn.Get(key)
 		if err != nil {
 			return err
@@ -319,8 +352,8 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 	return info, err
 }
 
-// record turns an analysis into the stored form: statement token sets over
-// a file-local vocabulary and one entry per statement.
+// record turns an analysis into the stored form of its statements: token
+// sets over a file-local vocabulary (encode adds the entries).
 func (b *Builder) record(a *analysis) *FileRecord {
 	g := a.graph
 	rec := &FileRecord{Language: g.Language, Lines: g.Lines, Package: a.pkg, Symbols: a.symbols, Imports: a.imports}
@@ -329,44 +362,43 @@ func (b *Builder) record(a *analysis) *FileRecord {
 	var toks []string
 	var buf []uint32
 	all := make([]uint32, 0, 8*len(g.Nodes))
+	// Statements sharing rows (several on one line) have the same text:
+	// it is split once, and their token lists share storage, so a file of
+	// many statements per line costs no more than one of short lines.
+	type rows struct{ start, end int }
+	var prev rows
+	var prevTokens []uint32
+	havePrev := false
 	for v := range g.Nodes {
 		n := &g.Nodes[v]
-		toks = b.tok.Split(toks[:0], g.Text(int32(v)))
-		buf = buf[:0]
-		for _, t := range toks {
-			id, ok := ids[t]
-			if !ok {
-				id = uint32(len(rec.Vocab))
-				ids[t] = id
-				rec.Vocab = append(rec.Vocab, strings.Clone(t))
+		r := rows{n.StartRow, n.EndRow}
+		if havePrev && r == prev && !n.Dummy {
+			rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: prevTokens}
+		} else {
+			toks = b.tok.Split(toks[:0], g.Text(int32(v)))
+			buf = buf[:0]
+			for _, t := range toks {
+				id, ok := ids[t]
+				if !ok {
+					id = uint32(len(rec.Vocab))
+					ids[t] = id
+					rec.Vocab = append(rec.Vocab, strings.Clone(t))
+				}
+				buf = append(buf, id)
 			}
-			buf = append(buf, id)
+			slices.Sort(buf)
+			buf = slices.Compact(buf)
+			start := len(all)
+			all = append(all, buf...)
+			rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
+			prev, prevTokens, havePrev = r, rec.Stmts[v].Tokens, !n.Dummy
 		}
-		slices.Sort(buf)
-		buf = slices.Compact(buf)
-		start := len(all)
-		all = append(all, buf...)
-		rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
 		if len(n.Defs) > 0 {
 			rec.Stmts[v].Defs = slices.Clone(n.Defs)
 		}
 		if len(n.Params) > 0 {
 			rec.Stmts[v].Params = slices.Clone(n.Params)
 		}
-	}
-	rec.Entries = make([]Entry, len(a.slices))
-	for i := range a.slices {
-		s := &a.slices[i]
-		e := &rec.Entries[i]
-		e.Nodes = make([]uint32, len(s.Nodes))
-		for j, v := range s.Nodes {
-			e.Nodes[j] = uint32(v)
-		}
-		if s.Target >= 0 && s.Target < len(s.Nodes) {
-			e.Target = uint32(s.Nodes[s.Target])
-		}
-		e.Hop = s.Hop
-		e.Edges = s.Edges
 	}
 	return rec
 }
@@ -384,8 +416,8 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 	b.mu.Unlock()
 	defer b.release()
 
-	if err := b.wb.Flush(); err != nil {
-		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	if err := guard(b.wb.Flush); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
 	}
 	files := make([]FileInfo, 0, len(b.files))
 	for _, f := range b.files {
@@ -417,74 +449,90 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 		Analysis: analysisVersion, Root: b.opts.Root, Created: time.Now().UTC().Truncate(time.Second),
 		Files: len(files), Lines: s.Lines, Statements: s.Statements, Entries: s.Entries,
 	}
-	if b.havePrev && b.sameAsPrevious(files, &meta) {
+	same, err := b.sameAsPrevious(files, &meta)
+	if err != nil {
+		return Summary{}, fmt.Errorf("read index %s: %w", b.db.dir, storageError(err))
+	}
+	if same && s.Damaged == 0 {
 		s.Generation = b.prevGen
 		return s, nil
 	}
-
+	// Read what collection will need before anything is published.
+	prevKeys, err := b.prevKeys()
+	if err != nil {
+		return Summary{}, fmt.Errorf("read index %s: %w", b.db.dir, storageError(err))
+	}
+	if err := b.db.CheckSpace(); err != nil {
+		return Summary{}, fmt.Errorf("write index: %w", err)
+	}
 	gen, err := b.nextGen()
 	if err != nil {
-		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
 	}
 	meta.Generation = gen
-	if err := b.writeManifest(&meta, files); err != nil {
-		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	if err := guard(func() error { return b.writeManifest(&meta, files) }); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
 	}
 	if testHookBeforePublish != nil {
 		if err := testHookBeforePublish(); err != nil {
 			return Summary{}, err
 		}
 	}
-	if err := b.db.bdb.Sync(); err != nil {
-		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, err)
+	if err := guard(b.db.bdb.Sync); err != nil {
+		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
 	}
 	// The switch: one transaction, one key.
-	err = b.db.bdb.Update(func(txn *badger.Txn) error {
-		return txn.Set(keyCurrent, binary.BigEndian.AppendUint64(nil, gen))
+	err = guard(func() error {
+		return b.db.bdb.Update(func(txn *badger.Txn) error {
+			return txn.Set(keyCurrent, binary.BigEndian.AppendUint64(nil, gen))
+		})
 	})
 	if err != nil {
-		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
+		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, storageError(err))
 	}
-	if err := b.db.bdb.Sync(); err != nil {
-		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, err)
+	if err := guard(b.db.bdb.Sync); err != nil {
+		return Summary{}, fmt.Errorf("publish index %s: %w", b.db.dir, storageError(err))
 	}
 	s.Generation, s.Published = gen, true
-	n, err := b.db.collect(gen, &meta, files, append(b.prevKeys(), b.written...), b.startedDirty)
+	n, err := b.db.collect(gen, &meta, files, append(prevKeys, b.written...), b.startedDirty)
 	s.CollectedBlobs = n
 	if err != nil {
-		return s, fmt.Errorf("collect index %s: %w", b.db.dir, err)
+		return s, fmt.Errorf("collect index %s: %w", b.db.dir, storageError(err))
 	}
 	return s, nil
 }
 
 // sameAsPrevious reports whether files and meta describe exactly the
 // current generation.
-func (b *Builder) sameAsPrevious(files []FileInfo, meta *GenMeta) bool {
-	if len(files) != len(b.prevFiles) {
-		return false
+func (b *Builder) sameAsPrevious(files []FileInfo, meta *GenMeta) (bool, error) {
+	if !b.havePrev || len(files) != len(b.prevFiles) {
+		return false, nil
 	}
 	var prev *GenMeta
-	_ = b.db.bdb.View(func(txn *badger.Txn) error {
+	err := b.db.view(func(txn *badger.Txn) error {
 		m, _, err := readGen(txn, b.prevGen)
 		prev = m
 		return err
 	})
-	if prev == nil || prev.Tokenizer != meta.Tokenizer || prev.Hops != meta.Hops ||
+	if err != nil {
+		return false, err
+	}
+	if prev.Tokenizer != meta.Tokenizer || prev.Hops != meta.Hops ||
 		prev.MaxStatements != meta.MaxStatements || prev.Root != meta.Root || prev.Analysis != meta.Analysis {
-		return false
+		return false, nil
 	}
 	for i := range files {
 		if files[i] != b.prevFiles[i] {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 // nextGen returns one more than any generation present, published or not.
 func (b *Builder) nextGen() (uint64, error) {
 	next := b.prevGen + 1
-	err := b.db.bdb.View(func(txn *badger.Txn) error {
+	err := b.db.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixGen})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -538,24 +586,26 @@ func (b *Builder) writeManifest(meta *GenMeta, files []FileInfo) error {
 }
 
 // prevKeys returns the blob keys of the generation the build started from.
-func (b *Builder) prevKeys() [][]byte {
+// An error must stop the build: without these keys, collection would keep
+// the previous generation's blobs forever.
+func (b *Builder) prevKeys() ([][]byte, error) {
 	if !b.havePrev {
-		return nil
+		return nil, nil
 	}
 	var meta *GenMeta
-	_ = b.db.bdb.View(func(txn *badger.Txn) error {
+	err := b.db.view(func(txn *badger.Txn) error {
 		m, _, err := readGen(txn, b.prevGen)
 		meta = m
 		return err
 	})
-	if meta == nil {
-		return nil
+	if err != nil {
+		return nil, err
 	}
 	keys := make([][]byte, len(b.prevFiles))
 	for i := range b.prevFiles {
 		keys[i] = meta.blobKey(&b.prevFiles[i])
 	}
-	return keys
+	return keys, nil
 }
 
 // collect deletes every generation but gen and every blob gen does not
@@ -571,7 +621,7 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo, prevKeys [][]b
 	}
 	var dead [][]byte
 	blobs := 0
-	err := d.bdb.View(func(txn *badger.Txn) error {
+	err := d.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixGen})
 		for it.Rewind(); it.Valid(); it.Next() {
 			if g, ok := parseGen(it.Item().Key()); !ok || g != gen {
@@ -610,20 +660,26 @@ func (d *DB) collect(gen uint64, meta *GenMeta, files []FileInfo, prevKeys [][]b
 	if err != nil {
 		return 0, err
 	}
-	wb := d.bdb.NewWriteBatch()
-	defer wb.Cancel()
-	for _, k := range dead {
-		if err := wb.Delete(k); err != nil {
-			return 0, err
+	err = guard(func() error {
+		wb := d.bdb.NewWriteBatch()
+		defer wb.Cancel()
+		for _, k := range dead {
+			if err := wb.Delete(k); err != nil {
+				return err
+			}
 		}
-	}
-	if err := wb.Delete(keyDirty); err != nil {
+		if err := wb.Delete(keyDirty); err != nil {
+			return err
+		}
+		if err := wb.Flush(); err != nil {
+			return err
+		}
+		for len(dead) > 0 && d.bdb.RunValueLogGC(0.5) == nil {
+		}
+		return nil
+	})
+	if err != nil {
 		return 0, err
-	}
-	if err := wb.Flush(); err != nil {
-		return 0, err
-	}
-	for len(dead) > 0 && d.bdb.RunValueLogGC(0.5) == nil {
 	}
 	return blobs, nil
 }

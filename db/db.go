@@ -6,15 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 )
 
 // SchemaVersion is the version of the layout documented in the package
@@ -34,14 +29,6 @@ const AnalysisVersion = 4
 // analysis.
 var analysisVersion = AnalysisVersion
 
-var (
-	// ErrNoIndex is returned when a directory holds no published index.
-	ErrNoIndex = errors.New("no index")
-	// ErrLocked is returned when another process holds the index open
-	// for writing (a build is probably running).
-	ErrLocked = errors.New("index is in use by another process")
-)
-
 // SchemaError reports an index of another schema version.
 type SchemaError struct {
 	Dir       string
@@ -59,24 +46,6 @@ func (e *SchemaError) Error() string {
 		e.Dir, have, e.Want)
 }
 
-// OpenOptions configure Open.
-type OpenOptions struct {
-	// ReadOnly opens an existing index for reading only; several
-	// read-only processes may share it, but not with a writer.
-	ReadOnly bool
-}
-
-// DB is an open index. It is safe for concurrent use; at most one Builder
-// may be active at a time.
-type DB struct {
-	dir      string
-	bdb      *badger.DB
-	readOnly bool
-
-	mu       sync.Mutex
-	building bool
-}
-
 var (
 	keySchema  = []byte("meta/schema")
 	keyCurrent = []byte("meta/current")
@@ -85,77 +54,11 @@ var (
 	prefixBlob = []byte("f/")
 )
 
-// IsIndex reports whether dir looks like an index directory (holds the
-// files the store creates), so callers can tell it from an arbitrary
-// folder before removing it.
-func IsIndex(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "MANIFEST"))
-	return err == nil
-}
-
-// Open opens the index in dir, creating it unless opts.ReadOnly.
-func Open(dir string, opts OpenOptions) (*DB, error) {
-	if opts.ReadOnly && !IsIndex(dir) {
-		return nil, fmt.Errorf("%w in %s: run `graphcoder build REPO` first", ErrNoIndex, dir)
-	}
-	if !opts.ReadOnly && !IsIndex(dir) {
-		// Never scatter index files into a folder holding other things.
-		if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-			return nil, fmt.Errorf("open index %s: the folder is not empty and holds no index", dir)
-		}
-	}
-	bo := badger.DefaultOptions(dir).
-		WithLogger(nil).
-		WithReadOnly(opts.ReadOnly).
-		WithCompression(options.ZSTD).
-		WithZSTDCompressionLevel(1).
-		WithValueThreshold(1 << 20).
-		WithMemTableSize(32 << 20).
-		WithNumMemtables(2).
-		WithNumLevelZeroTables(4).
-		WithNumLevelZeroTablesStall(8).
-		WithBlockCacheSize(32 << 20).
-		WithIndexCacheSize(16 << 20).
-		WithValueLogFileSize(64 << 20).
-		WithNumVersionsToKeep(1).
-		WithNumCompactors(2).
-		WithDetectConflicts(false)
-	if opts.ReadOnly {
-		// A reader decodes every blob once to load an index: a block
-		// cache would only hold tens of megabytes it never reads again.
-		// (Badger requires some cache when blocks are compressed.)
-		bo = bo.WithBlockCacheSize(1 << 20)
-	}
-	bdb, err := badger.Open(bo)
-	if err != nil && opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
-		// A writer was killed: its write-ahead log has an unfinished
-		// tail. Opening read-write once replays it (the published
-		// generation is complete either way), then read-only works.
-		if rw, rwErr := badger.Open(bo.WithReadOnly(false)); rwErr == nil {
-			if rwErr = rw.Close(); rwErr == nil {
-				bdb, err = badger.Open(bo)
-			}
-		}
-	}
-	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("open index %s: %w (is a build running?)", dir, ErrLocked)
-		}
-		return nil, fmt.Errorf("open index %s: %w", dir, err)
-	}
-	d := &DB{dir: dir, bdb: bdb, readOnly: opts.ReadOnly}
-	if err := d.checkSchema(); err != nil {
-		bdb.Close()
-		return nil, err
-	}
-	return d, nil
-}
-
 // checkSchema verifies meta/schema, writing it into a fresh index.
 func (d *DB) checkSchema() error {
 	var have []byte
 	var hasCurrent bool
-	err := d.bdb.View(func(txn *badger.Txn) error {
+	err := d.view(func(txn *badger.Txn) error {
 		it, err := txn.Get(keySchema)
 		if err == nil {
 			have, err = it.ValueCopy(nil)
@@ -173,15 +76,17 @@ func (d *DB) checkSchema() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("read index %s: %w", d.dir, err)
+		return fmt.Errorf("read index %s: %w", d.dir, storageError(err))
 	}
 	if have == nil {
 		if d.readOnly || hasCurrent {
 			return &SchemaError{Dir: d.dir, Want: SchemaVersion, haveValue: "none"}
 		}
-		return d.bdb.Update(func(txn *badger.Txn) error {
-			return txn.Set(keySchema, []byte(strconv.Itoa(SchemaVersion)))
-		})
+		return storageError(guard(func() error {
+			return d.bdb.Update(func(txn *badger.Txn) error {
+				return txn.Set(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+			})
+		}))
 	}
 	v, err := strconv.Atoi(string(have))
 	if err != nil {
@@ -195,14 +100,6 @@ func (d *DB) checkSchema() error {
 
 // Dir returns the index directory.
 func (d *DB) Dir() string { return d.dir }
-
-// Close closes the index. Open snapshots must be closed first.
-func (d *DB) Close() error {
-	if err := d.bdb.Close(); err != nil {
-		return fmt.Errorf("close index %s: %w", d.dir, err)
-	}
-	return nil
-}
 
 // GenMeta describes one generation of the index.
 type GenMeta struct {

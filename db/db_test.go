@@ -77,12 +77,12 @@ func TestBlobCorrupt(t *testing.T) {
 	for i := range blob {
 		bad := append([]byte(nil), blob...)
 		bad[i] ^= 0x40
-		if _, err := decodeBlob(bad); !errors.Is(err, errCorrupt) {
+		if _, err := decodeBlob(bad); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("flipping byte %d: err = %v, want a corruption error", i, err)
 		}
 	}
 	for n := 0; n < len(blob); n++ {
-		if _, err := decodeBlob(blob[:n]); !errors.Is(err, errCorrupt) {
+		if _, err := decodeBlob(blob[:n]); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("truncated to %d bytes: err = %v", n, err)
 		}
 	}
@@ -417,10 +417,10 @@ func TestCorruptBlobInIndex(t *testing.T) {
 	}
 	snap, _ = d.Snapshot()
 	defer snap.Close()
-	if _, err := snap.Load("a.fk"); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "a.fk") {
+	if _, err := snap.Load("a.fk"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "a.fk") {
 		t.Errorf("Load of a corrupt blob: %v", err)
 	}
-	if err := snap.ForEach(context.Background(), func(*FileRecord) error { return nil }); !errors.Is(err, errCorrupt) {
+	if err := snap.ForEach(context.Background(), func(*FileRecord) error { return nil }); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("ForEach over a corrupt blob: %v", err)
 	}
 }

@@ -54,6 +54,7 @@ func fakeAnalyze(ctx context.Context, b *Builder, l *lang.Language, path string,
 		}
 	}
 	a := &analysis{graph: g, syntaxErrors: f.Errors}
+	var slices []slice.Slice
 	for v := range g.Nodes {
 		lo := max(0, v-b.slice.MaxStatements+1)
 		s := slice.Slice{Target: v - lo}
@@ -64,7 +65,8 @@ func fakeAnalyze(ctx context.Context, b *Builder, l *lang.Language, path string,
 				s.Edges = append(s.Edges, slice.Edge{From: uint16(u - 1 - lo), To: uint16(u - lo), Type: ccg.CF})
 			}
 		}
-		a.slices = append(a.slices, s)
+		slices = append(slices, s)
 	}
+	a.sliceOf = func(v int32) *slice.Slice { return &slices[v] }
 	return a, nil
 }

@@ -28,19 +28,32 @@ type Snapshot struct {
 // wrapping ErrNoIndex when nothing was published yet.
 func (d *DB) Snapshot() (*Snapshot, error) {
 	txn := d.bdb.NewTransaction(false)
-	gen, ok, err := currentGen(txn)
-	if err != nil {
-		txn.Discard()
-		return nil, fmt.Errorf("read index %s: %w", d.dir, err)
-	}
-	if !ok {
+	var (
+		gen   uint64
+		ok    bool
+		meta  *GenMeta
+		files []FileInfo
+	)
+	err := guard(func() error {
+		var err error
+		if gen, ok, err = currentGen(txn); err != nil || !ok {
+			return err
+		}
+		meta, files, err = readGen(txn, gen)
+		return err
+	})
+	if err == nil && !ok {
 		txn.Discard()
 		return nil, fmt.Errorf("%w in %s: run `graphcoder build REPO` first", ErrNoIndex, d.dir)
 	}
-	meta, files, err := readGen(txn, gen)
 	if err != nil {
 		txn.Discard()
-		return nil, fmt.Errorf("read index %s: %w", d.dir, err)
+		// The published generation's metadata and manifest are written
+		// before it is published: failing to read them is damage.
+		if !errors.Is(storageError(err), ErrCorrupt) {
+			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("read index %s: %w; run `graphcoder build REPO` to rebuild it", d.dir, err)
 	}
 	return &Snapshot{db: d, txn: txn, meta: *meta, files: files}, nil
 }
@@ -80,21 +93,31 @@ func (s *Snapshot) Load(path string) (*FileRecord, error) {
 
 var errNotIndexed = errors.New("file is not in the index")
 
+// load reads and decodes the blob of f. Every failure but a closed
+// snapshot is damage: the manifest names only blobs written before it.
 func (s *Snapshot) load(f *FileInfo) (*FileRecord, error) {
 	if s.txn == nil {
 		return nil, errors.New("snapshot is closed")
 	}
-	item, err := s.txn.Get(s.meta.blobKey(f))
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", f.Path, err)
-	}
 	var rec *FileRecord
-	err = item.Value(func(v []byte) error {
-		var err error
-		rec, err = decodeBlob(v)
-		return err
+	err := guard(func() error {
+		item, err := s.txn.Get(s.meta.blobKey(f))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return fmt.Errorf("%w: its blob is missing or unreadable", ErrCorrupt)
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			var err error
+			rec, err = decodeBlob(v)
+			return err
+		})
 	})
 	if err != nil {
+		if err = storageError(err); !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
 		return nil, fmt.Errorf("load %s: %w", f.Path, err)
 	}
 	rec.Path = f.Path
@@ -106,6 +129,17 @@ func (s *Snapshot) load(f *FileInfo) (*FileRecord, error) {
 // at most a bounded number of files ahead. It stops at the first error,
 // fn's or a decoding one.
 func (s *Snapshot) ForEach(ctx context.Context, fn func(*FileRecord) error) error {
+	return s.forEach(ctx, fn, nil)
+}
+
+// ForEachIntact is ForEach, except that a file whose blob is damaged
+// (ErrCorrupt) is skipped and passed to damaged instead of stopping the
+// walk: one bad blob costs its file, not the index.
+func (s *Snapshot) ForEachIntact(ctx context.Context, fn func(*FileRecord) error, damaged func(path string, err error)) error {
+	return s.forEach(ctx, fn, damaged)
+}
+
+func (s *Snapshot) forEach(ctx context.Context, fn func(*FileRecord) error, damaged func(string, error)) error {
 	type result struct {
 		rec *FileRecord
 		err error
@@ -150,6 +184,10 @@ func (s *Snapshot) ForEach(ctx context.Context, fn func(*FileRecord) error) erro
 		}
 		r := <-ready[i]
 		<-ahead
+		if r.err != nil && damaged != nil && errors.Is(r.err, ErrCorrupt) {
+			damaged(s.files[i].Path, r.err)
+			continue
+		}
 		if r.err != nil {
 			return r.err
 		}

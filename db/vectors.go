@@ -257,10 +257,16 @@ func (d *DB) Embed(ctx context.Context, opts EmbedOptions) (EmbedSummary, error)
 			}
 			mu.Unlock()
 			blob := encodeVectors(dim, vs)
-			if err := d.bdb.Update(func(txn *badger.Txn) error {
-				return txn.Set(vectorKey(snap.meta.blobKey(f), model), blob)
-			}); err != nil {
+			// As for blobs: room first, a full disk is a signal otherwise.
+			if err := d.CheckSpace(); err != nil {
 				return fmt.Errorf("embed %s: %w: %w", f.Path, ErrStorage, err)
+			}
+			if err := guard(func() error {
+				return d.bdb.Update(func(txn *badger.Txn) error {
+					return txn.Set(vectorKey(snap.meta.blobKey(f), model), blob)
+				})
+			}); err != nil {
+				return fmt.Errorf("embed %s: %w: %w", f.Path, ErrStorage, storageError(err))
 			}
 			mu.Lock()
 			sum.Embedded++

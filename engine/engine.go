@@ -118,6 +118,9 @@ type state struct {
 	root    string
 	load    time.Duration
 	dense   denseLoad // of the base
+	// damaged are the files whose stored record is damaged: left out
+	// until a build writes them again (sorted).
+	damaged []string
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -200,9 +203,10 @@ func (e *Engine) loadBase() (*state, error) {
 	}
 	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
 	var dense denseLoad
-	err = snap.ForEach(context.Background(), func(r *db.FileRecord) error {
+	var damaged []string
+	err = snap.ForEachIntact(context.Background(), func(r *db.FileRecord) error {
 		return b.Add(e.withVectors(snap, fromRecord(r), &dense))
-	})
+	}, func(path string, _ error) { damaged = append(damaged, path) })
 	if err != nil {
 		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
@@ -218,7 +222,7 @@ func (e *Engine) loadBase() (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense}, nil
+	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense, damaged: damaged}, nil
 }
 
 // denseLoad counts the vectors a load found.
@@ -325,11 +329,21 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 	}
 	slices.Sort(paths)
 	b := retrieve.NewBuilder(st.tok, st.base.Params())
+	var damaged []string
+	for _, p := range st.damaged {
+		if !changed[p] {
+			damaged = append(damaged, p)
+		}
+	}
 	for _, p := range paths {
 		if _, ok := snap.File(p); !ok {
 			continue // removed: masked out below
 		}
 		r, err := snap.Load(p)
+		if errors.Is(err, db.ErrCorrupt) {
+			damaged = append(damaged, p) // masked out like a removed file
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
@@ -342,7 +356,8 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 	}
-	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense}, nil
+	slices.Sort(damaged)
+	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense, damaged: damaged}, nil
 }
 
 // fold builds a new base from the current generation in the background
@@ -396,6 +411,9 @@ type Info struct {
 	// Changed counts the files updated since the base index was loaded
 	// (held in the delta).
 	Changed int `json:"changed"`
+	// Damaged lists the files whose stored record is damaged: they are
+	// left out of retrieval until graphcoder build writes them again.
+	Damaged []string `json:"damaged,omitempty"`
 	// Dense describes the vectors loaded for the engine's embeddings
 	// model; nil without one.
 	Dense *DenseInfo `json:"dense,omitempty"`
@@ -415,7 +433,7 @@ func (e *Engine) Info() Info {
 	s := e.cur.Load()
 	info := Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
 		Hops: s.meta.Hops, MaxStmts: s.meta.MaxStatements, Files: s.ix.Files(), Entries: s.ix.Len(),
-		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed)}
+		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed), Damaged: s.damaged}
 	if e.opts.Embedder != nil {
 		n, dim := s.base.Vectors()
 		info.Dense = &DenseInfo{Model: e.opts.Embedder.Name(), Entries: n, Dim: dim, Files: s.dense.files, Damaged: s.dense.damaged}

@@ -37,12 +37,15 @@ type Options struct {
 	// Progress, if set, is called from one goroutine at a time as the
 	// build advances.
 	Progress func(Progress)
-	// Rebuild removes an existing index (of any schema) first.
+	// Rebuild removes an existing index (of any schema, or damaged) first.
 	Rebuild bool
 	// Embedder, when set, stores dense vectors for the published
 	// generation's entries after the build (db.DB.Embed): only for files
 	// that have none for its model yet.
 	Embedder embed.Embedder
+	// MinFree is the free space the index's file system must keep (see
+	// db.OpenOptions); 0 means db.DefaultMinFree.
+	MinFree int64
 }
 
 // Progress reports how far a build is.
@@ -83,6 +86,9 @@ type Summary struct {
 	Tokenizer    string  `json:"tokenizer"`
 	// Dense reports the embedding step; nil without an Embedder.
 	Dense *db.EmbedSummary `json:"dense,omitempty"`
+	// Repaired says what damage the build found in the index and
+	// repaired from the sources; empty when there was none.
+	Repaired string `json:"repaired,omitempty"`
 }
 
 // readSource reads a file to index; tests replace it to simulate failures
@@ -130,7 +136,9 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		return Summary{}, fmt.Errorf("walk %s: %w", root, err)
 	}
 
-	d, err := db.Open(indexDir, db.OpenOptions{})
+	bo := db.BuildOptions{Tokenizer: opts.Tokenizer, Hops: opts.Hops,
+		MaxStatements: opts.MaxStatements, Root: root, Verify: true}
+	d, b, repaired, err := openForBuild(ctx, indexDir, bo, opts.MinFree)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -140,11 +148,6 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 			d.Close()
 		}
 	}()
-	b, err := db.NewBuilder(d, db.BuildOptions{Tokenizer: opts.Tokenizer, Hops: opts.Hops,
-		MaxStatements: opts.MaxStatements, Root: root})
-	if err != nil {
-		return Summary{}, err
-	}
 
 	var total int64
 	for _, f := range w.Files {
@@ -210,18 +213,23 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	if err := d.Close(); err != nil {
 		return Summary{}, err
 	}
+	if ds.Damaged > 0 && repaired == "" {
+		repaired = fmt.Sprintf("%d damaged blobs written again", ds.Damaged)
+	}
 	sum := Summary{
 		Repo: root, Index: indexDir, Seen: w.Seen, Files: ds.Files, Reused: ds.Reused,
 		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.Skipped, Failures: failures, Unsupported: w.Unsupported,
 		SyntaxErrors: ds.SyntaxErrors, Lines: ds.Lines, Statements: ds.Statements,
 		Entries: ds.Entries, Generation: ds.Generation, Published: ds.Published,
-		Tokenizer: opts.Tokenizer,
+		Tokenizer: opts.Tokenizer, Repaired: repaired,
 	}
 	if sum.Tokenizer == "" {
 		sum.Tokenizer = "code"
 	}
 	sum.Dense = dense
-	sum.IndexBytes, _ = DiskUsage(indexDir)
+	if sum.IndexBytes, err = DiskUsage(indexDir); err != nil {
+		return Summary{}, fmt.Errorf("index size: %w", err)
+	}
 	sum.Seconds = time.Since(start).Seconds()
 	if denseErr != nil {
 		return sum, fmt.Errorf("%w: %w", ErrDense, denseErr)
@@ -234,6 +242,43 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 // with those stored before the failure), and the next build embeds only
 // the files still without.
 var ErrDense = errors.New("the graph index is published; dense vectors are incomplete")
+
+// openForBuild opens the index for a full build and starts its builder.
+// The stored index is only a cache of what the sources give, so damage is
+// repaired here: an index the store cannot open, whose tables fail their
+// checksums or whose published generation cannot be read is removed and
+// built anew (repaired says why); damaged blobs of an intact index are
+// left to the builder, which writes them again (db.BuildOptions.Verify).
+func openForBuild(ctx context.Context, dir string, bo db.BuildOptions, minFree int64) (*db.DB, *db.Builder, string, error) {
+	repaired := ""
+	for attempt := 0; ; attempt++ {
+		d, b, err := startBuild(ctx, dir, bo, minFree)
+		if err == nil || !errors.Is(err, db.ErrCorrupt) || attempt > 0 {
+			return d, b, repaired, err
+		}
+		repaired = fmt.Sprintf("the index was damaged (%v) and is rebuilt from the sources", err)
+		if err := removeIndex(dir); err != nil {
+			return nil, nil, "", err
+		}
+	}
+}
+
+func startBuild(ctx context.Context, dir string, bo db.BuildOptions, minFree int64) (*db.DB, *db.Builder, error) {
+	d, err := db.Open(dir, db.OpenOptions{MinFree: minFree})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := d.Verify(ctx); err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	b, err := db.NewBuilder(d, bo)
+	if err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return d, b, nil
+}
 
 // indexFile reads and adds one file. It returns a skip reason for a file
 // left out, or an error only for cancellation and index failures.
@@ -248,6 +293,9 @@ func indexFile(ctx context.Context, b *db.Builder, root string, f File, maxSize 
 		}
 		if errors.Is(err, db.ErrStorage) {
 			return "", err
+		}
+		if errors.Is(err, ErrTooLarge) {
+			return SkipTooLarge, nil // over the limits of what a file may hold
 		}
 		return SkipFailed, &fileError{err}
 	}
@@ -273,7 +321,7 @@ func removeIndex(dir string) error {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	if len(entries) > 0 && !db.IsIndex(dir) {
-		return fmt.Errorf("rebuild: refusing to remove %s: it is not an index", dir)
+		return fmt.Errorf("rebuild: refusing to remove %s: it holds files that are not an index's", dir)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("rebuild: %w", err)

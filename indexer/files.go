@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // The file policy: what graphcoder reads as a source file, for the build,
@@ -21,8 +23,9 @@ var (
 	ErrOutsideRepo = errors.New("path is outside the repository")
 	// ErrNotRegular reports a folder, FIFO, socket or device.
 	ErrNotRegular = errors.New("not a regular file")
-	// ErrTooLarge reports a file over the size limit.
-	ErrTooLarge = errors.New("file is over the size limit")
+	// ErrTooLarge reports a file over the size limit, or over the limits
+	// of what one file may hold (lang.MaxStatements, lang.MaxSyntaxNodes).
+	ErrTooLarge = lang.ErrTooLarge
 	// ErrBinary reports content with a NUL byte.
 	ErrBinary = errors.New("binary file")
 	// ErrNotUTF8 reports content that is not valid UTF-8.

@@ -2,10 +2,13 @@ package lang
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // Kind is the control-flow role of a statement. Front ends map every
@@ -201,6 +204,55 @@ func walk1(s *Stmt, fn func(*Stmt)) {
 	Walk(s.Handlers, fn)
 	walk1(s.Else, fn)
 	walk1(s.Finally, fn)
+}
+
+// Limits of one file, checked by the front ends so that the memory a file
+// takes is bounded whatever it holds: the largest files of the Python
+// standard library and the JDK have about 6,000 statements and, at 1 MiB,
+// would have fewer than 400,000 syntax nodes. A file over either limit is
+// ErrTooLarge (generated or minified code, not worth indexing).
+const (
+	MaxSyntaxNodes = 1 << 20
+	MaxStatements  = 1 << 16
+	// MaxLexemes bounds the lexemes (token.Count) of a file, checked
+	// before it is parsed: a syntax tree has about two nodes per lexeme,
+	// and the parse is where a file's memory peaks.
+	MaxLexemes = MaxSyntaxNodes / 2
+)
+
+// ErrTooLarge reports a file over a limit of what graphcoder reads.
+var ErrTooLarge = errors.New("file is too large")
+
+// CheckLexemes returns ErrTooLarge when src has more than MaxLexemes
+// lexemes. It costs a scan of src, far less than a parse.
+func CheckLexemes(src []byte) error {
+	if len(src) <= MaxLexemes {
+		return nil // fewer bytes than the limit: fewer lexemes too
+	}
+	if n := token.Count(string(src)); n > MaxLexemes {
+		return fmt.Errorf("%w: %d lexemes, the limit is %d", ErrTooLarge, n, MaxLexemes)
+	}
+	return nil
+}
+
+// CheckSyntaxNodes returns ErrTooLarge when a syntax tree of n nodes is
+// over MaxSyntaxNodes.
+func CheckSyntaxNodes(n int) error {
+	if n > MaxSyntaxNodes {
+		return fmt.Errorf("%w: %d syntax nodes, the limit is %d", ErrTooLarge, n, MaxSyntaxNodes)
+	}
+	return nil
+}
+
+// CheckStatements returns ErrTooLarge when stmts holds more than
+// MaxStatements statements.
+func CheckStatements(stmts []*Stmt) error {
+	n := 0
+	Walk(stmts, func(*Stmt) { n++ })
+	if n > MaxStatements {
+		return fmt.Errorf("%w: %d statements, the limit is %d", ErrTooLarge, n, MaxStatements)
+	}
+	return nil
 }
 
 // Parser turns source into a File. Implementations are not safe for

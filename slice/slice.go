@@ -105,7 +105,8 @@ func (s *Slicer) Of(g *ccg.Graph, target int32, opt Options) *Slice {
 		return &Slice{Target: -1}
 	}
 	s.reset(n)
-	h, l := opt.Hops, opt.MaxStatements
+	// The target is always in its slice: a negative h is taken as 0.
+	h, l := max(opt.Hops, 0), opt.MaxStatements
 	s.queue = append(s.queue[:0], target)
 	s.depth = append(s.depth[:0], 0)
 	s.queued[target] = s.epoch

@@ -227,6 +227,13 @@ func TestHandExample(t *testing.T) {
 	if sl := Of(g, 99, DefaultOptions()); sl.Target != -1 || len(sl.Nodes) != 0 {
 		t.Errorf("bad target: %+v", sl)
 	}
+	// Negative h and l are bad input, not a reason to panic: the target
+	// alone, as with h = 0 and l = 1.
+	for _, o := range []Options{{Hops: -1, MaxStatements: 20}, {Hops: -100, MaxStatements: -5}, {Hops: 5, MaxStatements: -1}} {
+		if sl := Of(g, 4, o); len(sl.Nodes) != 1 || sl.Nodes[0] != 4 || sl.Target != 0 {
+			t.Errorf("%+v: %+v", o, sl)
+		}
+	}
 }
 
 func BenchmarkSlicerRandom(b *testing.B) {

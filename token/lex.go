@@ -138,3 +138,32 @@ func StringEnd(text string, i int, word func(start, end int, ident bool)) int {
 	}
 	return i
 }
+
+// Count returns the number of lexemes of text by the code tokenizer's
+// rules (an identifier, a number, a string literal or an operator counts
+// once), without keeping them: a cheap measure of how large a syntax tree
+// the text would give.
+func Count(text string) int {
+	n := 0
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c >= '0' && c <= '9':
+			i = NumberEnd(text, i)
+		case IsQuote(c):
+			i = StringEnd(text, i, nil)
+		default:
+			r, size := RuneAt(text, i)
+			if IsIdentStart(r) {
+				i = IdentEnd(text, i)
+			} else {
+				i += size
+			}
+		}
+		n++
+	}
+	return n
+}

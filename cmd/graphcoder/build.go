@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
 	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
@@ -19,12 +18,16 @@ import (
 	_ "github.com/graphcoder/graphcoder/lang/python"
 	_ "github.com/graphcoder/graphcoder/lang/typescript"
 	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 func init() {
 	rootCmd.AddCommand(newBuildCmd())
 	rootCmd.AddCommand(newParseFloorCmd())
 }
+
+// maxSliceStatements is the largest l an index records (db.NewBuilder).
+const maxSliceStatements = 1 << 16
 
 func newBuildCmd() *cobra.Command {
 	var (
@@ -49,8 +52,14 @@ and symbolic-link loops; each skipped file is counted in the summary.
 With --json the summary is one JSON object on stdout with the fields files,
 lines, statements, entries, index_bytes, seconds, seen, reused, parsed,
 removed, skipped (counts by reason), failures (first messages), unsupported, syntax_errors, generation,
-published, tokenizer, repo and index, and with --embed the object dense
+published, tokenizer, repo, index, repaired (what damage to the index the
+build found and repaired, if any), and with --embed the object dense
 (model, files, embedded, reused, entries, dim, bytes).
+
+A damaged index (a truncated or overwritten store file, a missing MANIFEST, a
+blob failing its checksum) is repaired from the sources. Exit status: 3 when
+the index is in use or of another schema (--rebuild replaces it), 4 when its
+file system has too little free space, 5 for bad arguments.
 
 With --embed (and --embed-url, --embed-model) the entries also get dense
 vectors for mode hybrid, from an embeddings server: openai (POST
@@ -73,15 +82,27 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Repo = args[0]
 			opts.MaxFileSize = maxSize
+			if err := checkFlags(
+				atLeast("workers", opts.Workers, 0),
+				atLeast("max-file-size", maxSize, 1),
+				atLeast("hops", opts.Hops, 1),
+				atLeast("max-statements", opts.MaxStatements, 1),
+				atMost("max-statements", opts.MaxStatements, maxSliceStatements),
+			); err != nil {
+				return err
+			}
+			if _, err := token.ByName(opts.Tokenizer); err != nil {
+				return badInput(err)
+			}
 			ecfg, err := embedFlags.Config()
 			if err != nil {
-				return &exitError{2, err}
+				return badInput(err)
 			}
 			if opts.Embedder, err = llm.NewEmbedder(ecfg); err != nil {
-				return &exitError{2, err}
+				return badInput(err)
 			}
 			if st, err := os.Stat(opts.Repo); err != nil || !st.IsDir() {
-				return &exitError{2, fmt.Errorf("build: %s is not a directory", opts.Repo)}
+				return badInput(fmt.Errorf("build: %s is not a directory", opts.Repo))
 			}
 			stderr := cmd.ErrOrStderr()
 			p := newProgressPrinter(stderr)
@@ -97,10 +118,6 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 				return fmt.Errorf("build: %w", err)
 			}
 			if err != nil {
-				var se *db.SchemaError
-				if errors.As(err, &se) || errors.Is(err, db.ErrLocked) {
-					return &exitError{3, err}
-				}
 				return fmt.Errorf("build: %w", err)
 			}
 			if asJSON {
@@ -121,7 +138,7 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 	f.IntVar(&opts.MaxStatements, "max-statements", 20, "l: maximum statements of a slice")
 	f.BoolVar(&opts.Rebuild, "rebuild", false, "remove the existing index first (also one of another schema)")
 	embedFlags = llm.AddEmbedFlags(f)
-	return cmd
+	return badFlags(cmd)
 }
 
 func printSummary(w io.Writer, s *indexer.Summary) {
@@ -145,6 +162,9 @@ func printSummary(w io.Writer, s *indexer.Summary) {
 	}
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "failed: %s\n", f)
+	}
+	if s.Repaired != "" {
+		fmt.Fprintf(w, "repaired: %s\n", s.Repaired)
 	}
 	if d := s.Dense; d != nil {
 		fmt.Fprintf(w, "dense vectors (%s, %d dimensions): %d files embedded (%d entries, %s), %d already had vectors, of %d\n",
@@ -175,6 +195,9 @@ func newParseFloorCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFlags(atLeast("workers", workers, 0)); err != nil {
+				return err
+			}
 			s, err := indexer.ParseFloor(cmd.Context(), indexer.Options{Repo: args[0], Workers: workers})
 			if err != nil {
 				return err
@@ -183,5 +206,5 @@ func newParseFloorCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel parsers (default: number of CPUs)")
-	return cmd
+	return badFlags(cmd)
 }

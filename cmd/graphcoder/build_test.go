@@ -58,7 +58,7 @@ func TestBuildCommand(t *testing.T) {
 
 	_, _, err = runBuild(filepath.Join(repo, "nope"))
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 2 {
+	if !errors.As(err, &ee) || ee.code != exitBadInput {
 		t.Errorf("missing repository: %v", err)
 	}
 }

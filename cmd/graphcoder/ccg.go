@@ -16,7 +16,9 @@ import (
 	"github.com/graphcoder/graphcoder/slice"
 )
 
-func init() {
+func init() { rootCmd.AddCommand(newCcgCmd()) }
+
+func newCcgCmd() *cobra.Command {
 	var (
 		line   int
 		format string
@@ -35,18 +37,28 @@ GraphCoder retrieves by. Render the dot format with Graphviz, e.g.
 			switch format {
 			case "text", "json", "dot":
 			default:
-				return fmt.Errorf("unknown format %q (want text, json or dot)", format)
+				return badInput(fmt.Errorf("unknown format %q (want text, json or dot)", format))
+			}
+			if err := checkFlags(
+				atLeast("hops", opt.Hops, 1),
+				atLeast("max-statements", opt.MaxStatements, 1),
+				atMost("max-statements", opt.MaxStatements, maxSliceStatements),
+			); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("line") && line < 1 {
+				return badInput(fmt.Errorf("--line must be at least 1, got %d", line))
 			}
 			path := args[0]
 			l := lang.ForPath(path)
 			if l == nil {
-				return fmt.Errorf("%s: unsupported file type (supported: %s)", path, extensions())
+				return badInput(fmt.Errorf("%s: unsupported file type (supported: %s)", path, extensions()))
 			}
 			// The file as graphcoder build would read it: a regular text
 			// file within the size limit (no FIFO, no device).
 			src, err := indexer.ReadFile(path, indexer.DefaultMaxFileSize)
 			if err != nil {
-				return fmt.Errorf("read %s: %w", path, err)
+				return badInput(fmt.Errorf("read %s: %w", path, err))
 			}
 			f, err := l.Parse(cmd.Context(), path, src)
 			if err != nil {
@@ -57,12 +69,12 @@ GraphCoder retrieves by. Render the dot format with Graphviz, e.g.
 			if !cmd.Flags().Changed("line") {
 				return ccg.Write(out, g, format, nil)
 			}
-			if line < 1 || line > len(f.Lines) {
-				return fmt.Errorf("%s: line %d out of range (the file has %d lines)", path, line, len(f.Lines))
+			if line > len(f.Lines) {
+				return badInput(fmt.Errorf("%s: line %d out of range (the file has %d lines)", path, line, len(f.Lines)))
 			}
 			target := g.NodeAt(line - 1)
 			if target < 0 {
-				return fmt.Errorf("%s: no statement starts on line %d", path, line)
+				return badInput(fmt.Errorf("%s: no statement starts on line %d", path, line))
 			}
 			s := slice.Of(g, target, opt)
 			return ccg.Write(out, g, format, &ccg.Subset{Target: target, Nodes: s.Nodes, Hops: s.Hop})
@@ -72,7 +84,7 @@ GraphCoder retrieves by. Render the dot format with Graphviz, e.g.
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or dot")
 	cmd.Flags().IntVar(&opt.Hops, "hops", opt.Hops, "slice: maximum control-flow hops h")
 	cmd.Flags().IntVar(&opt.MaxStatements, "max-statements", opt.MaxStatements, "slice: statements l after which collection stops")
-	rootCmd.AddCommand(cmd)
+	return badFlags(cmd)
 }
 
 // extensions lists the file extensions of the registered languages.

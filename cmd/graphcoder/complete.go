@@ -19,12 +19,6 @@ import (
 	"github.com/graphcoder/graphcoder/retrieve"
 )
 
-// Exit statuses of complete.
-const (
-	exitBadInput = 2 // the file or line cannot be completed
-	exitNoIndex  = 3 // no usable index
-)
-
 // indexDirName is the index folder a build creates in the repository.
 const indexDirName = ".graphcoder"
 
@@ -74,14 +68,30 @@ settings as serve and eval) the model writes the prediction from the retrieved
 snippets; when it fails, the model-free prediction is printed and the reason
 goes to standard error. "predictor" in the JSON says which one answered.
 
-Exit status: 2 when the file or line cannot be completed (outside the
-repository, past the end, binary, unsupported language), 3 when no usable
-index is found.`,
+FILE is read as graphcoder build reads files: a regular text file (UTF-8, no
+NUL byte) inside the repository, within the size limit; a FIFO, a device or a
+link leading out of the repository is refused. Files whose stored record is
+damaged are left out, with a warning, until graphcoder build repairs them.
+
+Exit status: 5 when the file or line cannot be completed (outside the
+repository, past the end, binary, too large, unsupported language) or the
+arguments are wrong, 3 when no usable index is found (missing, damaged, of
+another schema, in use), 1 for any other failure.`,
 		Args: cobra.ExactArgs(1),
 	}
 	llmFlags := llm.AddFlags(cmd.Flags())
 	embedFlags := llm.AddEmbedFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkFlags(
+			atLeast("top-k", topK, 1),
+			atLeast("rerank", rerank, 0),
+			atLeast("vote", vote, 0),
+			atLeast("context-window", window, 1),
+			atLeast("max-new-tokens", maxNew, 0),
+			flagCheck{maxNew < window, fmt.Sprintf("--max-new-tokens (%d) must be less than --context-window (%d)", maxNew, window)},
+		); err != nil {
+			return err
+		}
 		cfg, err := llmFlags.Config()
 		if err != nil {
 			return &exitError{exitBadInput, err}
@@ -139,18 +149,19 @@ index is found.`,
 		}
 		e, err := engine.Open(indexDir, opts)
 		if err != nil {
+			if code := exitCode(err); code != exitFailure {
+				return &exitError{code, err}
+			}
 			return &exitError{exitNoIndex, err}
 		}
 		defer e.Close()
+		if d := e.Info().Damaged; len(d) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "graphcoder: warning: the index is damaged: %d file(s) left out (%s); `graphcoder build` repairs it\n",
+				len(d), strings.Join(d[:min(len(d), 3)], ", "))
+		}
 		res, err := e.Complete(cmd.Context(), engine.Request{Path: abs, Line: line, Mode: m, TopK: topK, Rerank: rerank, Vote: vote})
 		if err != nil {
-			code := 1
-			for _, bad := range []error{engine.ErrOutsideRepo, engine.ErrLine, engine.ErrBinary, engine.ErrLanguage, os.ErrNotExist} {
-				if errors.Is(err, bad) {
-					code = exitBadInput
-				}
-			}
-			return &exitError{code, err}
+			return &exitError{exitCode(err), err}
 		}
 		predictor := "graphcoder"
 		if cfg.Kind != "" && cfg.Kind != llm.KindNone && format != "prompt" {
@@ -173,7 +184,7 @@ index is found.`,
 	f.IntVar(&window, "context-window", 2048, "model context window in tokens, for the prompt budget")
 	f.IntVar(&maxNew, "max-new-tokens", 100, "tokens kept free for the answer")
 	policy.add(f)
-	return cmd
+	return badFlags(cmd)
 }
 
 // generate asks the model for the completion of res's target line from

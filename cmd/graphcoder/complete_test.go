@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/lang"
@@ -150,6 +152,11 @@ func TestCompleteErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(noIndex, "a.py"), []byte("x = 1\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "blob.py"), []byte("x\x00y\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("hi\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "late_nul.py"), []byte(strings.Repeat("x = 1\n", 3000)+"\x00\n"), 0o644)
+	os.WriteFile(filepath.Join(noIndex, "secret.py"), []byte("password = 1\n"), 0o644)
+	syscall.Mkfifo(filepath.Join(repo, "fifo.py"), 0o644)
+	os.Symlink("/dev/zero", filepath.Join(repo, "zero.py"))
+	os.Symlink(filepath.Join(noIndex, "secret.py"), filepath.Join(repo, "leak.py"))
 	lexical := filepath.Join(repo, "shop", "lexical.py")
 	tests := []struct {
 		name string
@@ -166,10 +173,25 @@ func TestCompleteErrors(t *testing.T) {
 		{"missing file", []string{filepath.Join(repo, "nope.py") + ":1"}, exitBadInput, "no such file"},
 		{"bad argument", []string{"file.py"}, exitBadInput, "FILE:LINE"},
 		{"bad mode", []string{"--mode", "best", lexical + ":1"}, exitBadInput, "unknown mode"},
+		{"a NUL past 8 KiB", []string{filepath.Join(repo, "late_nul.py") + ":1"}, exitBadInput, "binary"},
+		{"FIFO", []string{filepath.Join(repo, "fifo.py") + ":1"}, exitBadInput, "not a regular file"},
+		{"link to a device", []string{filepath.Join(repo, "zero.py") + ":1"}, exitBadInput, "outside the repository"},
+		{"link out of the repository", []string{filepath.Join(repo, "leak.py") + ":1"}, exitBadInput, "outside the repository"},
+		{"top-k 0", []string{"--top-k", "0", lexical + ":1"}, exitBadInput, "--top-k must be at least 1"},
+		{"negative top-k", []string{"--top-k", "-3", lexical + ":1"}, exitBadInput, "--top-k must be at least 1"},
+		{"budget-less prompt", []string{"--max-new-tokens", "4096", lexical + ":1"}, exitBadInput, "less than --context-window"},
+		{"unknown flag", []string{"--nope", lexical + ":1"}, exitBadInput, "unknown flag"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := runComplete(tt.args...)
+			var err error
+			done := make(chan struct{})
+			go func() { defer close(done); _, err = runComplete(tt.args...) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("complete hangs")
+			}
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.code != tt.code || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("error %v, want exit %d with %q", err, tt.code, tt.msg)

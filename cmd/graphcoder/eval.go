@@ -15,10 +15,8 @@ import (
 	"github.com/graphcoder/graphcoder/eval"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/token"
 )
-
-// evalExitUsage is the exit status of eval for bad flags.
-const evalExitUsage = 2
 
 func init() { rootCmd.AddCommand(newEvalCmd()) }
 
@@ -101,7 +99,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		po, err := policy.options(window, maxNew)
 		if err != nil {
-			return &exitError{evalExitUsage, err}
+			return &exitError{exitBadInput, err}
 		}
 		opts.Prompt, opts.ContextPool = po, policy.pool
 		if ablate == "list" {
@@ -112,15 +110,32 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 		}
 		if ablate != "" {
 			if opts.Variants, err = eval.SelectAblations(po, ablate); err != nil {
-				return &exitError{evalExitUsage, err}
+				return &exitError{exitBadInput, err}
 			}
 		}
 		if opts.Repo == "" || opts.Lang == "" {
-			return &exitError{evalExitUsage, errors.New("eval needs --repo and --lang")}
+			return &exitError{exitBadInput, errors.New("eval needs --repo and --lang")}
+		}
+		if err := checkFlags(
+			atLeast("tasks", opts.Tasks, 1),
+			atLeast("top-k", opts.TopK, 1),
+			atLeast("window", opts.Window, 1),
+			atLeast("workers", opts.Workers, 1),
+			atLeast("context-window", opts.Prompt.ContextWindow, 1),
+			atLeast("max-new-tokens", opts.Prompt.MaxNewTokens, 0),
+			flagCheck{opts.Prompt.MaxNewTokens < opts.Prompt.ContextWindow, fmt.Sprintf("--max-new-tokens (%d) must be less than --context-window (%d)",
+				opts.Prompt.MaxNewTokens, opts.Prompt.ContextWindow)},
+		); err != nil {
+			return err
+		}
+		if opts.Tokenizer != "" {
+			if _, err := token.ByName(opts.Tokenizer); err != nil {
+				return badInput(err)
+			}
 		}
 		lv, err := tasks.ParseLevel(level)
 		if err != nil {
-			return &exitError{evalExitUsage, err}
+			return &exitError{exitBadInput, err}
 		}
 		opts.Level = lv
 		if method != "" {
@@ -132,7 +147,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 		}
 		cfg, err := llmFlags.Config()
 		if err != nil {
-			return &exitError{evalExitUsage, err}
+			return &exitError{exitBadInput, err}
 		}
 		if cfg.Kind == "" && (cfg.URL != "" || cfg.Model != "") {
 			cfg.Kind = llm.KindOpenAI
@@ -140,16 +155,16 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 		if cfg.Kind != "" && cfg.Kind != llm.KindNone {
 			cfg.StopAtLineEnd = true // tasks are single lines
 			if opts.LLM, err = llm.New(cfg); err != nil {
-				return &exitError{evalExitUsage, err}
+				return &exitError{exitBadInput, err}
 			}
 			opts.Prompt.Layout = cfg.Layout()
 		}
 		ecfg, err := embedFlags.Config()
 		if err != nil {
-			return &exitError{evalExitUsage, err}
+			return &exitError{exitBadInput, err}
 		}
 		if opts.Embedder, err = llm.NewEmbedder(ecfg); err != nil {
-			return &exitError{evalExitUsage, err}
+			return &exitError{exitBadInput, err}
 		}
 		stderr := cmd.ErrOrStderr()
 		progress := newEvalProgress(stderr)
@@ -183,7 +198,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 		fmt.Fprintf(out, "\n%.1f s\n", time.Since(start).Seconds())
 		return nil
 	}
-	return cmd
+	return badFlags(cmd)
 }
 
 // evalProgress shows a progress bar on a terminal and a line every tenth

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -22,38 +23,26 @@ var rootCmd = &cobra.Command{
 	SilenceErrors: true,
 }
 
-// exitError carries a specific exit status out of a command.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
 // cpuProfile names a file to write a CPU profile of the command to.
 var cpuProfile string
 
 func init() {
 	rootCmd.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	_ = rootCmd.PersistentFlags().MarkHidden("cpuprofile")
+	badFlags(rootCmd)
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	err := run(ctx)
+	stop()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "graphcoder: %v\n", err)
-		var ee *exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
-		}
-		os.Exit(1)
+		exit(err)
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx context.Context) (err error) {
+	var profile *os.File
 	rootCmd.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if cpuProfile == "" {
 			return nil
@@ -62,8 +51,29 @@ func run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
-		return pprof.StartCPUProfile(f)
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		profile = f
+		return nil
 	}
-	defer pprof.StopCPUProfile()
-	return rootCmd.ExecuteContext(ctx)
+	defer func() {
+		if profile == nil {
+			return
+		}
+		pprof.StopCPUProfile()
+		if cerr := profile.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("cpu profile: %w", cerr)
+		}
+	}()
+	err = rootCmd.ExecuteContext(ctx)
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command") {
+		return badInput(err)
+	}
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) && ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", err)
+	}
+	return err
 }

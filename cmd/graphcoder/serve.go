@@ -118,20 +118,40 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	_ = cmd.MarkFlagRequired("repo")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkFlags(
+			atLeast("top-k", f.topK, 1),
+			atLeast("rerank", f.rerank, 0),
+			atLeast("vote", f.vote, 0),
+			atLeast("cache", f.cache, 0),
+			atLeast("parallel", f.parallel, 0),
+			atLeast("max-body", f.maxBody, 1),
+			atLeast("context-window", f.window, 1),
+			atLeast("max-new-tokens", f.maxNew, 0),
+			positive("budget", f.budget),
+			positive("timeout", f.timeout),
+			positive("debounce", f.debounce),
+		); err != nil {
+			return err
+		}
 		cfg, err := llmFlags.Config()
 		if err != nil {
-			return &exitError{2, err}
+			return badInput(err)
 		}
 		ecfg, err := embedFlags.Config()
 		if err != nil {
-			return &exitError{2, err}
+			return badInput(err)
 		}
 		return runServe(cmd.Context(), cmd, f, cfg, ecfg)
 	}
-	return cmd
+	return badFlags(cmd)
 }
 
-func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Config, ecfg llm.EmbedConfig) error {
+// runServe serves until ctx is done or the LSP client exits. Everything
+// that can fail on bad settings (the flags, the HTTP port) fails before an
+// index is built; on the way out the servers stop and the live re-index is
+// stopped and waited for before the index it writes to is closed, and the
+// close is checked.
+func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Config, ecfg llm.EmbedConfig) (err error) {
 	logger := log.New(os.Stderr, "graphcoder serve: ", log.LstdFlags)
 	if ctx == nil {
 		ctx = context.Background()
@@ -141,45 +161,45 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 
 	mode, err := retrieve.ParseMode(f.mode)
 	if err != nil {
-		return &exitError{2, err}
+		return badInput(err)
 	}
 	po, err := f.context.options(f.window, f.maxNew)
 	if err != nil {
-		return &exitError{2, err}
+		return badInput(err)
 	}
 	po.Layout = cfg.Layout()
 	embedder, err := llm.NewEmbedder(ecfg)
 	if err != nil {
-		return &exitError{2, err}
+		return badInput(err)
 	}
 	serveHTTP := !f.lsp || cmd.Flags().Changed("http")
 	if serveHTTP && !f.allowRemote && !httpapi.IsLoopback(f.httpAddr) {
-		return &exitError{2, fmt.Errorf("--http %s is not a loopback address (add --allow-remote to serve it anyway)", f.httpAddr)}
+		return badInput(fmt.Errorf("--http %s is not a loopback address (add --allow-remote to serve it anyway)", f.httpAddr))
 	}
 	repo, err := filepath.Abs(f.repo)
 	if err != nil {
-		return &exitError{2, fmt.Errorf("repository: %w", err)}
+		return badInput(fmt.Errorf("repository: %w", err))
 	}
 	if fi, err := os.Stat(repo); err != nil || !fi.IsDir() {
-		return &exitError{2, fmt.Errorf("repository %s is not a folder", f.repo)}
+		return badInput(fmt.Errorf("repository %s is not a folder", f.repo))
 	}
 	indexDir := f.index
 	if indexDir == "" {
 		indexDir = filepath.Join(repo, indexDirName)
 	}
 	if indexDir, err = filepath.Abs(indexDir); err != nil {
-		return &exitError{2, fmt.Errorf("index: %w", err)}
+		return badInput(fmt.Errorf("index: %w", err))
 	}
 
 	reqLog, err := server.NewRequestLog(os.Stderr, f.logFormat)
 	if err != nil {
-		return &exitError{2, err}
+		return badInput(err)
 	}
 	// Listen first: a busy port fails before any indexing.
 	var ln net.Listener
 	if serveHTTP {
 		if ln, err = net.Listen("tcp", f.httpAddr); err != nil {
-			return &exitError{2, fmt.Errorf("listen: %w", err)}
+			return badInput(fmt.Errorf("listen: %w", err))
 		}
 	}
 
@@ -191,7 +211,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	if cfg.Kind != "" && cfg.Kind != llm.KindNone {
 		b, err := llm.New(cfg)
 		if err != nil {
-			return &exitError{2, err}
+			return badInput(err)
 		}
 		opts.Generator = backend.Model{Backend: b, RepoName: filepath.Base(repo)}
 		opts.GenerateTimeout = cfg.Timeout
@@ -231,22 +251,33 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	errc := make(chan error, 2)
 	var httpSrv *http.Server
 	var waitWatch func()
+	liveDone := make(chan struct{})
+	liveStarted := false
 	defer func() {
-		// Stop the servers before the index closes under them.
+		// Stop the servers, the watcher and the live re-index (waiting for
+		// a re-index in progress to abort) before the index closes under
+		// them; then close it and report a failed close.
 		cancel()
 		if httpSrv != nil {
 			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer scancel()
-			_ = httpSrv.Shutdown(sctx)
+			if serr := httpSrv.Shutdown(sctx); serr != nil {
+				logger.Printf("http shutdown: %v", serr)
+			}
 		}
 		if waitWatch != nil {
 			waitWatch()
 		}
+		if liveStarted {
+			<-liveDone
+		}
 		if eng != nil {
-			eng.Close()
+			eng.Close() // waits for a background fold
 		}
 		if d != nil {
-			d.Close()
+			if cerr := d.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
 		}
 	}()
 	if serveHTTP {
@@ -258,7 +289,8 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 					return map[string]any{"status": "indexing", "indexing": t.Message}
 				}
 				i := e.Info()
-				return map[string]any{"files": i.Files, "entries": i.Entries, "reindexing": live.Busy(), "reindex_runs": live.Runs()}
+				return map[string]any{"files": i.Files, "entries": i.Entries, "reindexing": live.Busy(), "reindex_runs": live.Runs(),
+					"damaged": len(i.Damaged)}
 			}})
 		httpSrv = httpapi.NewServer(h, logger)
 		logger.Printf("HTTP on http://%s", ln.Addr())
@@ -287,22 +319,25 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 			err = nil
 		}
 		if err != nil {
-			return fail(3, fmt.Errorf("build index: %w", err))
+			return fail(exitCode(err), fmt.Errorf("build index: %w", err))
 		}
 		logger.Printf("indexed %d files (%d statements) in %.2fs", sum.Files, sum.Statements, sum.Seconds)
 	}
 	progress.Update(100, "loading the index")
 	// One read-write handle serves both the engine and the live re-index.
 	if d, err = db.Open(indexDir, db.OpenOptions{}); err != nil {
-		return fail(3, fmt.Errorf("open index: %w", err))
+		return fail(exitCode(err), fmt.Errorf("open index: %w", err))
 	}
 	rules := indexer.NewRules(repo, indexDir, 0)
 	ix = &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
 	if eng, err = engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool, Embedder: embedder}); err != nil {
-		return fail(3, err)
+		return fail(exitCode(err), err)
 	}
 	info := eng.Info()
 	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
+	if len(info.Damaged) > 0 {
+		logger.Printf("the index is damaged: %d file(s) left out until `graphcoder build` repairs it", len(info.Damaged))
+	}
 	if info.Dense != nil {
 		logger.Printf("dense vectors of %s: %d entries (%d dimensions)", info.Dense.Model, info.Dense.Entries, info.Dense.Dim)
 	}
@@ -311,7 +346,11 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	progress.Finish(nil, "%d files, %d entries", info.Files, info.Entries)
 
 	if !f.noWatch {
-		go live.Run(ctx)
+		liveStarted = true
+		go func() {
+			defer close(liveDone)
+			live.Run(ctx)
+		}()
 		wait, err := server.Watch(ctx, server.WatchOptions{Rules: rules, Notify: onSave, Logger: logger})
 		if err != nil {
 			logger.Printf("not watching the repository (saves still re-index): %v", err)
@@ -325,7 +364,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	case err := <-errc:
 		switch {
 		case errors.Is(err, lsp.ErrNoShutdown):
-			return &exitError{1, err}
+			return &exitError{exitFailure, err}
 		case err != nil:
 			return err
 		}

@@ -62,6 +62,14 @@ func NewParser() *Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	// A pooled parser keeps no large buffer.
+	defer func() { p.flat, p.nodes = tsflat.Keep(p.flat), tsflat.Keep(p.nodes) }()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if err := lang.CheckLexemes(src); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	src = lang.NormalizeCR(src)
 	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
 	if err != nil {
@@ -73,6 +81,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	flat, err := tsflat.Flatten(tree.RootNode(), p.flat)
 	tree.Close()
 	p.flat = flat
+	if err == nil {
+		err = lang.CheckSyntaxNodes(len(flat))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -108,6 +119,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	clear(b.uses[:cap(b.uses)])
 	clear(b.params[:cap(b.params)])
 	b.src, b.n = "", nil
+	if err := lang.CheckStatements(f.Stmts); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	return f, nil
 }
 

@@ -58,6 +58,13 @@ func NewParser() *Parser {
 // make it fail: they become Error statements counted in File.Errors. It
 // fails only when the context is cancelled or the parser gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	defer func() { p.nodes = tsflat.Keep(p.nodes) }() // a pooled parser keeps no large buffer
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if err := lang.CheckLexemes(src); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	src = lang.NormalizeCR(src)
 	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
 	if err != nil {
@@ -66,6 +73,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	nodes, err := flatten(tree.RootNode(), p.nodes)
 	tree.Close()
 	p.nodes = nodes
+	if err == nil {
+		err = lang.CheckSyntaxNodes(len(nodes))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -81,6 +91,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		b.outline(f)
 	}
 	b.reset(nil, nil, 0) // drop references to the file
+	if err := lang.CheckStatements(f.Stmts); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	return f, nil
 }
 
@@ -108,6 +121,9 @@ type builder struct {
 
 func (b *builder) reset(nodes []node, src []byte, lines int) {
 	b.n, b.src, b.lastRow = nodes, src, lines-1
+	if len(b.intern) > tsflat.KeepBuffer {
+		b.intern = map[string]string{} // clear would keep the buckets
+	}
 	clear(b.intern)
 	b.defs, b.uses, b.bound, b.paramNames = b.defs[:0], b.uses[:0], b.bound[:0], b.paramNames[:0]
 	b.inLambda = 0

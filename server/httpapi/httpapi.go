@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -289,7 +290,19 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 // reporting false when it cannot.
 func (h *handler) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
-	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+	dec := json.NewDecoder(r.Body)
+	err := dec.Decode(v)
+	if err == nil {
+		// The body is one JSON value: anything after it is an error, not
+		// something to ignore.
+		if extra := dec.Decode(&json.RawMessage{}); extra != io.EOF {
+			err = extra
+			if err == nil {
+				err = errors.New("trailing data after the JSON body")
+			}
+		}
+	}
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", tooBig.Limit))

@@ -131,6 +131,8 @@ func TestBadRequestsKeepServing(t *testing.T) {
 		{"absolute outside", request("/etc/passwd", "x", "", false), http.StatusBadRequest},
 		{"unsupported file", request("img.png", "x", "", false), http.StatusBadRequest},
 		{"huge payload", request("m.py", strings.Repeat("x = 1\n", 20000), "", false), http.StatusRequestEntityTooLarge},
+		{"trailing bytes", request("m.py", "ret", "", false) + "garbage", http.StatusBadRequest},
+		{"two JSON values", request("m.py", "ret", "", false) + "{}", http.StatusBadRequest},
 		{"timeout", request("slow.py", "x", "", false), http.StatusGatewayTimeout},
 		{"panic", request("panic.py", "x", "", false), http.StatusInternalServerError},
 	}
@@ -144,6 +146,10 @@ func TestBadRequestsKeepServing(t *testing.T) {
 				t.Fatalf("server unhealthy after %s: %d", tt.name, code)
 			}
 		})
+	}
+	// Trailing white space is not data.
+	if code, v := post(t, url, request("m.py", "ret", "", false)+"\n \n"); code != 200 {
+		t.Fatalf("trailing white space: %d %v", code, v)
 	}
 	for _, c := range []struct{ method, path string }{{"GET", "/v1/completions"}, {"POST", "/v1/nothing"}} {
 		req, _ := http.NewRequest(c.method, url+c.path, bytes.NewReader(nil))

@@ -109,7 +109,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
 	}
-	return &Conn{r: bufio.NewReader(r), w: w, opts: opts, log: lg, pending: map[string]context.CancelFunc{}, calls: map[string]chan *wire{}}
+	return &Conn{r: bufio.NewReaderSize(r, MaxHeaderLine), w: w, opts: opts, log: lg, pending: map[string]context.CancelFunc{}, calls: map[string]chan *wire{}}
 }
 
 // wire is the union of every message shape.
@@ -129,8 +129,9 @@ type response struct {
 	Error   *Error          `json:"error,omitempty"`
 }
 
-// errFraming reports a header block that cannot be understood; the reader
-// resynchronises on the next header block.
+// errFraming reports input that is not a valid frame: a header block
+// without a usable Content-Length, a header line over the limit, or bytes
+// between frames. The reader resynchronises on the next header.
 type errFraming struct{ msg string }
 
 func (e *errFraming) Error() string { return e.msg }
@@ -142,42 +143,111 @@ func (e *errTooLarge) Error() string {
 	return fmt.Sprintf("message of %d bytes exceeds the limit", e.n)
 }
 
-// ReadMessage reads one framed message body.
+// MaxHeaderLine bounds one header line; a longer line is skipped up to its
+// end without being held in memory. (LSP headers are tens of bytes.)
+const MaxHeaderLine = 4 << 10
+
+// contentLength is the one header LSP requires, matched without case.
+const contentLength = "content-length:"
+
+// readLine returns the next line without its terminator, or errFraming
+// (after skipping the line) when it is over MaxHeaderLine.
+func (c *Conn) readLine() (string, error) {
+	line, err := c.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		for err == bufio.ErrBufferFull {
+			_, err = c.r.ReadSlice('\n')
+		}
+		if err != nil {
+			return "", io.ErrUnexpectedEOF
+		}
+		return "", &errFraming{msg: fmt.Sprintf("header line over %d bytes skipped", MaxHeaderLine)}
+	}
+	if err != nil {
+		if err == io.EOF && len(line) == 0 {
+			return "", io.EOF
+		}
+		return "", io.ErrUnexpectedEOF
+	}
+	return strings.TrimRight(string(line), "\r\n"), nil
+}
+
+// headerLine splits a "Name: value" header, whose name is a token.
+func headerLine(line string) (name, value string, ok bool) {
+	name, value, ok = strings.Cut(line, ":")
+	if !ok || name == "" {
+		return "", "", false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", "", false
+		}
+	}
+	return name, strings.TrimSpace(value), true
+}
+
+// readMessage reads one framed message body. Input that is not a frame is
+// skipped up to the next Content-Length header, even one glued to the end
+// of a garbage line (what a frame whose Content-Length was too short
+// leaves behind), and reported once as errFraming, so one bad frame costs
+// that frame only.
 func (c *Conn) readMessage() ([]byte, error) {
 	length := -1
-	sawHeader := false
+	inBlock := false // a header line was read: a blank line ends the block
+	junk := false    // bytes that belong to no frame were skipped
+	bad := ""        // why the current header block is unusable
 	for {
-		line, err := c.r.ReadString('\n')
+		line, err := c.readLine()
+		var fe *errFraming
+		if errors.As(err, &fe) {
+			if inBlock {
+				bad = fe.msg
+			} else {
+				junk = true
+			}
+			continue
+		}
 		if err != nil {
-			if err == io.EOF && !sawHeader && line == "" {
+			if err == io.EOF && !inBlock && !junk {
 				return nil, io.EOF
 			}
 			return nil, io.ErrUnexpectedEOF
 		}
-		line = strings.TrimRight(line, "\r\n")
+		if i := strings.Index(strings.ToLower(line), contentLength); i > 0 {
+			// A header after garbage: the garbage is dropped, and a block
+			// in progress was no frame.
+			junk, inBlock, length, bad = true, false, -1, ""
+			line = line[i:]
+		}
 		if line == "" {
-			if !sawHeader {
+			if !inBlock {
 				continue // stray blank line between messages
 			}
 			break
 		}
-		sawHeader = true
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			length = -2
+		name, value, ok := headerLine(line)
+		switch {
+		case !ok && !inBlock:
+			junk = true // not a header: skip it
 			continue
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
+		case !ok:
+			bad = "malformed header line"
+		case strings.EqualFold(name, "Content-Length"):
+			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 {
-				length = -2
-				continue
+				bad = "invalid Content-Length header"
+			} else {
+				length = n
 			}
-			length = n
 		}
+		inBlock = true
 	}
-	if length < 0 {
-		return nil, &errFraming{msg: "missing or invalid Content-Length header"}
+	if bad == "" && length < 0 {
+		bad = "header block without Content-Length"
+	}
+	if bad != "" {
+		return nil, &errFraming{msg: bad}
 	}
 	if length > c.opts.MaxMessage {
 		if _, err := io.CopyN(io.Discard, c.r, int64(length)); err != nil {
@@ -189,7 +259,31 @@ func (c *Conn) readMessage() ([]byte, error) {
 	if _, err := io.ReadFull(c.r, body); err != nil {
 		return nil, io.ErrUnexpectedEOF
 	}
-	return body, nil
+	if junk {
+		c.log.Printf("jsonrpc: skipped bytes that belong to no frame")
+	}
+	return c.salvage(body), nil
+}
+
+// salvage handles a Content-Length that was too long: when body is one
+// JSON value followed by the start of the next frame's header, the header
+// is put back in front of the stream and the value alone is returned.
+func (c *Conn) salvage(body []byte) []byte {
+	if json.Valid(body) {
+		return body
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n")
+	if n := min(len(rest), len(contentLength)); n == 0 || !strings.EqualFold(string(rest[:n]), contentLength[:n]) {
+		return body
+	}
+	c.r = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(rest), c.r), MaxHeaderLine)
+	c.log.Printf("jsonrpc: a frame's Content-Length was %d bytes too long", len(rest))
+	return body[:dec.InputOffset()]
 }
 
 // write sends one framed message.

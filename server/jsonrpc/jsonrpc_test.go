@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -232,4 +234,108 @@ func TestCallBothWays(t *testing.T) {
 	cancel()
 	<-done
 	<-done
+}
+
+// frame returns body framed with the given Content-Length.
+func frame(length int, body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", length, body)
+}
+
+// TestFramingResync sends frames an attacker or a buggy client might: a
+// Content-Length 10 bytes short or long, a header block without
+// Content-Length, garbage between frames, a 10 MB header line. Each costs
+// at most its own message: the next frame is answered, and exit closes the
+// connection.
+func TestFramingResync(t *testing.T) {
+	echo := func(id int, v string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo","params":%q}`, id, v)
+	}
+	long := echo(2, "long")
+	tests := []struct {
+		name   string
+		stream string
+	}{
+		{"content-length 10 short", frame(len(echo(2, "short"))-10, echo(2, "short"))},
+		{"content-length 10 long", frame(len(long)+10, long)},
+		{"no content-length", "Content-Type: application/json\r\n\r\n" + echo(2, "headless")},
+		{"garbage between frames", "{}}}garbage\r\nmore garbage: !\r\n\x00\x01"},
+		{"bad content-length", "Content-Length: lots\r\n\r\n" + echo(2, "bad")},
+		{"10 MB header line", "X-Huge: " + strings.Repeat("h", 10<<20) + "\r\n\r\n"},
+		{"10 MB line of garbage", strings.Repeat("g", 10<<20) + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cr, sw := io.Pipe()
+			sr, cw := io.Pipe()
+			done := make(chan error, 1)
+			go func() { done <- NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler) }()
+			defer cw.Close()
+			c := NewClient(cr, cw)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			stream := []byte(tt.stream)
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			go cw.Write(stream)
+			var got string
+			if err := c.Call(ctx, "echo", "after", &got); err != nil || got != "after" {
+				t.Fatalf("echo after the bad frame = %q, %v", got, err)
+			}
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			if grown := after.TotalAlloc - before.TotalAlloc; grown > 4<<20 && len(tt.stream) > 1<<20 {
+				t.Errorf("reading the stream allocated %d MB", grown>>20)
+			}
+			if err := c.Notify("exit", nil); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("Serve = %v after exit", err)
+				}
+			case <-ctx.Done():
+				t.Fatal("exit was swallowed")
+			}
+		})
+	}
+}
+
+// A frame whose Content-Length is too long is still answered when the
+// next frame follows it: its header is given back to the stream.
+func TestFramingTooLongIsAnswered(t *testing.T) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	go NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler)
+	defer cw.Close()
+	c := NewClient(cr, cw)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	body := `{"jsonrpc":"2.0","id":41,"method":"echo","params":"first"}`
+	next := `{"jsonrpc":"2.0","id":42,"method":"echo","params":"second"}`
+	answers := make(chan error, 2)
+	for _, id := range []string{"41", "42"} {
+		ch := make(chan *wire, 1)
+		c.mu.Lock()
+		c.waiting[id] = ch
+		c.mu.Unlock()
+		go func() {
+			select {
+			case m := <-ch:
+				if m.Error != nil {
+					answers <- m.Error
+					return
+				}
+				answers <- nil
+			case <-ctx.Done():
+				answers <- fmt.Errorf("no answer to %s", id)
+			}
+		}()
+	}
+	io.WriteString(cw, frame(len(body)+10, body)+frame(len(next), next))
+	for range 2 {
+		if err := <-answers; err != nil {
+			t.Error(err)
+		}
+	}
 }

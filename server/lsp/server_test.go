@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,6 +201,17 @@ func TestBadRequestsKeepServing(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Files no build would read: a FIFO (reading it would block for ever),
+	// a link to a device (reading it would never end), a link leading out
+	// of the repository.
+	if err := syscall.Mkfifo(filepath.Join(h.root, "fifo.py"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"zero.py": "/dev/zero", "leak.py": outside} {
+		if err := os.Symlink(target, filepath.Join(h.root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name   string
 		method string
@@ -212,6 +224,9 @@ func TestBadRequestsKeepServing(t *testing.T) {
 		{"file outside the repository", "textDocument/completion", at("file://"+filepath.ToSlash(outside), 0, 0), jsonrpc.CodeInvalidParams},
 		{"not a file URI", "textDocument/completion", at("untitled:1", 0, 0), jsonrpc.CodeInvalidParams},
 		{"unopened missing file", "textDocument/completion", at(h.uri("missing.py"), 0, 0), jsonrpc.CodeInvalidParams},
+		{"unopened FIFO", "textDocument/completion", at(h.uri("fifo.py"), 0, 0), jsonrpc.CodeInvalidParams},
+		{"unopened link to a device", "textDocument/completion", at(h.uri("zero.py"), 0, 0), jsonrpc.CodeInvalidParams},
+		{"unopened link out of the repository", "textDocument/completion", at(h.uri("leak.py"), 0, 0), jsonrpc.CodeInvalidParams},
 		{"params of the wrong shape", "textDocument/completion", []int{1}, jsonrpc.CodeInvalidParams},
 		{"completer panics", "textDocument/completion", at(h.uri("panic.py"), 0, 0), jsonrpc.CodeInternalError},
 	}
@@ -222,6 +237,19 @@ func TestBadRequestsKeepServing(t *testing.T) {
 			ok()
 		})
 	}
+	// Many at once neither hang nor hold the request slots.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h.call("textDocument/completion", at(h.uri("fifo.py"), 0, 0), nil); err == nil {
+				t.Error("completion in a FIFO succeeded")
+			}
+		}()
+	}
+	wg.Wait()
+	ok()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	wantCode(t, h.client.CallRaw(ctx, "null", []byte(`{"jsonrpc":"2.0","id":99,"method":"textDocument/completion","params":`), nil), jsonrpc.CodeParseError)

@@ -14,6 +14,20 @@ import (
 // bound only keeps a pathological input from stalling a build.
 const MaxParseMicros = 30_000_000
 
+// KeepBuffer bounds the records a pooled parser keeps for its next call
+// (1<<16 records, about 2 MiB): the buffers of a larger file are dropped
+// after its parse, so that a parser pool does not hold the memory of the
+// largest file it ever saw.
+const KeepBuffer = 1 << 16
+
+// Keep returns buf for reuse, or nil when it is over KeepBuffer.
+func Keep[T any](buf []T) []T {
+	if cap(buf) > KeepBuffer {
+		return nil
+	}
+	return buf[:0]
+}
+
 // SyntaxParser runs tree-sitter alone: the syntax tree is built and freed.
 // It is the parse floor that index build times are measured against, and
 // satisfies lang.SyntaxParser.

@@ -1,0 +1,104 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/python"
+)
+
+// peakHeap runs fn and returns the largest heap in use while it ran, above
+// the heap in use before, sampled every millisecond.
+func peakHeap(fn func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > base && m.HeapInuse-base > peak.Load() {
+				peak.Store(m.HeapInuse - base)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	return peak.Load()
+}
+
+// The memory one file takes to index is bounded by a multiple of its size,
+// also for files made to be expensive: many definitions (their
+// reaching-definition sets), long chains of data dependences, and one
+// line of many statements (refused before it is parsed).
+func TestMemoryPerFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes files of a megabyte")
+	}
+	var defs, chain strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&defs, "def f%d(a, b):\n    return a + b\n", i)
+		fmt.Fprintf(&chain, "x%d = x%d + 1\n", i+1, i)
+	}
+	oneLine := strings.Repeat("x=1;", (1<<20)/4-1) + "\n"
+	const perByte = 112 // allowed heap per byte of source, on top of a fixed 16 MiB
+	for _, tt := range []struct {
+		name, src string
+		refused   bool
+	}{
+		{"20000 definitions", defs.String(), false},
+		{"data dependence chain", chain.String(), false},
+		{"one line of 262143 statements", oneLine, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := openTest(t, t.TempDir())
+			b, err := NewBuilder(d, BuildOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Abort()
+			// The work the builder does per file, without the store's own
+			// buffers (a memtable is a fixed cost of the open index).
+			var addErr error
+			start := time.Now()
+			peak := peakHeap(func() {
+				a, err := b.analyze(context.Background(), b, lang.ForPath("m.py"), "m.py", []byte(tt.src))
+				if addErr = err; err == nil {
+					_ = b.encode(b.record(a), a)
+				}
+			})
+			took := time.Since(start)
+			switch {
+			case tt.refused && !errors.Is(addErr, lang.ErrTooLarge):
+				t.Fatalf("Add = %v, want %v", addErr, lang.ErrTooLarge)
+			case !tt.refused && addErr != nil:
+				t.Fatal(addErr)
+			}
+			limit := uint64(perByte*len(tt.src)) + 16<<20
+			t.Logf("%d bytes: peak heap %.1f MiB (%.0f x the file), %v", len(tt.src), float64(peak)/(1<<20), float64(peak)/float64(len(tt.src)), took.Round(time.Millisecond))
+			if peak > limit {
+				t.Errorf("peak heap %d MiB, over %d MiB", peak>>20, limit>>20)
+			}
+		})
+	}
+}
