@@ -20,6 +20,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // MaxDuration caps a run.
@@ -228,11 +231,11 @@ func Cursors(root string, paths []string, n int, seed uint64) ([][]byte, error) 
 	}
 	var files []file
 	for _, p := range paths {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		b, err := indexer.ReadRepoFile(root, filepath.ToSlash(p), 0)
 		if err != nil {
 			return nil, fmt.Errorf("cursors: %w", err)
 		}
-		if lines := strings.Split(string(b), "\n"); len(lines) > 1 {
+		if lines := lang.SplitLines(b); len(lines) > 1 {
 			files = append(files, file{path: filepath.ToSlash(p), lines: lines})
 		}
 	}
