@@ -13,35 +13,35 @@ import (
 	"github.com/graphcoder/graphcoder/slice"
 )
 
-// FuzzBuild feeds mutated Python and Java source through the front end,
-// Build, AppendTarget, every dump format and the slice of every statement:
-// none may panic or hang. The first byte chooses the language.
+// FuzzBuild feeds mutated Python, Java, Go, TypeScript and JavaScript
+// source through the front end, Build, AppendTarget, every dump format and
+// the slice of every statement: none may panic or hang. The first byte
+// chooses the language (its value modulo 5, in that order).
 func FuzzBuild(f *testing.F) {
-	for _, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java"} {
+	names := []string{"python", "java", "go", "typescript", "javascript"}
+	for sel, pattern := range []string{"../lang/python/testdata/*.py", "../lang/java/testdata/*.java",
+		"../lang/golang/testdata/*.go", "../lang/typescript/testdata/*.ts", "../lang/javascript/testdata/*.js"} {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			src, err := os.ReadFile(p)
 			if err != nil {
 				continue
 			}
-			sel := byte(0)
-			if filepath.Ext(p) == ".java" {
-				sel = 1
-			}
-			f.Add(append([]byte{sel}, src...))
+			f.Add(append([]byte{byte(sel)}, src...))
 		}
 	}
 	f.Add([]byte{0})
 	f.Add([]byte("\x01class A { void f() { while (true) { } } }"))
-	py, java := lang.ByName("python"), lang.ByName("java")
+	f.Add([]byte("\x02package p\nfunc f() {\nL:\n\tfor {\n\t\tgoto L\n\t}\n}\n"))
+	langs := make([]*lang.Language, len(names))
+	for i, n := range names {
+		langs[i] = lang.ByName(n)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
 		}
-		l := py
-		if data[0]&1 == 1 {
-			l = java
-		}
+		l := langs[int(data[0])%len(langs)]
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		file, err := l.NewParser().Parse(ctx, "fuzz", data[1:])
