@@ -85,6 +85,12 @@
 // a function literal's parameters and named results (on the statement
 // holding it).
 //
+// The graph builder has no block scopes: what an if, for or switch init
+// statement or a block declares is a Def that reaches the statements after
+// the whole statement too, where Go has it out of scope, and there it
+// hides earlier definitions of the same name (`if err := f(); err != nil`
+// shadows an outer err, whose definition then reaches no later use).
+//
 // `p.x = v` defines p.x and uses p. `a[i] = v` defines a and uses a and i,
 // and `*p = v` defines and uses p: weak updates, where only an element or
 // the pointee changes, so reading the container keeps its earlier

@@ -77,6 +77,10 @@
 // TypeScript parameter property (`constructor(private x: T)`) also
 // defines this.x.
 //
+// The graph builder has no block scopes: a let or const declared in a
+// block, or in a for header, is a Def that reaches the statements after
+// the block as well, and hides earlier definitions of the same name there.
+//
 // `this.x = v` defines this.x and uses this. `a[i] = v` defines a and uses
 // a and i, a weak update through which earlier definitions of a keep
 // flowing.
