@@ -423,6 +423,28 @@ func TestCorruptBlobInIndex(t *testing.T) {
 	if err := snap.ForEach(context.Background(), func(*FileRecord) error { return nil }); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("ForEach over a corrupt blob: %v", err)
 	}
+	// One bad blob costs only its file ...
+	var got, damaged []string
+	err = snap.ForEachIntact(context.Background(), func(r *FileRecord) error { got = append(got, r.Path); return nil },
+		func(p string, err error) { damaged = append(damaged, p) })
+	if err != nil || fmt.Sprint(got) != "[b.fk]" || fmt.Sprint(damaged) != "[a.fk]" {
+		t.Errorf("ForEachIntact: read %v, damaged %v, %v", got, damaged, err)
+	}
+	snap.Close()
+	// ... until a verifying build writes it again.
+	b := testBuilder(t, d, BuildOptions{Root: "/repo", Verify: true})
+	for p, c := range map[string]string{"a.fk": "a = 1", "b.fk": "b = 2"} {
+		if err := b.Add(context.Background(), p, []byte(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := b.Finish(context.Background())
+	if err != nil || sum.Damaged != 1 || sum.Reused != 1 || sum.Parsed != 1 {
+		t.Fatalf("verifying build: %+v, %v", sum, err)
+	}
+	if files := snapshotFiles(t, d); len(files) != 2 {
+		t.Errorf("after the repair %d files read", len(files))
+	}
 }
 
 // TestInjectedFailure fails a build between writing its blobs and

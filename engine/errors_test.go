@@ -114,3 +114,32 @@ func TestRequestLanguage(t *testing.T) {
 		t.Fatalf("unknown language, .py file: %v, %+v", err, res)
 	}
 }
+
+// A buffer with lone carriage returns (old Mac line ends) is read line by
+// line as the same text with "\n" is: the same snippets and prediction.
+func TestLoneCRBuffer(t *testing.T) {
+	e := engineFromSource(t, "testdata/finestage")
+	lf := []byte(fineQuery)
+	cr := []byte(strings.ReplaceAll(fineQuery, "\n", "\r"))
+	a, err := e.Complete(context.Background(), Request{Path: "app/new.py", Line: 6, Source: lf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Complete(context.Background(), Request{Path: "app/new.py", Line: 6, Source: cr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Snippets) == 0 || len(a.Snippets) != len(b.Snippets) || a.Prediction != b.Prediction {
+		t.Fatalf("lone CR: %d snippets, prediction %q; LF: %d, %q", len(b.Snippets), b.Prediction, len(a.Snippets), a.Prediction)
+	}
+	for i := range a.Snippets {
+		if a.Snippets[i].Path != b.Snippets[i].Path || a.Snippets[i].StartLine != b.Snippets[i].StartLine {
+			t.Fatalf("snippet %d differs: %+v vs %+v", i, a.Snippets[i], b.Snippets[i])
+		}
+	}
+	// A NUL anywhere is binary, as graphcoder build decides.
+	late := append([]byte(strings.Repeat("x = 1\n", 3000)), 0, '\n')
+	if _, err := e.Complete(context.Background(), Request{Path: "app/new.py", Line: 2, Source: late}); !errors.Is(err, ErrBinary) {
+		t.Errorf("a NUL after 8 KiB: %v, want %v", err, ErrBinary)
+	}
+}

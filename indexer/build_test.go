@@ -362,3 +362,77 @@ func TestUnreadableFile(t *testing.T) {
 		t.Errorf("summary = %+v", s)
 	}
 }
+
+// A build repairs a damaged index from the sources: overwritten or
+// truncated tables and a missing MANIFEST are rebuilt (and said so), and
+// --rebuild removes a damaged folder.
+func TestBuildRepairsDamage(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("pkg%d/m%d.py", i%5, i)] = pySource(i, "v1")
+	}
+	writeTree(t, root, files)
+	idx := filepath.Join(t.TempDir(), "idx")
+	ctx := context.Background()
+	table := func() string {
+		entries, _ := os.ReadDir(idx)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".sst") {
+				return filepath.Join(idx, e.Name())
+			}
+		}
+		t.Fatal("no table")
+		return ""
+	}
+	for _, tt := range []struct {
+		name    string
+		damage  func()
+		rebuild bool
+	}{
+		{"64 bytes overwritten", func() {
+			f, _ := os.OpenFile(table(), os.O_WRONLY, 0)
+			fi, _ := f.Stat()
+			f.WriteAt([]byte(strings.Repeat("X", 64)), fi.Size()/2)
+			f.Close()
+		}, false},
+		{"truncated table", func() { fi, _ := os.Stat(table()); os.Truncate(table(), fi.Size()/3) }, false},
+		{"MANIFEST removed", func() { os.Remove(filepath.Join(idx, "MANIFEST")) }, false},
+		{"MANIFEST removed, --rebuild", func() { os.Remove(filepath.Join(idx, "MANIFEST")) }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			must(t, os.RemoveAll(idx))
+			if _, err := Build(ctx, Options{Repo: root, IndexDir: idx}); err != nil {
+				t.Fatal(err)
+			}
+			tt.damage()
+			s, err := Build(ctx, Options{Repo: root, IndexDir: idx, Rebuild: tt.rebuild})
+			if err != nil {
+				t.Fatalf("build over the damage: %v", err)
+			}
+			if !tt.rebuild && !strings.Contains(s.Repaired, "damaged") {
+				t.Errorf("Repaired = %q, want the damage named", s.Repaired)
+			}
+			if got := indexedPaths(t, idx); len(got) != len(files) {
+				t.Errorf("after the repair %d files are readable, want %d", len(got), len(files))
+			}
+			if s, err := Build(ctx, Options{Repo: root, IndexDir: idx}); err != nil || s.Repaired != "" || s.Parsed != 0 {
+				t.Errorf("the build after the repair: %+v, %v", s, err)
+			}
+		})
+	}
+}
+
+// A file whose name is not UTF-8 cannot be named to a client (JSON and
+// LSP URIs carry UTF-8): it is left out and counted.
+func TestNameNotUTF8(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"ok.py": "x = 1\n", "caf\xe9.py": "y = 2\n", "d\xff/a.py": "z = 3\n"})
+	s, err := Build(context.Background(), Options{Repo: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Files != 1 || s.Skipped[SkipBadName] != 2 {
+		t.Errorf("summary %+v", s)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/engine"
 )
 
 func runCcg(args ...string) (string, error) {
@@ -115,4 +120,46 @@ func execute(cmd *cobra.Command, args []string) error {
 	cmd.SetErr(io.Discard)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	return cmd.ExecuteContext(context.Background())
+}
+
+// A second serve on a busy port fails at once, before building an index.
+func TestServeBusyPortBuildsNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "a.py"), []byte("x = 1\n"), 0o644)
+	err = serveRun("--repo", repo, "--http", ln.Addr().String(), "--no-watch")
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "listen") {
+		t.Fatalf("serve on a busy port: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, indexDirName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an index was built before the port failed: %v", err)
+	}
+}
+
+// The exit status says what kind of failure it was; 2, the Go runtime's
+// crash status, is never one of them.
+func TestExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		code int
+	}{
+		{fmt.Errorf("build: %w", db.ErrNoSpace), exitNoSpace},
+		{fmt.Errorf("open: %w", db.ErrCorrupt), exitNoIndex},
+		{fmt.Errorf("open: %w", db.ErrLocked), exitNoIndex},
+		{fmt.Errorf("open: %w", db.ErrNoIndex), exitNoIndex},
+		{&db.SchemaError{Have: 1, Want: 2}, exitNoIndex},
+		{fmt.Errorf("read: %w", engine.ErrBinary), exitBadInput},
+		{fmt.Errorf("read: %w", engine.ErrTooLarge), exitBadInput},
+		{badInput(errors.New("x")), exitBadInput},
+		{errors.New("anything else"), exitFailure},
+	} {
+		if got := exitCode(tt.err); got != tt.code || got == 2 {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
+		}
+	}
 }
