@@ -483,8 +483,10 @@ type Request struct {
 	Gamma  float64
 	Budget time.Duration
 	// Vote is the number of best candidates voting for the model-free
-	// prediction (0: the engine's Options.Vote; 1: the first alone).
-	Vote int
+	// prediction (0: the engine's Options.Vote; 1: the first alone), VoteK
+	// the k of their rank weights 1/(k + rank) (0: retrieve.DefaultVoteK).
+	Vote  int
+	VoteK float64
 	// Hops and MaxStatements override the index's h and l for the query
 	// slice (0 keeps them).
 	Hops, MaxStatements int
@@ -692,7 +694,11 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	if err != nil {
 		return err
 	}
-	cands = topFirst(cands, k, max(k, req.Rerank), mode)
+	rerank := req.Rerank
+	if rerank <= 0 && mode == retrieve.Hybrid {
+		rerank = retrieve.DefaultHybridPool
+	}
+	cands = topFirst(cands, k, max(k, rerank), mode)
 
 	values := st.ix.Values(cands)
 	for i := range cands {
@@ -712,22 +718,26 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	if vote <= 0 {
 		vote = e.opts.Vote
 	}
-	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, retrieve.DefaultVoteK)
+	voteK := req.VoteK
+	if voteK <= 0 {
+		voteK = retrieve.DefaultVoteK
+	}
+	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, voteK)
 	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
 	return nil
 }
 
 // topFirst reorders the candidates of a search for max(k, pool) so that
 // the first k are what a search for k re-ranking r >= k coarse candidates
-// returns, in the same order, and the rest follow in search order. A
-// coarse-to-fine search re-ranks its coarse top r; with a larger pool,
-// those r are the pool's best by coarse similarity (ties by entry, as the
-// coarse stage breaks them), and the fine order restricted to them is
-// theirs, so its first k are the answer. Modes coarse, bm25 and fine rank
-// the pool as they rank the top k, and mode hybrid re-ranks a fused pool
-// that does not depend on k, so their first k already are.
+// returns, in the same order, and the rest follow in search order. Modes
+// coarse2fine and hybrid re-rank their coarse top r (by Jaccard, or by
+// the fused RRF score); with a larger pool, those r are the pool's best by
+// coarse score (ties by entry, as the coarse stage breaks them), and the
+// fine order restricted to them is theirs, so its first k are the answer.
+// Modes coarse, bm25 and fine rank the pool as they rank the top k, so
+// its first k already are.
 func topFirst(cands []retrieve.Candidate, k, r int, mode retrieve.Mode) []retrieve.Candidate {
-	if len(cands) <= k || mode != retrieve.CoarseToFine || r >= len(cands) {
+	if len(cands) <= k || mode != retrieve.CoarseToFine && mode != retrieve.Hybrid || r >= len(cands) {
 		return cands
 	}
 	byCoarse := make([]int, len(cands))

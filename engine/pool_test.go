@@ -36,7 +36,7 @@ func TestPoolKeepsTopK(t *testing.T) {
 			for _, mode := range retrieve.Modes() {
 				for _, k := range []int{1, 3, 10} {
 					rerank := 0
-					if mode == retrieve.CoarseToFine && line%2 == 0 {
+					if (mode == retrieve.CoarseToFine || mode == retrieve.Hybrid) && line%2 == 0 {
 						rerank = 2 * k
 					}
 					req := Request{Path: p, Line: line, Source: src, Mode: mode, TopK: k, Rerank: rerank, NoPrompt: true}

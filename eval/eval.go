@@ -75,8 +75,10 @@ type Options struct {
 	// stage re-ranks (0: each mode's default, see retrieve.Options.Pool).
 	Rerank int
 	// Vote is the number of best candidates voting for the graph methods'
-	// model-free prediction (0 or 1: the best alone).
-	Vote int
+	// model-free prediction (0 or 1: the best alone), VoteK the k of their
+	// rank weights (see engine.Request.VoteK).
+	Vote  int
+	VoteK float64
 	// Embedder, when set, gives the graph index dense vectors (built with
 	// it) and graphcoder-hybrid its dense ranker.
 	Embedder embed.Embedder
@@ -152,6 +154,7 @@ type GraphQuery struct {
 	// Rerank and Vote: see Options.
 	Rerank int
 	Vote   int
+	VoteK  float64
 }
 
 // GraphResult is the answer to a GraphQuery.

@@ -135,7 +135,7 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 		return GraphResult{}, err
 	}
 	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode,
-		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, NoPrompt: true})
+		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, VoteK: q.VoteK, NoPrompt: true})
 	if err != nil {
 		return GraphResult{}, err
 	}

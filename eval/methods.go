@@ -138,7 +138,7 @@ func (h *harness) graphRun(g GraphIndex, mode string) func(context.Context, *tas
 	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
 		start := time.Now()
 		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode,
-			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote})
+			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote, VoteK: h.opts.VoteK})
 		took := time.Since(start)
 		if err != nil {
 			return nil, "", 0, err

@@ -87,6 +87,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 	f.IntVar(&opts.TopK, "top-k", 10, "snippets retrieved per task")
 	f.IntVar(&opts.Rerank, "rerank", 0, "coarse candidates the graph methods' fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
 	f.IntVar(&opts.Vote, "vote", 0, "best candidates voting for the graph methods' model-free prediction (default 1: the best alone)")
+	f.Float64Var(&opts.VoteK, "vote-k", 0, "k of the voters' rank weights 1/(k + rank) (default 0)")
 	f.IntVar(&opts.Window, "window", 20, "window size of the sequence baselines")
 	f.IntVar(&opts.Workers, "workers", 1, "tasks run at once (1 keeps timings free of contention)")
 	f.IntVar(&window, "context-window", 2048, "prompt budget: model context in tokens")
