@@ -360,7 +360,17 @@ type bm25Query struct {
 	sorted []bm25Weight
 	active []uint16
 	tbl    []float64
+	// levels[j*maskWords:] are the query mask bits an entry must hold one
+	// of for its mask part to exceed j/bm25Levels of maskSum: all but the
+	// lightest whose weights sum below that (see bm25Scan.mustHold).
+	levels []uint64
+	// heaviest[c] is the sum of the c largest weights of query mask
+	// tokens.
+	heaviest []float64
 }
+
+// bm25Levels is the number of steps of bm25Query.levels.
+const bm25Levels = 16
 
 type bm25Weight struct {
 	t uint32 // token, or mask bit
@@ -379,7 +389,8 @@ func getBM25Query(ix *Index) *bm25Query {
 	clear(bq.bitW)
 	bq.qmask = slices.Grow(bq.qmask[:0], mw)[:mw]
 	clear(bq.qmask)
-	bq.rare, bq.sorted, bq.active, bq.tbl = bq.rare[:0], bq.sorted[:0], bq.active[:0], bq.tbl[:0]
+	bq.rare, bq.sorted, bq.active, bq.tbl, bq.levels = bq.rare[:0], bq.sorted[:0], bq.active[:0], bq.tbl[:0], bq.levels[:0]
+	bq.heaviest = append(bq.heaviest[:0], 0)
 	bq.nMask, bq.maskSum = 0, 0
 	return bq
 }
@@ -417,6 +428,22 @@ func (bq *bm25Query) prepare(s *Snapshot, ix *Index, q *Query, p BM25Params, N i
 		}
 		return int(a.t) - int(b.t)
 	})
+	for _, t := range bq.sorted {
+		bq.heaviest = append(bq.heaviest, bq.heaviest[len(bq.heaviest)-1]+t.w)
+	}
+	for lv := range bm25Levels + 1 {
+		x := bq.maskSum * float64(lv) / bm25Levels
+		at := len(bq.levels)
+		bq.levels = append(bq.levels, bq.qmask...)
+		var sum float64
+		for i := len(bq.sorted) - 1; i >= 0; i-- { // by weight ascending
+			t := bq.sorted[i]
+			if sum += t.w; sum >= x {
+				break
+			}
+			bq.levels[at+int(t.t>>6)] &^= 1 << (t.t & 63)
+		}
+	}
 	for j := range 8 * len(bq.qmask) {
 		qb := uint8(bq.qmask[j/8] >> (j % 8 * 8))
 		if qb == 0 {
@@ -573,13 +600,12 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	for i, j := range bq.active {
 		sum += bq.tbl[256*i+int(uint8(m[j/8]>>(j%8*8)))]
 	}
+	if !s.canBeat(float64(a)+sum*s.unitUp+s.slack, e) {
+		return
+	}
 	k := bq.kA + bq.kB*float64(ix.bm.dl[e])
 	if sum > 0 {
-		sat := 1.0
-		if t := ix.bm.maxTF[e]; t < 255 {
-			sat = float64(t) / (float64(t) + k)
-		}
-		if !s.canBeat(float64(a)+sum*sat*s.unitUp+s.slack, e) {
+		if t := ix.bm.maxTF[e]; t < 255 && !s.canBeat(float64(a)+sum*float64(t)/(float64(t)+k)*s.unitUp+s.slack, e) {
 			return
 		}
 	} else if !s.canBeat(float64(a), e) {
@@ -589,25 +615,42 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	s.offer(e, a+ix.bm25Mask(bq, e, k))
 }
 
-// essential returns the query mask bits an entry untouched by the rare
-// postings must hold to reach the heap: the lightest tokens whose weights
-// sum below the heap's worst score cannot get it there on their own.
-func (s *bm25Scan) essential(dst []uint64) []uint64 {
-	bq := s.bq
-	dst = append(dst[:0], bq.qmask...)
+// fewest returns the least number of query mask tokens an entry untouched
+// by the rare postings must hold to reach the heap: the weights of fewer
+// than that many, the heaviest, sum below the heap's worst score.
+func (s *bm25Scan) fewest() int {
 	if !s.full {
-		return dst
+		return 0
 	}
-	var sum float64
-	for i := len(bq.sorted) - 1; i >= 0; i-- { // by weight ascending
-		x := bq.sorted[i]
-		sum += x.w
-		if sum*s.unitUp+s.slack >= s.root {
-			break
+	x := (s.root - s.slack) / s.unitUp
+	for c, sum := range s.bq.heaviest {
+		if sum >= x {
+			return c
 		}
-		dst[x.t>>6] &^= 1 << (x.t & 63)
 	}
-	return dst
+	return len(s.bq.heaviest)
+}
+
+// mustHold returns the query mask bits an entry whose rare tokens give a
+// units must hold one of to reach the heap: its mask part must exceed x =
+// (root - a - slack) in weight, and the lightest query tokens whose
+// weights sum below x cannot give that on their own. It returns nil when
+// no bit can be ruled out.
+func (s *bm25Scan) mustHold(a int64) []uint64 {
+	bq := s.bq
+	if !s.full || bq.maskSum <= 0 {
+		return nil
+	}
+	x := (s.root - float64(a) - s.slack) / s.unitUp
+	if x <= 0 {
+		return nil
+	}
+	lv := min(bm25Levels, int(x*bm25Levels/bq.maskSum))
+	if lv == 0 {
+		return nil
+	}
+	mw := len(bq.qmask)
+	return bq.levels[lv*mw : (lv+1)*mw]
 }
 
 // bm25Top returns the n best entries of ix for bq (see the comment at the
@@ -692,15 +735,21 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	// reach the heap.
 	maskUB := bq.maskSum*s.unitUp + s.slack
 	marked := sc.marked
+	mw := ix.maskWords
 	for w, x := range marked {
 		if w%(pollEvery/64) == pollEvery/64-1 && lim.stop() {
 			break
 		}
 		for ; x != 0; x &= x - 1 {
 			e := uint32(w*64 + bits.TrailingZeros64(x))
-			if a := acc[e]; a > 0 && s.canBeat(float64(a)+maskUB, e) {
-				s.consider(e, a)
+			a := acc[e]
+			if a <= 0 || !s.canBeat(float64(a)+maskUB, e) {
+				continue
 			}
+			if must := s.mustHold(a); must != nil && !holds(ix.masks[int(e)*mw:int(e+1)*mw], must) {
+				continue
+			}
+			s.consider(e, a)
 		}
 	}
 	// Then the untouched entries holding an essential mask token, when
@@ -708,20 +757,28 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	if bq.nMask == 0 || lim.stop() || !s.canBeat(maskUB, 0) {
 		return s.top.drain(bm25Unit)
 	}
-	sc.ess = s.essential(sc.ess)
-	mw := ix.maskWords
 	for lo := 0; lo < ix.Len(); lo += pollEvery {
 		if lo > 0 && lim.stop() {
 			break
 		}
 		hi := min(lo+pollEvery, ix.Len())
+		sc.ess = append(sc.ess[:0], bq.qmask...)
+		if must := s.mustHold(0); must != nil {
+			sc.ess = append(sc.ess[:0], must...)
+		}
 		if mw == 2 {
+			// An entry holding fewer query mask tokens than the least
+			// number whose weights can reach the heap is out too.
+			need := s.fewest()
 			e0, e1 := sc.ess[0], sc.ess[1]
+			q0, q1 := bq.qmask[0], bq.qmask[1]
 			masks := ix.masks[2*lo : 2*hi]
 			for i := 0; i < len(masks); i += 2 {
-				if masks[i]&e0|masks[i+1]&e1 != 0 && acc[lo+i/2] == 0 {
-					s.consider(uint32(lo+i/2), 0)
+				m0, m1 := masks[i], masks[i+1]
+				if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[lo+i/2] != 0 {
+					continue
 				}
+				s.consider(uint32(lo+i/2), 0)
 			}
 			continue
 		}
@@ -736,6 +793,16 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		}
 	}
 	return s.top.drain(bm25Unit)
+}
+
+// holds reports whether mask m has a bit of must.
+func holds(m, must []uint64) bool {
+	for w, x := range must {
+		if m[w]&x != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // bm25Mask returns the frequent tokens' part of entry e's score, in units,

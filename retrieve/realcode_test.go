@@ -135,6 +135,9 @@ func realQueries(t testing.TB, s *Snapshot, files []*File, n int, seed uint64) [
 	var out []*Query
 	for tries := 0; len(out) < n && tries < 10*n; tries++ {
 		f := files[r.IntN(len(files))]
+		if len(f.Lines) < 5 {
+			continue
+		}
 		line := 2 + r.IntN(len(f.Lines)-1)
 		src := strings.Join(f.Lines[:line-1], "\n") + "\n"
 		pf, err := p.Parse(context.Background(), f.Path, []byte(src))
