@@ -83,16 +83,26 @@ func stdlibEngine(b *testing.B) *Engine {
 // (k = 10, the default context pool) per iteration and reports the median
 // and p95 retrieval time (coarse + fine) and of the whole request (parse,
 // retrieval, reading the values, assembling the prompt). The pool
-// sub-benchmarks vary the candidates retrieved for the prompt.
+// sub-benchmarks vary the candidates retrieved for the prompt; hybrid and
+// bm25 are those modes, rerank=50 coarse2fine re-ranking the Jaccard top
+// 50. Run with GRAPHCODER_BENCH_MODES=hybrid,coarse2fine (names, comma
+// separated) to run only some.
 func BenchmarkRetrieval(b *testing.B) {
 	type run struct {
-		name string
-		mode retrieve.Mode
-		pool int
+		name   string
+		mode   retrieve.Mode
+		pool   int
+		rerank int
 	}
-	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0}, {string(retrieve.Coarse), retrieve.Coarse, 0}}
+	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0, 0}, {string(retrieve.Coarse), retrieve.Coarse, 0, 0},
+		{string(retrieve.Hybrid), retrieve.Hybrid, 0, 0}, {string(retrieve.BM25Only), retrieve.BM25Only, 0, 0},
+		{string(retrieve.CoarseToFine) + "/rerank=50", retrieve.CoarseToFine, 0, 50}}
 	for _, pool := range []int{10, 50, 100} {
-		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool})
+		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool, 0})
+	}
+	if only := os.Getenv("GRAPHCODER_BENCH_MODES"); only != "" {
+		names := strings.Split(only, ",")
+		runs = slices.DeleteFunc(runs, func(r run) bool { return !slices.Contains(names, r.name) })
 	}
 	for _, rn := range runs {
 		mode := rn.mode
@@ -118,7 +128,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			for b.Loop() {
 				retr, total = retr[:0], total[:0]
 				for _, c := range cursors {
-					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool})
+					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool, Rerank: rn.rerank})
 					if err != nil {
 						b.Fatal(err)
 					}

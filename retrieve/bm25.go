@@ -469,8 +469,8 @@ type bm25Scratch struct {
 	acc     []int64 // per entry: the rare tokens' part; negated once offered
 	touched []uint32
 	marked  []uint64 // bit set of the touched entries
-	seeds   rankHeap[int64]
-	top     rankHeap[int64]
+	seeds   rankHeap[ranked[int64]]
+	top     rankHeap[ranked[int64]]
 	nodes   entryView
 	ess     []uint64
 	scan    bm25Scan
@@ -491,9 +491,9 @@ func (a ranked[S]) better(b ranked[S]) bool {
 // rankHeap keeps the best entries offered to it; its root is the worst.
 // It is written out rather than through container/heap to stay free of
 // allocations.
-type rankHeap[S int64 | float64] []ranked[S]
+type rankHeap[T interface{ better(T) bool }] []T
 
-func (h *rankHeap[S]) offer(x ranked[S], k int) {
+func (h *rankHeap[T]) offer(x T, k int) {
 	if len(*h) < k {
 		*h = append(*h, x)
 		h.up(len(*h) - 1)
@@ -506,7 +506,7 @@ func (h *rankHeap[S]) offer(x ranked[S], k int) {
 	h.down(0)
 }
 
-func (h rankHeap[S]) up(i int) {
+func (h rankHeap[T]) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !h[p].better(h[i]) {
@@ -517,7 +517,7 @@ func (h rankHeap[S]) up(i int) {
 	}
 }
 
-func (h rankHeap[S]) down(i int) {
+func (h rankHeap[T]) down(i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
@@ -535,18 +535,25 @@ func (h rankHeap[S]) down(i int) {
 	}
 }
 
-// drain empties h into hits, best first, with scores divided by unit.
-func (h *rankHeap[S]) drain(unit float64) []Hit {
+// pop removes and returns the worst element.
+func (h *rankHeap[T]) pop() T {
 	t := *h
-	out := make([]Hit, len(t))
-	for i := len(t) - 1; i >= 0; i-- {
-		x := t[0]
-		t[0] = t[len(t)-1]
-		t = t[:len(t)-1]
-		t.down(0)
+	x := t[0]
+	t[0] = t[len(t)-1]
+	t = t[:len(t)-1]
+	t.down(0)
+	*h = t
+	return x
+}
+
+// drainRanked empties h into hits, best first, with scores divided by
+// unit.
+func drainRanked[S int64 | float64](h *rankHeap[ranked[S]], unit float64) []Hit {
+	out := make([]Hit, len(*h))
+	for i := len(out) - 1; i >= 0; i-- {
+		x := h.pop()
 		out[i] = Hit{Entry: int(x.e), Score: float64(x.score) / unit}
 	}
-	*h = t
 	return out
 }
 
@@ -558,7 +565,7 @@ type bm25Scan struct {
 	dead   []bool
 	st     *RankStats
 	n      int
-	top    rankHeap[int64]
+	top    rankHeap[ranked[int64]]
 	nodes  *entryView
 	slack  float64 // bounds the rounding of the mask terms, in units
 	root   float64 // the heap's worst score, once the heap is full
@@ -755,7 +762,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	// Then the untouched entries holding an essential mask token, when
 	// the mask tokens alone can reach the heap.
 	if bq.nMask == 0 || lim.stop() || !s.canBeat(maskUB, 0) {
-		return s.top.drain(bm25Unit)
+		return drainRanked(&s.top, bm25Unit)
 	}
 	for lo := 0; lo < ix.Len(); lo += pollEvery {
 		if lo > 0 && lim.stop() {
@@ -792,7 +799,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 			}
 		}
 	}
-	return s.top.drain(bm25Unit)
+	return drainRanked(&s.top, bm25Unit)
 }
 
 // holds reports whether mask m has a bit of must.

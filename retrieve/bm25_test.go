@@ -534,3 +534,33 @@ func TestParseModes(t *testing.T) {
 		t.Error("unknown mode accepted")
 	}
 }
+
+// TestRankAllocs: a ranking allocates a handful of objects (its result),
+// whatever the index size: the scans and heaps reuse pooled scratch.
+func TestRankAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+	for i := range 20 {
+		f := randomFile(r, fmt.Sprintf("f%d.py", i), 300, 40)
+		f.Vectors = randomVectors(r, len(f.Entries), 16)
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &Snapshot{base: b.Index()}
+	q := randomQuery(r, s.base, 40)
+	q.Vector = embed.Quantize(randomFloats(r, 16))
+	ctx := context.Background()
+	for _, rk := range []Ranker{Jaccard(), BM25(DefaultBM25), Dense()} {
+		rk.Rank(ctx, s, q, 10, time.Time{}) // warm the pools
+		n := testing.AllocsPerRun(50, func() {
+			if _, _, err := rk.Rank(ctx, s, q, 10, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %.1f allocations per ranking", rk.Name(), n)
+		if n > 4 {
+			t.Errorf("%s: %.1f allocations per ranking, want at most 4", rk.Name(), n)
+		}
+	}
+}

@@ -126,9 +126,9 @@ var denseHeapPool sync.Pool
 
 // denseTop scans every entry's vector.
 func (ix *Index) denseTop(q *Query, qv embed.Vector, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
-	h, _ := denseHeapPool.Get().(*rankHeap[float64])
+	h, _ := denseHeapPool.Get().(*rankHeap[ranked[float64]])
 	if h == nil {
-		h = new(rankHeap[float64])
+		h = new(rankHeap[ranked[float64]])
 	}
 	defer func() { *h = (*h)[:0]; denseHeapPool.Put(h) }()
 	var v entryView
@@ -159,7 +159,7 @@ func (ix *Index) denseTop(q *Query, qv embed.Vector, n int, dead []bool, lim *sc
 			h.offer(ranked[float64]{score, uint32(e)}, n)
 		}
 	}
-	return h.drain(1)
+	return drainRanked(h, 1)
 }
 
 // dot8 is the inner product of two int8 vectors of the same length.

@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -227,7 +226,7 @@ type scratch struct {
 	counts  []uint32 // per entry: query tokens without a mask bit in its key
 	touched []uint32 // entries with a nonzero count
 	qmask   []uint64
-	heap    minHeap
+	heap    rankHeap[scored]
 	nodes   entryView
 }
 
@@ -391,19 +390,7 @@ func (s scored) score() float64 {
 	return float64(s.inter) / float64(s.union)
 }
 
-// minHeap keeps the k best; its root is the worst.
-type minHeap []scored
-
-func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)        { *h = append(*h, x.(scored)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+func (s scored) better(o scored) bool { return better(s, o) }
 
 // topK returns the k entries of highest Jaccard similarity (ties by entry
 // id), among entries sharing at least one token with the query, of the
@@ -431,12 +418,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			st.Leaked++
 			return
 		}
-		if len(h) < k {
-			heap.Push(&h, s)
-		} else {
-			h[0] = s
-			heap.Fix(&h, 0)
-		}
+		h.offer(s, k)
 		if full = len(h) == k; full {
 			i0, u0 = uint64(h[0].inter), uint64(h[0].union)
 		}
@@ -503,7 +485,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	sc.heap = h
 	out := make([]Hit, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
-		s := heap.Pop(&h).(scored)
+		s := h.pop()
 		out[i] = Hit{Entry: int(s.e), Score: s.score()}
 	}
 	return out
