@@ -91,45 +91,121 @@ func (n nibbles) get(i uint32) uint8 { return n[i>>1] >> (i & 1 * 4) & 15 }
 
 func (n nibbles) set(i uint32, v uint8) { n[i>>1] |= v << (i & 1 * 4) }
 
-// tfNibble is the stored form of a term frequency: tf-1 up to 14, and 15
-// for 16 or more, the value then being in bm25Data.bigTF.
-func tfNibble(tf uint64) uint8 { return uint8(min(tf, 16) - 1) }
+// tfColumn stores the term frequencies of a sequence of (entry, token)
+// pairs compactly: most are 1 (three in four postings, half of the mask
+// tokens), so a pair has one bit, set when its tf is more than 1, and only
+// those pairs, in order, a 4-bit tf-2 (15: the tf, 17 or more, is in big,
+// by pair index).
+type tfColumn struct {
+	many []uint64
+	nib  nibbles
+	big  map[uint32]uint32
+}
+
+func newTFColumn(pairs, many uint64) tfColumn {
+	return tfColumn{many: make([]uint64, (pairs+63)/64), nib: make(nibbles, (many+1)/2)}
+}
+
+// set records the tf of pair i, the j-th pair of tf > 1 when it is one.
+func (c *tfColumn) set(i, j uint32, tf uint64) {
+	if tf <= 1 {
+		return
+	}
+	c.many[i/64] |= 1 << (i % 64)
+	c.nib.set(j, uint8(min(tf, 17)-2))
+	if tf >= 17 {
+		if c.big == nil {
+			c.big = map[uint32]uint32{}
+		}
+		c.big[i] = uint32(min(tf, math.MaxUint32))
+	}
+}
+
+// isMany reports whether pair i has tf > 1.
+func (c *tfColumn) isMany(i uint32) bool { return c.many[i/64]>>(i%64)&1 != 0 }
+
+// tfMany returns the tf of pair i, the j-th of tf > 1.
+func (c *tfColumn) tfMany(i, j uint32) uint32 {
+	if v := c.nib.get(j); v < 15 {
+		return uint32(v) + 2
+	}
+	return c.big[i]
+}
+
+// countMany returns the number of pairs of tf > 1 among pairs lo..hi-1.
+func (c *tfColumn) countMany(lo, hi uint32) uint32 {
+	n := 0
+	for lo < hi {
+		w := c.many[lo/64] >> (lo % 64)
+		if k := hi - lo; k < 64-lo%64 {
+			w &= 1<<k - 1
+		}
+		n += bits.OnesCount64(w)
+		lo += 64 - lo%64
+	}
+	return uint32(n)
+}
+
+func (c *tfColumn) bytes() int64 { return int64(8*len(c.many)+len(c.nib)) + int64(len(c.big))*16 }
 
 // bm25Data is the BM25 part of an Index.
 type bm25Data struct {
-	dl      []uint32 // per entry: the size of the key multiset
+	dl      []uint16          // per entry: the size of the key multiset; 65535: see dlBig
+	dlBig   map[uint32]uint32 // entry -> dl, for dl >= 65535
 	totalDL uint64
 	df      []uint32 // per token: entries whose key holds it
 	maxTF   []uint8  // per entry: the largest tf of its mask tokens, 255 for 255 or more
-	maskTF  nibbles  // per entry, the tf of its mask tokens by increasing bit
-	maskAt  []uint32 // per 16 entries: index in maskTF of the first one's
-	postTF  nibbles  // per posting, the tf of the entry
-	postAt  []uint32 // per token: index in postTF of its first posting
-	bigTF   map[uint64]uint32
+	// The mask tokens' pairs are by entry, then by increasing bit: maskAt
+	// holds, per 16 entries, the index of the first one's first pair and
+	// maskManyAt the number of pairs of tf > 1 before it.
+	maskTF     tfColumn
+	maskAt     []uint32
+	maskManyAt []uint32
+	// The postings' pairs are by token, in postings order: postAt and
+	// postManyAt hold, per token, the index of its first pair and the
+	// number of pairs of tf > 1 before it.
+	postTF     tfColumn
+	postAt     []uint32
+	postManyAt []uint32
 }
 
 func (d *bm25Data) bytes() int64 {
-	return int64(4*(len(d.dl)+len(d.df)+len(d.maskAt)+len(d.postAt))+len(d.maxTF)+len(d.maskTF)+len(d.postTF)) +
-		int64(len(d.bigTF))*24
+	return int64(2*len(d.dl)+4*(len(d.df)+len(d.maskAt)+len(d.maskManyAt)+len(d.postAt)+len(d.postManyAt))+len(d.maxTF)) +
+		d.maskTF.bytes() + d.postTF.bytes() + int64(len(d.dlBig))*16
 }
 
-func maskKey(e uint32, bit int) uint64 { return uint64(e)<<16 | uint64(bit) }
-func postKey(i uint32) uint64          { return 1<<63 | uint64(i) }
-
-func (d *bm25Data) tf(nib uint8, key uint64) uint32 {
-	if nib < 15 {
-		return uint32(nib) + 1
+// dlOf returns the key length of entry e.
+func (d *bm25Data) dlOf(e uint32) uint32 {
+	if v := d.dl[e]; v < math.MaxUint16 {
+		return uint32(v)
 	}
-	return d.bigTF[key]
+	return d.dlBig[e]
+}
+
+// addDL appends the key length of the next entry.
+func (d *bm25Data) addDL(dl uint64) {
+	dl = min(dl, math.MaxUint32)
+	if dl >= math.MaxUint16 {
+		if d.dlBig == nil {
+			d.dlBig = map[uint32]uint32{}
+		}
+		d.dlBig[uint32(len(d.dl))] = uint32(dl)
+	}
+	d.dl = append(d.dl, uint16(min(dl, math.MaxUint16)))
+	d.totalDL += dl
 }
 
 // bm25Builder fills an Index's bm25Data while Builder.Index builds the
-// masks and postings.
+// masks and postings: the first pass over the keys calls startEntry,
+// maskTF and endEntry per entry and countPosting per posting, the second
+// postingTF per posting.
 type bm25Builder struct {
-	d     *bm25Data
-	pairs []uint64 // bit<<32 | tf of the current entry's mask tokens
-	nMask uint32
-	postN []uint32 // per token: postings written
+	ix        *Index
+	d         *bm25Data
+	pairs     []uint64 // bit<<32 | tf of the current entry's mask tokens
+	mask      []uint64 // bit<<32 | tf of every mask pair, in order
+	postN     []uint32 // per token: postings seen
+	postManyN []uint32 // per token: postings of tf > 1 seen
 }
 
 func newBM25Builder(ix *Index, df []uint32) *bm25Builder {
@@ -138,25 +214,13 @@ func newBM25Builder(ix *Index, df []uint32) *bm25Builder {
 	d.df = slices.Clone(df)
 	d.maxTF = make([]uint8, nE)
 	d.maskAt = make([]uint32, (nE+15)/16)
-	d.postAt = make([]uint32, len(df))
-	d.bigTF = map[uint64]uint32{}
-	var maskOcc, postOcc uint64
-	for t, n := range df {
-		if ix.maskBit[t] >= 0 {
-			maskOcc += uint64(n)
-		} else {
-			d.postAt[t] = uint32(postOcc)
-			postOcc += uint64(n)
-		}
-	}
-	d.maskTF = make(nibbles, (maskOcc+1)/2)
-	d.postTF = make(nibbles, (postOcc+1)/2)
-	return &bm25Builder{d: d, postN: make([]uint32, len(df))}
+	d.maskManyAt = make([]uint32, (nE+15)/16)
+	return &bm25Builder{ix: ix, d: d, postN: make([]uint32, len(df)), postManyN: make([]uint32, len(df))}
 }
 
 func (b *bm25Builder) startEntry(e int) {
 	if e%16 == 0 {
-		b.d.maskAt[e/16] = b.nMask
+		b.d.maskAt[e/16] = uint32(len(b.mask))
 	}
 	b.pairs = b.pairs[:0]
 }
@@ -169,51 +233,104 @@ func (b *bm25Builder) endEntry(e int) {
 	slices.Sort(b.pairs)
 	var top uint64
 	for _, p := range b.pairs {
-		tf := p & math.MaxUint32
-		b.d.maskTF.set(b.nMask, tfNibble(tf))
-		if tf >= 16 {
-			b.d.bigTF[maskKey(uint32(e), int(p>>32))] = uint32(tf)
-		}
-		b.nMask++
-		top = max(top, tf)
+		top = max(top, p&math.MaxUint32)
 	}
+	b.mask = append(b.mask, b.pairs...)
 	b.d.maxTF[e] = uint8(min(top, 255))
 }
 
+func (b *bm25Builder) countPosting(t uint32, tf uint64) {
+	if tf > 1 {
+		b.postManyN[t]++
+	}
+}
+
+// startPostings lays out the postings' tfs, once the first pass counted
+// them.
+func (b *bm25Builder) startPostings() {
+	d := b.d
+	d.postAt = make([]uint32, len(d.df))
+	d.postManyAt = make([]uint32, len(d.df))
+	var pairs, many uint64
+	for t, n := range d.df {
+		if b.ix.maskBit[t] >= 0 {
+			continue
+		}
+		d.postAt[t], d.postManyAt[t] = uint32(pairs), uint32(many)
+		pairs += uint64(n)
+		many += uint64(b.postManyN[t])
+	}
+	d.postTF = newTFColumn(pairs, many)
+	clear(b.postManyN)
+}
+
 func (b *bm25Builder) postingTF(t uint32, tf uint64) {
-	i := b.d.postAt[t] + b.postN[t]
+	d := b.d
+	d.postTF.set(d.postAt[t]+b.postN[t], d.postManyAt[t]+b.postManyN[t], tf)
 	b.postN[t]++
-	b.d.postTF.set(i, tfNibble(tf))
-	if tf >= 16 {
-		b.d.bigTF[postKey(i)] = uint32(min(tf, math.MaxUint32))
+	if tf > 1 {
+		b.postManyN[t]++
 	}
 }
 
 func (b *bm25Builder) finish() {
-	if len(b.d.bigTF) == 0 {
-		b.d.bigTF = nil
+	d := b.d
+	var many uint64
+	for _, p := range b.mask {
+		if p&math.MaxUint32 > 1 {
+			many++
+		}
 	}
+	d.maskTF = newTFColumn(uint64(len(b.mask)), many)
+	j := uint32(0)
+	for i, p := range b.mask {
+		if i%16 == 0 {
+			// Not used: maskManyAt is per 16 entries, below.
+		}
+		d.maskTF.set(uint32(i), j, p&math.MaxUint32)
+		if p&math.MaxUint32 > 1 {
+			j++
+		}
+	}
+	for g, at := range d.maskAt {
+		if g == 0 {
+			d.maskManyAt[g] = 0
+			continue
+		}
+		d.maskManyAt[g] = d.maskManyAt[g-1] + d.maskTF.countMany(d.maskAt[g-1], at)
+	}
+	b.mask = nil
 }
 
-// maskTFAt returns the index in maskTF of entry e's first mask token.
-func (ix *Index) maskTFAt(e uint32) uint32 {
-	at := ix.bm.maskAt[e/16]
+// maskTFAt returns the index of entry e's first mask pair and the number
+// of mask pairs of tf > 1 before it.
+func (ix *Index) maskTFAt(e uint32) (at, many uint32) {
+	at = ix.bm.maskAt[e/16]
+	first := at
 	mw := ix.maskWords
 	for x := e &^ 15; x < e; x++ {
 		for _, w := range ix.masks[int(x)*mw : int(x+1)*mw] {
 			at += uint32(bits.OnesCount64(w))
 		}
 	}
-	return at
+	return at, ix.bm.maskManyAt[e/16] + ix.bm.maskTF.countMany(first, at)
+}
+
+// maskPairTF returns the tf of mask pair i, given the number of pairs of
+// tf > 1 before it.
+func (d *bm25Data) maskPairTF(i, manyBefore uint32) uint32 {
+	if !d.maskTF.isMany(i) {
+		return 1
+	}
+	return d.maskTF.tfMany(i, manyBefore)
 }
 
 // entryTF appends to dst the tf of every token of entry e's key, in the
 // key's order (tests).
 func (ix *Index) entryTF(e uint32, key []uint32, dst []uint32) []uint32 {
-	// Postings tokens: find e in the token's list.
 	mw := ix.maskWords
 	m := ix.masks[int(e)*mw : int(e+1)*mw]
-	at := ix.maskTFAt(e)
+	at, many := ix.maskTFAt(e)
 	for _, t := range key {
 		if bit := ix.maskBit[t]; bit >= 0 {
 			r := uint32(0)
@@ -221,14 +338,21 @@ func (ix *Index) entryTF(e uint32, key []uint32, dst []uint32) []uint32 {
 				r += uint32(bits.OnesCount64(m[w]))
 			}
 			r += uint32(bits.OnesCount64(m[bit>>6] & (1<<(bit&63) - 1)))
-			dst = append(dst, ix.bm.tf(ix.bm.maskTF.get(at+r), maskKey(e, int(bit))))
+			dst = append(dst, ix.bm.maskPairTF(at+r, many+ix.bm.maskTF.countMany(at, at+r)))
 			continue
 		}
-		i := ix.bm.postAt[t]
+		i, j := ix.bm.postAt[t], ix.bm.postManyAt[t]
 		for p := range ix.postings(t) {
 			if p == e {
-				dst = append(dst, ix.bm.tf(ix.bm.postTF.get(i), postKey(i)))
+				tf := uint32(1)
+				if ix.bm.postTF.isMany(i) {
+					tf = ix.bm.postTF.tfMany(i, j)
+				}
+				dst = append(dst, tf)
 				break
+			}
+			if ix.bm.postTF.isMany(i) {
+				j++
 			}
 			i++
 		}
@@ -319,7 +443,7 @@ func (s *Snapshot) initBM25() {
 				for _, t := range key {
 					s.deadDF[t]++
 				}
-				s.deadDL += uint64(s.base.bm.dl[e])
+				s.deadDL += uint64(s.base.bm.dlOf(e))
 			}
 		}
 	}
@@ -610,7 +734,7 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	if !s.canBeat(float64(a)+sum*s.unitUp+s.slack, e) {
 		return
 	}
-	k := bq.kA + bq.kB*float64(ix.bm.dl[e])
+	k := bq.kA + bq.kB*float64(ix.bm.dlOf(e))
 	if sum > 0 {
 		if t := ix.bm.maxTF[e]; t < 255 && !s.canBeat(float64(a)+sum*float64(t)/(float64(t)+k)*s.unitUp+s.slack, e) {
 			return
@@ -692,7 +816,8 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 			break
 		}
 		b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
-		i := bm.postAt[r.t]
+		i, j := bm.postAt[r.t], bm.postManyAt[r.t]
+		many := bm.postTF.many
 		e := uint32(0)
 		for len(b) > 0 {
 			if b[0] < 0x80 {
@@ -703,13 +828,17 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 				e += uint32(v)
 				b = b[k:]
 			}
-			nib := bm.postTF.get(i)
-			tf := uint32(nib) + 1
-			if nib == 15 {
-				tf = bm.bigTF[postKey(i)]
+			tf := uint32(1)
+			if many[i/64]>>(i%64)&1 != 0 {
+				tf = bm.postTF.tfMany(i, j)
+				j++
 			}
 			i++
-			if c := bm25Term(r.w, tf, kA+kB*float64(dl[e])); c > 0 {
+			d := uint32(dl[e])
+			if d == math.MaxUint16 {
+				d = bm.dlBig[e]
+			}
+			if c := bm25Term(r.w, tf, kA+kB*float64(d)); c > 0 {
 				if acc[e] == 0 {
 					sc.touched = append(sc.touched, e)
 					sc.marked[e/64] |= 1 << (e % 64)
@@ -817,20 +946,24 @@ func holds(m, must []uint64) bool {
 func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
 	mw := ix.maskWords
 	m := ix.masks[int(e)*mw : int(e+1)*mw]
-	var at uint32
+	var at, many uint32
 	computed := false
 	var score int64
 	before := 0
 	for w := range mw {
 		x := m[w] & bq.qmask[w]
 		if x != 0 && !computed {
-			at, computed = ix.maskTFAt(e), true
+			at, many = ix.maskTFAt(e)
+			computed = true
 		}
 		for x != 0 {
 			bit := bits.TrailingZeros64(x)
 			x &= x - 1
 			i := at + uint32(before+bits.OnesCount64(m[w]&(1<<bit-1)))
-			tf := ix.bm.tf(ix.bm.maskTF.get(i), maskKey(e, w*64+bit))
+			tf := uint32(1)
+			if ix.bm.maskTF.isMany(i) {
+				tf = ix.bm.maskTF.tfMany(i, many+ix.bm.maskTF.countMany(at, i))
+			}
 			score += bm25Term(bq.bitW[w*64+bit], tf, k)
 		}
 		before += bits.OnesCount64(m[w])

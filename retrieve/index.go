@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -291,8 +290,7 @@ func (b *Builder) Add(f *File) error {
 			b.keyTF = binary.AppendUvarint(b.keyTF, uint64(b.tf[t]))
 			dl += uint64(b.tf[t])
 		}
-		ix.bm.dl = append(ix.bm.dl, uint32(min(dl, math.MaxUint32)))
-		ix.bm.totalDL += dl
+		ix.bm.addDL(dl)
 	}
 	b.addVectors(f)
 	return nil
@@ -397,6 +395,7 @@ func (b *Builder) Index() *Index {
 			}
 			size[t+1] += uint32(uvarintLen(uint64(uint32(e) - last[t])))
 			last[t] = uint32(e)
+			bm.countPosting(t, tf)
 		}
 		bm.endEntry(e)
 	}
@@ -407,6 +406,7 @@ func (b *Builder) Index() *Index {
 	ix.post = make([]byte, size[nv])
 	fill := slices.Clone(size[:nv])
 	clear(last)
+	bm.startPostings()
 	tfs = b.keyTF
 	for e := range nEntries {
 		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
