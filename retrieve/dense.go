@@ -162,19 +162,19 @@ func (ix *Index) denseTop(q *Query, qv embed.Vector, n int, dead []bool, lim *sc
 	return drainRanked(h, 1)
 }
 
-// dot8 is the inner product of two int8 vectors of the same length.
+// dot8 is the inner product of two int8 vectors of the same length,
+// eight components a step so that the bounds are checked once a step.
 func dot8(a, b []int8) int32 {
 	b = b[:len(a)]
-	var s0, s1, s2, s3 int32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += int32(a[i]) * int32(b[i])
-		s1 += int32(a[i+1]) * int32(b[i+1])
-		s2 += int32(a[i+2]) * int32(b[i+2])
-		s3 += int32(a[i+3]) * int32(b[i+3])
+	var s0, s1 int32
+	for len(a) >= 8 {
+		x, y := a[:8:8], b[:8:8]
+		s0 += int32(x[0])*int32(y[0]) + int32(x[1])*int32(y[1]) + int32(x[2])*int32(y[2]) + int32(x[3])*int32(y[3])
+		s1 += int32(x[4])*int32(y[4]) + int32(x[5])*int32(y[5]) + int32(x[6])*int32(y[6]) + int32(x[7])*int32(y[7])
+		a, b = a[8:], b[8:]
 	}
-	for ; i < len(a); i++ {
+	for i := range a {
 		s0 += int32(a[i]) * int32(b[i])
 	}
-	return s0 + s1 + s2 + s3
+	return s0 + s1
 }
