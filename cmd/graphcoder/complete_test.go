@@ -136,6 +136,22 @@ func TestCompleteJSON(t *testing.T) {
 		t.Errorf("prediction %q, prompt %d bytes", got.Prediction, len(got.Prompt))
 	}
 
+	// Every mode finds the structural twin; hybrid and bm25 report their
+	// rankers.
+	for _, mode := range []string{"hybrid", "bm25", "coarse", "fine"} {
+		out, err := runComplete("--format", "json", "--mode", mode, query+":6")
+		if err != nil || !strings.Contains(out, `"shop/structural.py"`) {
+			t.Errorf("mode %s: %v\n%s", mode, err, out)
+		}
+		if mode == "hybrid" && !strings.Contains(out, `"bm25"`) {
+			t.Errorf("mode %s: no bm25 ranker in %s", mode, out)
+		}
+	}
+	out, err = runComplete("--format", "json", "--rerank", "30", "--vote", "3", query+":6")
+	if err != nil || !strings.Contains(out, `"shop/structural.py"`) {
+		t.Errorf("--rerank, --vote: %v\n%s", err, out)
+	}
+
 	out, err = runComplete("--format", "prompt", query+":6")
 	if err != nil || !strings.HasSuffix(out, "        total += record.amount\n") {
 		t.Errorf("prompt format: %v\n%s", err, out)
@@ -181,6 +197,7 @@ func TestCompleteErrors(t *testing.T) {
 		{"negative top-k", []string{"--top-k", "-3", lexical + ":1"}, exitBadInput, "--top-k must be at least 1"},
 		{"budget-less prompt", []string{"--max-new-tokens", "4096", lexical + ":1"}, exitBadInput, "less than --context-window"},
 		{"unknown flag", []string{"--nope", lexical + ":1"}, exitBadInput, "unknown flag"},
+		{"bad embeddings backend", []string{"--embed", "bert", lexical + ":1"}, exitBadInput, "unknown backend kind"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
