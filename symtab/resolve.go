@@ -320,9 +320,11 @@ func (r *Resolver) attr(t Target, name string, depth int) Target {
 	return Target{Defs: out}
 }
 
-// typesOf returns the types a definition stands for when its attributes
+// TypesOf returns the types a definition stands for when its attributes
 // are read: itself for a type, its declared type for a field or a
 // callable (the return type), resolved in its own file's scope.
+func (r *Resolver) TypesOf(d Def) []Def { return r.typesOf(d, 0) }
+
 func (r *Resolver) typesOf(d Def, depth int) []Def {
 	s := d.Symbol()
 	if s.Kind.IsType() {

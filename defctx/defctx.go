@@ -1,0 +1,582 @@
+package defctx
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/symtab"
+)
+
+// Origin says why a definition is in the context.
+type Origin string
+
+// Origins, in the order Collect considers them.
+const (
+	// Near: a name the last lines before the cursor or the query's slice
+	// read resolves to it.
+	Near Origin = "near"
+	// Declared: the declared type of a local name read near the cursor.
+	Declared Origin = "declared"
+	// Enclosing: the class the cursor is in, or one of its bases.
+	Enclosing Origin = "enclosing"
+	// Predicted: the statement of a retrieved candidate that stands where
+	// the cursor's does calls it.
+	Predicted Origin = "predicted"
+	// ByName: a called name the resolver could not follow (an attribute
+	// of a value of unknown type) has a definition of that name in the
+	// repository.
+	ByName Origin = "by-name"
+)
+
+// Options tune Collect. Zero values select the defaults.
+type Options struct {
+	// NearLines is the number of lines before the cursor whose names are
+	// resolved (default 6).
+	NearLines int
+	// Predictors is the number of retrieved candidates, best first, whose
+	// aligned statements give predicted APIs (default 10).
+	Predictors int
+	// MaxFiles bounds the blocks, one per file (default 6); MaxUnits the
+	// classes and functions of one block (default 4); MaxMembers the
+	// members listed under a class (default 8).
+	MaxFiles, MaxUnits, MaxMembers int
+	// NoNear, NoPredicted, NoEnclosing and NoByName leave out the
+	// definitions of one origin (and NoNear those of Declared), for
+	// ablations.
+	NoNear, NoPredicted, NoEnclosing, NoByName bool
+}
+
+// Defaults of Options.
+const (
+	DefaultNearLines  = 6
+	DefaultPredictors = 10
+	DefaultMaxFiles   = 6
+	DefaultMaxUnits   = 4
+	DefaultMaxMembers = 8
+)
+
+func (o Options) withDefaults() Options {
+	if o.NearLines == 0 {
+		o.NearLines = DefaultNearLines
+	}
+	if o.Predictors == 0 {
+		o.Predictors = DefaultPredictors
+	}
+	if o.MaxFiles == 0 {
+		o.MaxFiles = DefaultMaxFiles
+	}
+	if o.MaxUnits == 0 {
+		o.MaxUnits = DefaultMaxUnits
+	}
+	if o.MaxMembers == 0 {
+		o.MaxMembers = DefaultMaxMembers
+	}
+	return o
+}
+
+// Candidate is one retrieved candidate: the statement of file Path at line
+// Line that stands where the cursor's statement does.
+type Candidate struct {
+	Path string
+	Line int // 1-based
+	Text string
+}
+
+// Input is one cursor.
+type Input struct {
+	// View holds the repository's outlines with the buffer's on top
+	// (File), so that nothing of the buffer's indexed version at or after
+	// the cursor is seen.
+	View *symtab.View
+	File *symtab.File
+	// Lines are the buffer's lines before the cursor; Line is the
+	// cursor's (1-based, len(Lines)+1).
+	Lines []string
+	Line  int
+	// Slice holds the text of the query slice's statements.
+	Slice []string
+	// Candidates are the retrieved candidates, best first.
+	Candidates []Candidate
+	// Source returns the lines of a repository file, nil when unknown;
+	// the buffer's lines come from Lines.
+	Source func(path string) []string
+	// CommentPrefix is the language's line comment; Keywords its reserved
+	// words (never resolved).
+	CommentPrefix string
+	Keywords      []string
+}
+
+// Definition is one definition a block shows, with why.
+type Definition struct {
+	Path   string  `json:"path"`
+	Name   string  `json:"name"` // qualified: Class.method
+	Kind   string  `json:"kind"`
+	Line   int     `json:"line"` // 1-based row of the name
+	Origin Origin  `json:"origin"`
+	Reason string  `json:"reason"`
+	Score  float64 `json:"score"`
+}
+
+// Block is the definition context of one file: lines of the file (a
+// class's signature and documentation, its members' signatures, function
+// signatures), best first, each with its 1-based row.
+type Block struct {
+	Path  string
+	Lines []string
+	Rows  []int
+	Score float64
+	// Definitions are the definitions the block holds for a reason, best
+	// first (a class block also lists members for context).
+	Definitions []Definition
+}
+
+// Stats count what Collect did.
+type Stats struct {
+	Names      int  `json:"names"`      // access paths resolved
+	Resolved   int  `json:"resolved"`   // of them, found in the repository
+	ByName     int  `json:"by_name"`    // found by name alone
+	Candidates int  `json:"candidates"` // definitions with a reason
+	Exhausted  bool `json:"exhausted"`  // the resolver ran out of its budget
+}
+
+type evidence struct {
+	score, best float64
+	origin      Origin
+	reason      string
+}
+
+type collector struct {
+	in       Input
+	o        Options
+	r        *symtab.Resolver
+	ev       map[symtab.Def]*evidence
+	keywords map[string]bool
+	rel      *symtab.Relations
+	st       Stats
+}
+
+// Collect finds the repository definitions the code at the cursor
+// probably needs and returns them as blocks, best first (see the package
+// comment for the rules).
+func Collect(in Input, o Options) ([]Block, Stats) {
+	o = o.withDefaults()
+	if in.View == nil || in.File == nil {
+		return nil, Stats{}
+	}
+	c := &collector{in: in, o: o, r: in.View.Resolver(in.File), ev: map[symtab.Def]*evidence{},
+		keywords: map[string]bool{}}
+	for _, k := range in.Keywords {
+		c.keywords[k] = true
+	}
+	f := in.File
+	cursor := len(in.Lines) // the cursor's 0-based row
+	class := f.Enclosing(cursor - 1)
+	here := scopeText{f: f, lines: in.Lines, row: cursor}
+	if !o.NoNear {
+		var chs []chain
+		for row := cursor - 1; row >= max(cursor-o.NearLines, 0); row-- {
+			w := pow(0.85, cursor-1-row)
+			chs = chains(in.Lines[row], in.CommentPrefix, chs[:0])
+			for _, ch := range chs {
+				c.resolve(c.r, ch, class, w, Near, fmt.Sprintf("%s on line %d", strings.Join(ch.parts, "."), row+1), here)
+			}
+		}
+		for _, text := range in.Slice {
+			chs = chains(text, in.CommentPrefix, chs[:0])
+			for _, ch := range chs {
+				c.resolve(c.r, ch, class, 0.5, Near, strings.Join(ch.parts, ".")+" in the query's slice", here)
+			}
+		}
+	}
+	if !o.NoEnclosing && class >= 0 {
+		d := symtab.Def{File: f, Sym: class}
+		c.add(d, 0.5, Enclosing, "the class of the cursor")
+		for _, b := range c.r.Bases(d) {
+			c.add(b, 0.4, Enclosing, "a base class of "+d.Qualified())
+		}
+	}
+	if !o.NoPredicted {
+		var chs []chain
+		for i, cand := range in.Candidates {
+			if i == o.Predictors {
+				break
+			}
+			g := in.View.File(cand.Path)
+			if g == nil {
+				continue
+			}
+			rr := c.r.For(g)
+			gclass := g.Enclosing(cand.Line - 1)
+			there := scopeText{f: g, row: cand.Line - 1}
+			if g == f {
+				there.lines = in.Lines
+			} else if in.Source != nil {
+				there.lines = in.Source(g.Path)
+			}
+			w := 1.5 / float64(1+i)
+			chs = chains(cand.Text, in.CommentPrefix, chs[:0])
+			for _, ch := range chs {
+				if !ch.call {
+					continue
+				}
+				c.resolve(rr, ch, gclass, w, Predicted,
+					fmt.Sprintf("snippet %d (%s:%d) calls %s", i+1, cand.Path, cand.Line, strings.Join(ch.parts, ".")), there)
+			}
+		}
+	}
+	c.st.Candidates = len(c.ev)
+	c.st.Exhausted = c.r.Exhausted()
+	return c.blocks(), c.st
+}
+
+func pow(b float64, n int) float64 {
+	v := 1.0
+	for range n {
+		v *= b
+	}
+	return v
+}
+
+func (c *collector) add(d symtab.Def, score float64, origin Origin, reason string) {
+	if d.File == c.in.File && d.Symbol().Kind.IsCallable() && d.Symbol().StartRow <= len(c.in.Lines)-1 && len(c.in.Lines)-1 <= d.Symbol().EndRow {
+		return // the function the cursor is in: its header is right above
+	}
+	e := c.ev[d]
+	if e == nil {
+		e = &evidence{}
+		c.ev[d] = e
+	}
+	e.score += score
+	if score > e.best {
+		e.best, e.origin, e.reason = score, origin, reason
+	}
+}
+
+// scopeText is where a path is read: a file, its lines and the 0-based row
+// of the reading statement, for finding the declarations of local names.
+type scopeText struct {
+	f     *symtab.File
+	lines []string
+	row   int
+}
+
+// resolve records what an access path read in r's file refers to: the
+// definitions of its longest prefix the resolver follows (the whole path
+// weighs w, a shorter prefix less); for a local name, the type its
+// declaration names; for a called path it cannot follow to its end, the
+// definitions of its last name anywhere.
+func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason string, at scopeText) {
+	parts := ch.parts
+	if c.keywords[parts[0]] && !r.IsReceiver(parts[0]) && parts[0] != "super" {
+		return
+	}
+	c.st.Names++
+	t, n, typ := c.typed(r, at, parts, class, 0)
+	if typ != nil {
+		c.add(*typ, 0.7*w, Declared, fmt.Sprintf("the declared type of %s (%s)", parts[0], reason))
+	}
+	if n > 0 {
+		c.st.Resolved++
+		scale := w
+		if n < len(parts) {
+			scale *= 0.6
+		}
+		for _, d := range t.Defs {
+			c.add(d, scale, origin, reason)
+		}
+	}
+	if n < len(parts) && ch.call && !c.o.NoByName {
+		c.byName(parts[len(parts)-1], 0.4*w, reason)
+	}
+}
+
+// typed resolves the longest prefix of parts it can and returns what that
+// prefix refers to and its length (0: nothing). A first name the resolver
+// does not know (a local variable) is followed through its declaration
+// (see declared), and the rest of the path read as members of its type.
+// It also returns the type of a local name it followed, nil for none.
+func (c *collector) typed(r *symtab.Resolver, at scopeText, parts []string, class, depth int) (symtab.Target, int, *symtab.Def) {
+	for k := len(parts); k >= 1; k-- {
+		t := r.Path(parts[:k], class)
+		if len(t.Defs) > 0 {
+			return t, k, nil
+		}
+		if t.Module != "" {
+			return symtab.Target{}, 0, nil // a module the repository does not define below this
+		}
+	}
+	if len(parts) < 2 || r.IsReceiver(parts[0]) || at.lines == nil || depth > 1 {
+		return symtab.Target{}, 0, nil
+	}
+	typ, ok := c.declared(r, at, parts[0], class, depth)
+	if !ok {
+		return symtab.Target{}, 0, nil
+	}
+	// The rest as members of the type, in its own file.
+	rest := append(strings.Split(typ.Qualified(), "."), parts[1:]...)
+	rr := r.For(typ.File)
+	for k := len(rest); k > len(rest)-len(parts)+1; k-- {
+		if t := rr.Path(rest[:k], -1); len(t.Defs) > 0 {
+			return t, k - (len(rest) - len(parts)), &typ
+		}
+	}
+	return symtab.Target{Defs: []symtab.Def{typ}}, 1, &typ
+}
+
+// declared returns the repository type a local name's declaration names,
+// searched in the rows of the function enclosing the reading statement,
+// up to it (at most 60 rows up): a type, or what a function returns when
+// the name is assigned a call (x = store.open(n)).
+func (c *collector) declared(r *symtab.Resolver, at scopeText, name string, class, depth int) (symtab.Def, bool) {
+	from := max(at.row-60, 0)
+	if fn := enclosingCallable(at.f, at.row); fn >= 0 {
+		from = max(from, at.f.Symbols[fn].SigStart)
+	}
+	for _, t := range declaredTypes(at.lines, from, at.row+1, name, c.keywords) {
+		tt, n, _ := c.typed(r, at, strings.Split(t, "."), class, depth+1)
+		if n != len(strings.Split(t, ".")) {
+			continue
+		}
+		for _, d := range tt.Defs {
+			if types := r.TypesOf(d); len(types) > 0 {
+				return types[0], true
+			}
+		}
+	}
+	return symtab.Def{}, false
+}
+
+func enclosingCallable(f *symtab.File, row int) int {
+	best := -1
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if s.Kind.IsCallable() && s.StartRow <= row && row <= s.EndRow && (best < 0 || s.StartRow >= f.Symbols[best].StartRow) {
+			best = i
+		}
+	}
+	return best
+}
+
+// maxByName bounds the definitions one name gives by name alone.
+const maxByName = 2
+
+// byName records the callables and types called name anywhere in the
+// repository: those of files closest to the buffer in the import graph
+// first, then of the files ranked highest by PageRank.
+func (c *collector) byName(name string, w float64, reason string) {
+	if c.keywords[name] {
+		return
+	}
+	defs := c.in.View.Named(name)
+	kept := defs[:0:0]
+	for _, d := range defs {
+		if k := d.Symbol().Kind; k.IsCallable() || k.IsType() {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	if c.rel == nil {
+		c.rel = c.in.View.Relations(c.in.File)
+	}
+	slices.SortStableFunc(kept, func(a, b symtab.Def) int {
+		return cmp.Or(
+			-cmp.Compare(c.rel.Relation(a.File.Path), c.rel.Relation(b.File.Path)),
+			-cmp.Compare(c.in.View.Rank(a.File.Path), c.in.View.Rank(b.File.Path)),
+			strings.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Sym, b.Sym))
+	})
+	c.st.ByName++
+	for _, d := range kept[:min(len(kept), maxByName)] {
+		c.add(d, w, ByName, reason+" (by name)")
+	}
+}
+
+// unit is a class (with the members that have a reason) or a function or
+// value of one block.
+type unit struct {
+	head    symtab.Def // the class, or the function or value itself
+	members []symtab.Def
+	score   float64
+}
+
+type fileBlock struct {
+	f     *symtab.File
+	units []*unit
+	score float64
+}
+
+// blocks groups the definitions with a reason by file and class and
+// renders the best of them.
+func (c *collector) blocks() []Block {
+	units := map[symtab.Def]*unit{}
+	for d := range c.ev {
+		head := d
+		if p, ok := d.Parent(); ok && !d.Symbol().Kind.IsType() {
+			head = p
+		}
+		u := units[head]
+		if u == nil {
+			u = &unit{head: head}
+			units[head] = u
+		}
+		if head != d {
+			u.members = append(u.members, d)
+		}
+	}
+	files := map[*symtab.File]*fileBlock{}
+	for _, u := range units {
+		scores := []float64{}
+		if e := c.ev[u.head]; e != nil {
+			scores = append(scores, e.score)
+		}
+		slices.SortFunc(u.members, func(a, b symtab.Def) int {
+			return cmp.Or(-cmp.Compare(c.ev[a].score, c.ev[b].score), cmp.Compare(a.Sym, b.Sym))
+		})
+		for _, m := range u.members {
+			scores = append(scores, c.ev[m].score)
+		}
+		u.score = combine(scores, 0.25)
+		fb := files[u.head.File]
+		if fb == nil {
+			fb = &fileBlock{f: u.head.File}
+			files[u.head.File] = fb
+		}
+		fb.units = append(fb.units, u)
+	}
+	var fbs []*fileBlock
+	for _, fb := range files {
+		slices.SortFunc(fb.units, func(a, b *unit) int {
+			return cmp.Or(-cmp.Compare(a.score, b.score), cmp.Compare(a.head.Sym, b.head.Sym))
+		})
+		if len(fb.units) > c.o.MaxUnits {
+			fb.units = fb.units[:c.o.MaxUnits]
+		}
+		var scores []float64
+		for _, u := range fb.units {
+			scores = append(scores, u.score)
+		}
+		fb.score = combine(scores, 0.1)
+		fbs = append(fbs, fb)
+	}
+	slices.SortFunc(fbs, func(a, b *fileBlock) int {
+		return cmp.Or(-cmp.Compare(a.score, b.score), strings.Compare(a.f.Path, b.f.Path))
+	})
+	var out []Block
+	for _, fb := range fbs {
+		if len(out) == c.o.MaxFiles {
+			break
+		}
+		if b, ok := c.render(fb); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// combine is the best score plus share times the others (they are sorted
+// or not: the best is found).
+func combine(scores []float64, share float64) float64 {
+	best, sum := 0.0, 0.0
+	for _, s := range scores {
+		sum += s
+		best = max(best, s)
+	}
+	return best + share*(sum-best)
+}
+
+// Rows of a signature a block shows at most: a class or function's, a
+// member's.
+const (
+	maxSigRows    = 4
+	maxMemberRows = 3
+)
+
+func (c *collector) render(fb *fileBlock) (Block, bool) {
+	f := fb.f
+	var src []string
+	if f == c.in.File {
+		src = c.in.Lines
+	} else if c.in.Source != nil {
+		src = c.in.Source(f.Path)
+	}
+	if src == nil {
+		return Block{}, false
+	}
+	b := Block{Path: f.Path, Score: fb.score}
+	seen := map[int]bool{}
+	addRow := func(r int) {
+		if r < 0 || r >= len(src) || seen[r] {
+			return
+		}
+		seen[r] = true
+		b.Lines = append(b.Lines, src[r])
+		b.Rows = append(b.Rows, r+1)
+	}
+	addSig := func(s *lang.Symbol, limit int, doc bool) {
+		from := s.SigStart
+		if s.SigEnd-from+1 > limit {
+			from = s.NameRow // leave out decorators and annotations
+		}
+		for r := from; r <= s.SigEnd && r < from+limit; r++ {
+			addRow(r)
+		}
+		if doc && s.DocRow >= 0 {
+			addRow(s.DocRow)
+		}
+	}
+	addValue := func(s *lang.Symbol) { addRow(s.NameRow) }
+	reasoned := func(d symtab.Def) {
+		e := c.ev[d]
+		if e == nil {
+			return
+		}
+		s := d.Symbol()
+		b.Definitions = append(b.Definitions, Definition{Path: f.Path, Name: d.Qualified(), Kind: s.Kind.String(),
+			Line: s.NameRow + 1, Origin: e.origin, Reason: e.reason, Score: e.score})
+	}
+	for _, u := range fb.units {
+		hs := u.head.Symbol()
+		reasoned(u.head)
+		if !hs.Kind.IsType() {
+			if hs.Kind.IsCallable() {
+				addSig(hs, maxSigRows, true)
+			} else {
+				addValue(hs)
+			}
+			continue
+		}
+		addSig(hs, maxSigRows, true)
+		listed := map[int]bool{}
+		member := func(d symtab.Def, doc bool) {
+			if listed[d.Sym] || len(listed) >= c.o.MaxMembers {
+				return
+			}
+			listed[d.Sym] = true
+			s := d.Symbol()
+			if s.Kind.IsCallable() || s.Kind.IsType() {
+				addSig(s, maxMemberRows, doc)
+			} else {
+				addValue(s)
+			}
+		}
+		for _, m := range u.members {
+			reasoned(m)
+			member(m, true)
+		}
+		// Then the constructors and the other members, in source order.
+		for pass := 0; pass < 2; pass++ {
+			for _, i := range f.Members(u.head.Sym) {
+				isCtor := f.Symbols[i].Kind == lang.SymConstructor
+				if (pass == 0) == isCtor {
+					member(symtab.Def{File: f, Sym: int(i)}, false)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(b.Definitions, func(x, y Definition) int { return -cmp.Compare(x.Score, y.Score) })
+	return b, len(b.Lines) > 0
+}

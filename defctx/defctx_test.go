@@ -1,0 +1,132 @@
+package defctx
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/python"
+	"github.com/graphcoder/graphcoder/symtab"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// repo is a fixture repository parsed into a symbol table, with its lines.
+type repo struct {
+	view  *symtab.View
+	lines map[string][]string
+	root  string
+}
+
+func loadRepo(t testing.TB, dir string) *repo {
+	t.Helper()
+	r := &repo{lines: map[string][]string{}, root: filepath.Base(dir)}
+	b := symtab.NewBuilder(r.root, true)
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		l := lang.ForPath(p)
+		if l == nil {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		f, err := l.Parse(context.Background(), rel, src)
+		if err != nil {
+			return err
+		}
+		r.lines[rel] = f.Lines
+		return b.Add(symtab.FromLang(f, l, r.root))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.view = symtab.NewView(b.Finish())
+	return r
+}
+
+// input is the cursor at line of path, with the buffer's lines before it
+// parsed on top of the repository, as the engine does.
+func (r *repo) input(t testing.TB, path string, line int, cands []Candidate) Input {
+	t.Helper()
+	l := lang.ForPath(path)
+	before := r.lines[path][:line-1]
+	f, err := l.Parse(context.Background(), path, []byte(strings.Join(before, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := symtab.FromLang(f, l, r.root)
+	top := symtab.NewBuilder(r.root, false)
+	top.Add(buf)
+	return Input{View: r.view.With(top.Finish(), nil), File: buf, Lines: before, Line: line, Candidates: cands,
+		Source: func(p string) []string { return r.lines[p] }, CommentPrefix: l.CommentPrefix, Keywords: l.Keywords}
+}
+
+func dump(blocks []Block, st Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "stats %+v\n", st)
+	for _, bl := range blocks {
+		fmt.Fprintf(&b, "== %s score %.2f\n", bl.Path, bl.Score)
+		for _, d := range bl.Definitions {
+			fmt.Fprintf(&b, "   %s %s:%d %s [%s: %s] %.2f\n", d.Kind, d.Path, d.Line, d.Name, d.Origin, d.Reason, d.Score)
+		}
+		for i, l := range bl.Lines {
+			fmt.Fprintf(&b, "%4d| %s\n", bl.Rows[i], l)
+		}
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestCollectGolden(t *testing.T) {
+	r := loadRepo(t, "testdata/py")
+	cands := []Candidate{
+		{Path: "ledger/report.py", Line: 5, Text: "    acc.deposit(0)"},
+		{Path: "ledger/models.py", Line: 26, Text: "        self.deposit(self.balance * self.RATE)"},
+		{Path: "ledger/report.py", Line: 6, Text: "    out.write(format_balance(acc))"},
+	}
+	var out strings.Builder
+	for _, tc := range []struct {
+		name string
+		o    Options
+	}{
+		{"all", Options{}},
+		{"no predicted", Options{NoPredicted: true}},
+		{"no near", Options{NoNear: true}},
+	} {
+		fmt.Fprintf(&out, "#### %s\n", tc.name)
+		out.WriteString(dump(Collect(r.input(t, "app.py", 9, cands), tc.o)))
+	}
+	// Inside a method: the enclosing class and its base.
+	out.WriteString("#### in Savings.accrue\n")
+	out.WriteString(dump(Collect(r.input(t, "ledger/models.py", 26, nil), Options{})))
+	golden(t, "py.golden", out.String())
+}

@@ -1,0 +1,59 @@
+// Package defctx chooses the repository definitions a model sees for one
+// cursor: the definition context, which goes into the prompt through the
+// context assembler (package prompt) as blocks of source Definition.
+//
+// Why: the definition of the API a line calls helps a model more than more
+// code that looks like the line, and graphcoder knows every definition of
+// the repository from its own index (package symtab), without an LSP.
+//
+// # What is collected
+//
+// Every definition gets a score from the reasons that point at it,
+// summed:
+//
+//   - Near: the access paths the last NearLines lines before the cursor
+//     read (weight 0.85^d for the line d lines above the cursor's) and
+//     those of the query slice's statements (0.5), resolved in the
+//     buffer's scope (symtab.Resolver: local definitions, imports,
+//     receivers, enclosing classes and their bases, typed fields). The
+//     longest prefix of a path that resolves counts, the whole path fully,
+//     a shorter prefix at 0.6.
+//   - Declared: a local name the resolver does not know (x in x.run())
+//     whose declaration in the enclosing function names a repository type
+//     (`x: T`, `x = T(...)`, `x = new T(...)`, `T x =`, a typed parameter):
+//     the type at 0.7 of the name's weight, and the path resolved as
+//     members of the type.
+//   - Enclosing: the class the cursor is in (0.5) and its repository base
+//     classes (0.4).
+//   - Predicted: the calls in the statement that stands where the
+//     cursor's does in each of the Predictors best retrieved candidates
+//     (weight 1.5/(1+rank)), resolved in the candidate's own file: the
+//     structural match says which API the hole probably calls.
+//   - ByName: a called path the resolver cannot follow to its end (a
+//     method of a value of unknown type) gives the callables and types of
+//     that name anywhere in the repository, at 0.4 of its weight, at most
+//     two: those of files nearest the buffer in the import graph first,
+//     then of files of highest PageRank.
+//
+// Each Origin can be switched off (Options), to measure what it brings.
+//
+// # Blocks
+//
+// Definitions are grouped by class (a method or field under its class)
+// and by file; a file's block holds its best MaxUnits classes and
+// functions, best first, and the best MaxFiles files make blocks. A class
+// shows its signature and first doc line, then its members with a reason
+// (signature, first doc line), then its constructors and its other
+// members in source order, MaxMembers in all; a function its signature
+// and first doc line; a field or constant its declaring line. Signatures
+// longer than a few rows lose their decorators and annotations, then are
+// cut. Every line is the file's own, with its row (prompt.Candidate.Rows),
+// so the assembler can leave out what the in-file part shows and say
+// where each line came from; lines come best first, so a block cut to fit
+// keeps its best definitions.
+//
+// Nothing of the buffer's indexed version is read: the view holds the
+// buffer's own outline on top, and its definitions lie before the cursor.
+// All lookups are bounded (see symtab), so bad input gives bounded
+// output.
+package defctx
