@@ -288,7 +288,7 @@ func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, 
 			c.add(d, scale, origin, reason)
 		}
 	}
-	if n < len(parts) && ch.call && !c.o.NoByName {
+	if n < len(parts) && len(parts) > 1 && ch.call && !c.o.NoByName {
 		c.byName(parts[len(parts)-1], 0.4*w, reason)
 	}
 }
@@ -363,8 +363,10 @@ func enclosingCallable(f *symtab.File, row int) int {
 // maxByName bounds the definitions one name gives by name alone.
 const maxByName = 2
 
-// byName records the callables and types called name anywhere in the
-// repository: those of files closest to the buffer in the import graph
+// byName records, for an attribute a.f(...) of something the resolver
+// cannot follow (a bare name it does not know is a builtin or a local
+// more often than a repository API), the callables and types called name anywhere in the
+// repository, in files of the buffer's language: those of files closest to the buffer in the import graph
 // first, then of the files ranked highest by PageRank.
 func (c *collector) byName(name string, w float64, reason string) {
 	if c.keywords[name] {
@@ -373,7 +375,7 @@ func (c *collector) byName(name string, w float64, reason string) {
 	defs := c.in.View.Named(name)
 	kept := defs[:0:0]
 	for _, d := range defs {
-		if k := d.Symbol().Kind; k.IsCallable() || k.IsType() {
+		if k := d.Symbol().Kind; (k.IsCallable() || k.IsType()) && d.File.Language == c.in.File.Language {
 			kept = append(kept, d)
 		}
 	}

@@ -29,8 +29,9 @@
 //     cursor's does in each of the Predictors best retrieved candidates
 //     (weight 1.5/(1+rank)), resolved in the candidate's own file: the
 //     structural match says which API the hole probably calls.
-//   - ByName: a called path the resolver cannot follow to its end (a
-//     method of a value of unknown type) gives the callables and types of
+//   - ByName: a called attribute path the resolver cannot follow to its
+//     end (a method of a value of unknown type; not a bare name, more
+//     often a builtin or a local than a repository API) gives the callables and types of
 //     that name anywhere in the repository, at 0.4 of its weight, at most
 //     two: those of files nearest the buffer in the import graph first,
 //     then of files of highest PageRank.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
@@ -25,6 +26,7 @@ import (
 	"github.com/graphcoder/graphcoder/prompt"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/slice"
+	"github.com/graphcoder/graphcoder/symtab"
 	"github.com/graphcoder/graphcoder/token"
 )
 
@@ -89,7 +91,23 @@ type Options struct {
 	// for the model-free prediction when a request does not say (0 or 1:
 	// the first candidate's alone; see retrieve.Snapshot.Vote).
 	Vote int
+	// Definitions tunes the definition context (package defctx): the
+	// repository definitions of the APIs the code at the cursor reads or
+	// probably calls, offered to the assembler as blocks of source
+	// prompt.Definition. NoDefinitions leaves it out.
+	Definitions   defctx.Options
+	NoDefinitions bool
+	// ImportBoost re-ranks retrieved candidates by the import graph: a
+	// candidate's ranking score is multiplied by 1 + ImportBoost x its
+	// file's relation to the file being completed (symtab.Relations: 1
+	// when one imports the other, else the share of imports they have in
+	// common). 0 means DefaultImportBoost, a negative value turns it off.
+	ImportBoost float64
 }
+
+// DefaultImportBoost is the default of Options.ImportBoost, chosen by
+// measurement (docs/EVAL.md).
+const DefaultImportBoost = -1
 
 // Engine answers completion requests from one index. It is safe for
 // concurrent use.
@@ -121,6 +139,10 @@ type state struct {
 	// damaged are the files whose stored record is damaged: left out
 	// until a build writes them again (sorted).
 	damaged []string
+	// The outlines of the files (package symtab): the base's, and with the
+	// changed files on top.
+	symBase, syms *symtab.View
+	rootName      string
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -156,7 +178,8 @@ func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) 
 	e := &Engine{opts: o}
 	p := ix.Params()
 	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
-	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root,
+	syms := symtab.NewView(symtab.NewBuilder(filepath.Base(root), true).Finish())
+	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root),
 		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
 	return e
 }
@@ -201,15 +224,6 @@ func (e *Engine) loadBase() (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
 	}
-	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
-	var dense denseLoad
-	var damaged []string
-	err = snap.ForEachIntact(context.Background(), func(r *db.FileRecord) error {
-		return b.Add(e.withVectors(snap, fromRecord(r), &dense))
-	}, func(path string, _ error) { damaged = append(damaged, path) })
-	if err != nil {
-		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
-	}
 	root := meta.Root
 	if e.opts.Root != "" {
 		root = e.opts.Root
@@ -217,12 +231,28 @@ func (e *Engine) loadBase() (*state, error) {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
+	rootName := filepath.Base(root)
+	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
+	sb := symtab.NewBuilder(rootName, true)
+	var dense denseLoad
+	var damaged []string
+	err = snap.ForEachIntact(context.Background(), func(r *db.FileRecord) error {
+		if err := sb.Add(outline(r, rootName)); err != nil {
+			return err
+		}
+		return b.Add(e.withVectors(snap, fromRecord(r), &dense))
+	}, func(path string, _ error) { damaged = append(damaged, path) })
+	if err != nil {
+		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+	}
 	base := b.Index()
 	ix, err := retrieve.NewSnapshot(base, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense, damaged: damaged}, nil
+	syms := symtab.NewView(sb.Finish())
+	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense, damaged: damaged,
+		symBase: syms, syms: syms, rootName: rootName}, nil
 }
 
 // denseLoad counts the vectors a load found.
@@ -335,8 +365,11 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 			damaged = append(damaged, p)
 		}
 	}
+	sb := symtab.NewBuilder(st.rootName, false)
+	var removed []string
 	for _, p := range paths {
 		if _, ok := snap.File(p); !ok {
+			removed = append(removed, p)
 			continue // removed: masked out below
 		}
 		r, err := snap.Load(p)
@@ -345,6 +378,9 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 			continue
 		}
 		if err != nil {
+			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
+		}
+		if err := sb.Add(outline(r, st.rootName)); err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
 		dl := st.dense
@@ -357,7 +393,8 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 		return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 	}
 	slices.Sort(damaged)
-	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense, damaged: damaged}, nil
+	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense, damaged: damaged,
+		symBase: st.symBase, syms: st.symBase.With(sb.Finish(), append(removed, damaged...)), rootName: st.rootName}, nil
 }
 
 // fold builds a new base from the current generation in the background
@@ -383,6 +420,11 @@ func (e *Engine) fold() {
 		st = next
 	}
 	e.cur.Store(st)
+}
+
+// outline returns the symbol table's record of a file.
+func outline(r *db.FileRecord, rootName string) *symtab.File {
+	return symtab.NewFile(r.Path, lang.ByName(r.Language), rootName, r.Package, r.Symbols, r.Imports)
 }
 
 func fromRecord(r *db.FileRecord) *retrieve.File {
@@ -493,6 +535,17 @@ type Request struct {
 	// NoPrompt skips assembling Result.Context, for callers that only
 	// want the snippets and the prediction.
 	NoPrompt bool
+	// NoDefinitions skips the definition context; Definitions, when set,
+	// replaces the engine's Options.Definitions for this request.
+	// DefinitionVariants collects the definition context once more under
+	// each of these options, into Result.DefinitionVariants (evaluations
+	// compare them on the same retrieval).
+	NoDefinitions      bool
+	Definitions        *defctx.Options
+	DefinitionVariants map[string]defctx.Options
+	// ImportBoost, when set, replaces Options.ImportBoost (a value <= 0
+	// turns the re-rank off).
+	ImportBoost *float64
 	// Pool overrides Options.ContextPool; with NoPrompt and no Pool only
 	// the top k are retrieved.
 	Pool int
@@ -520,7 +573,11 @@ type Stats struct {
 	Embed      time.Duration `json:"embed_ns,omitempty"`
 	DenseError string        `json:"dense_error,omitempty"`
 	Prompt     time.Duration `json:"prompt_ns"` // the context assembler
-	Total      time.Duration `json:"total_ns"`
+	// Definitions is the time of the definition context, DefinitionStats
+	// what it did.
+	Definitions     time.Duration `json:"definitions_ns"`
+	DefinitionStats defctx.Stats  `json:"definition_stats"`
+	Total           time.Duration `json:"total_ns"`
 }
 
 // Result is the answer to a Request.
@@ -537,7 +594,16 @@ type Result struct {
 	// with Request.NoPrompt.
 	Context    *prompt.Context `json:"context"`
 	Prediction string          `json:"prediction"`
-	Stats      Stats           `json:"stats"`
+	// Definitions are the repository definitions the definition context
+	// offered the assembler, best first, each with the reason it was
+	// chosen; DefinitionBlocks the blocks (one per file) holding them.
+	// Context says which blocks the prompt shows.
+	Definitions      []defctx.Definition `json:"definitions,omitempty"`
+	DefinitionBlocks []defctx.Block      `json:"-"`
+	// DefinitionVariants holds the blocks of Request.DefinitionVariants,
+	// by name.
+	DefinitionVariants map[string][]defctx.Block `json:"-"`
+	Stats              Stats                     `json:"stats"`
 }
 
 // Root returns the repository root of the loaded index.
@@ -605,13 +671,24 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	before := lines[:min(req.Line-1, len(lines))]
 
 	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
+	// The buffer as the symbol table sees it; a fragment is no version of
+	// the file at Path, so it hides nothing.
+	buf := &buffer{path: relPath, lines: before}
+	if req.Fragment {
+		buf.path = ""
+	}
 	if !req.NoRetrieval {
 		// The leak rule needs the cursor's place in an indexed file.
 		leakPath := relPath
 		if req.Fragment {
 			leakPath = ""
 		}
-		if err := e.retrieve(ctx, st, l, name, leakPath, before, req, res); err != nil {
+		if err := e.retrieve(ctx, st, l, name, leakPath, before, req, res, buf); err != nil {
+			return nil, err
+		}
+	}
+	if !req.NoDefinitions && !e.opts.NoDefinitions {
+		if err := e.definitions(ctx, st, l, req, res, buf); err != nil {
 			return nil, err
 		}
 	}
@@ -626,7 +703,8 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			// after a final newline is that newline.
 			after = after[:n-1]
 		}
-		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after, Candidates: offered(req.Context, res.Snippets, res.Pool)}
+		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after,
+			Candidates: append(offered(req.Context, res.Snippets, res.Pool), DefinitionCandidates(res.DefinitionBlocks)...)}
 		po := e.opts.Prompt
 		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
 		if res.Context, err = prompt.Assemble(in, po); err != nil {
@@ -660,9 +738,9 @@ func offered(client []prompt.Candidate, top, pool []Snippet) []prompt.Candidate 
 // retrieve parses the lines before the cursor (of the file called name),
 // searches the index and fills res's snippets, pool, prediction and
 // stats; leakPath is the path the leak rule compares with ("" for none).
-func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, res *Result) error {
+func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, res *Result, buf *buffer) error {
 	t0 := time.Now()
-	q, text, err := e.query(ctx, st, l, name, leakPath, before, req)
+	q, text, err := e.query(ctx, st, l, name, leakPath, before, req, buf)
 	if err != nil {
 		return err
 	}
@@ -698,7 +776,12 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	if rerank <= 0 && mode == retrieve.Hybrid {
 		rerank = retrieve.DefaultHybridPool
 	}
-	cands = topFirst(cands, k, max(k, rerank), mode)
+	if beta := e.importBoost(req); beta > 0 {
+		cands = boosted(cands, k, max(k, rerank), mode, st.queryView(buf, l).Relations(buf.file), beta)
+	} else {
+		cands = topFirst(cands, k, max(k, rerank), mode)
+	}
+	buf.cands = cands
 
 	values := st.ix.Values(cands)
 	for i := range cands {
@@ -817,14 +900,10 @@ func (e *Engine) embedQuery(ctx context.Context, st *state, q *retrieve.Query, t
 // appends the dummy target and slices it; leakPath is the path the leak
 // rule compares with ("" for none). It also returns the slice's text for
 // an embeddings model.
-func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request) (*retrieve.Query, string, error) {
-	src := strings.Join(before, "\n")
-	if len(before) > 0 {
-		src += "\n"
-	}
-	f, err := l.Parse(ctx, name, []byte(src))
+func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, buf *buffer) (*retrieve.Query, string, error) {
+	f, err := buf.parse(ctx, l, name, st.rootName)
 	if err != nil {
-		return nil, "", fmt.Errorf("parse %s: %w", name, err)
+		return nil, "", err
 	}
 	g := ccg.Build(f)
 	target := g.AppendTarget()
@@ -839,6 +918,11 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 		so = slice.DefaultOptions()
 	}
 	s := slice.Of(g, target, so)
+	for i, v := range s.Nodes {
+		if i != s.Target && !g.Nodes[v].Dummy {
+			buf.slice = append(buf.slice, g.Text(v))
+		}
+	}
 	q := st.ix.NewQuery(g, s, leakPath, req.Line)
 	q.Language = l.Name
 	var text string

@@ -191,7 +191,7 @@ func Assemble(in Input, o Options) (*Context, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	a := &assembler{o: o, c: &counter{tok: o.Tokenizer}, in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords), frames: map[string]int{}}
+	a := &assembler{o: o, c: &counter{tok: o.Tokenizer}, in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords), frames: map[frameKey]int{}}
 	if a.in.PrefixStart <= 0 {
 		a.in.PrefixStart = 1
 	}
@@ -208,7 +208,7 @@ type assembler struct {
 	fixed               int // tokens of the instruction
 	headerTokens        int
 	keywords            map[string]bool
-	frames              map[string]int // path -> tokens of an empty block
+	frames              map[frameKey]int // tokens of an empty block
 }
 
 // cursor returns the 1-based line of the cursor.
@@ -770,7 +770,7 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 	}
 	// The sum of the lines' counts and the frame's: finish counts the
 	// chosen blocks whole once they are final.
-	u.Tokens = a.frame(u.Path)
+	u.Tokens = a.frame(u.Source, u.Path)
 	for i, j := range u.from {
 		if j >= 0 {
 			u.Tokens += u.line[j]
@@ -780,15 +780,22 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 	}
 }
 
-// frame returns the tokens of an empty block of path: its separators and
-// the line naming it.
-func (a *assembler) frame(path string) int {
-	if n, ok := a.frames[path]; ok {
+// frame returns the tokens of an empty block of a source and path: its
+// separators and the line naming it.
+func (a *assembler) frame(src Source, path string) int {
+	k := frameKey{src == Definition, path}
+	if n, ok := a.frames[k]; ok {
 		return n
 	}
-	n := a.c.count(a.renderBlock(&Block{Path: path}))
-	a.frames[path] = n
+	n := a.c.count(a.renderBlock(&Block{Path: path, Source: src}))
+	a.frames[k] = n
 	return n
+}
+
+// frameKey names the frame of a block: definitions have their own.
+type frameKey struct {
+	definition bool
+	path       string
 }
 
 // trivial reports whether a line holds no word but the language's
@@ -837,7 +844,7 @@ func (a *assembler) cut(u *unit, limit int) bool {
 	}
 	lines, costs, start := u.full, u.line, u.StartLine
 	n := len(lines)
-	frame := a.frame(u.Path)
+	frame := a.frame(u.Source, u.Path)
 	f := 0
 	switch {
 	case u.focus == 0 || start == 0:
@@ -901,7 +908,7 @@ func (a *assembler) cut(u *unit, limit int) bool {
 func (a *assembler) cutFirst(u *unit, limit int) bool {
 	lines, costs, rows := u.full, u.line, u.rows
 	n := len(lines)
-	used := a.c.count(a.renderBlock(&Block{Path: u.Path}))
+	used := a.frame(u.Source, u.Path)
 	hi := 0
 	for hi < n && used+costs[hi] <= limit {
 		used += costs[hi]

@@ -108,7 +108,9 @@
 //     separator, a line naming the file, a separator, its lines behind the
 //     language's comment prefix (so the prompt is still code), a
 //     separator; then an instruction comment naming the file and the
-//     in-file lines before the cursor.
+//     in-file lines before the cursor. A definition block, short and one
+//     of several, has a single line naming its file ("definitions in
+//     PATH:") instead of the frame.
 //   - FIM: the Paper text as the prefix of a fill-in-the-middle request and
 //     the in-file lines after the cursor's line as its suffix (one-file FIM
 //     templates; OpenAI-compatible and Ollama servers that take a suffix).

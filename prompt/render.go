@@ -16,8 +16,9 @@ func (a *assembler) renderLine(l string) string {
 
 // renderBlock returns a block as the layout shows it. Paper and FIM write
 // the paper's frame: a separator, a line naming the file, a separator, the
-// lines behind the comment prefix, a separator. Files sends the path and
-// the text, which is what the file-carrying formats hold per file.
+// lines behind the comment prefix, a separator; a definition block has one
+// line naming its file instead. Files sends the path and the text, which
+// is what the file-carrying formats hold per file.
 func (a *assembler) renderBlock(b *Block) string {
 	var s strings.Builder
 	if a.o.Layout == Files {
@@ -28,6 +29,14 @@ func (a *assembler) renderBlock(b *Block) string {
 		return s.String()
 	}
 	p := a.o.CommentPrefix
+	if b.Source == Definition {
+		// Definitions are short and many: one header line, no frame.
+		s.WriteString(p + " definitions in " + b.Path + ":\n")
+		for _, l := range b.Lines {
+			s.WriteString(commented(p, l) + "\n")
+		}
+		return s.String()
+	}
 	s.WriteString(p + " " + separator + "\n")
 	s.WriteString(p + " the below code fragment can be found in:\n")
 	s.WriteString(p + " " + b.Path + "\n")

@@ -14,8 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/prompt"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
 
@@ -230,9 +232,10 @@ type completeJSON struct {
 		Path string `json:"path"`
 		Line int    `json:"line"`
 	} `json:"target"`
-	Snippets   []snippetJSON `json:"snippets"`
-	Context    []blockJSON   `json:"context"`
-	Prompt     string        `json:"prompt"`
+	Snippets    []snippetJSON    `json:"snippets"`
+	Context     []blockJSON      `json:"context"`
+	Definitions []definitionJSON `json:"definitions"`
+	Prompt      string           `json:"prompt"`
 	Prediction string        `json:"prediction"`
 	// Predictor is "graphcoder" for the model-free prediction, else the
 	// model backend that wrote it.
@@ -246,6 +249,16 @@ type blockJSON struct {
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
 	Tokens    int    `json:"tokens"`
+	// Rows are the rows a definition block shows, in its order (its
+	// lines are not contiguous); none for other blocks.
+	Rows []int `json:"rows,omitempty"`
+}
+
+// definitionJSON is one definition the definition context chose, with why
+// and whether the prompt shows it.
+type definitionJSON struct {
+	defctx.Definition
+	InPrompt bool `json:"in_prompt"`
 }
 
 type snippetJSON struct {
@@ -271,7 +284,19 @@ func writeResult(w io.Writer, format string, res *engine.Result, predictor strin
 		}
 		out.Context = []blockJSON{}
 		for _, b := range res.Context.Blocks {
-			out.Context = append(out.Context, blockJSON{string(b.Source), b.Path, b.StartLine, b.EndLine, b.Tokens})
+			bj := blockJSON{Source: string(b.Source), Path: b.Path, StartLine: b.StartLine, EndLine: b.EndLine, Tokens: b.Tokens}
+			if b.Source == prompt.Definition {
+				for _, r := range b.Rows {
+					if r > 0 {
+						bj.Rows = append(bj.Rows, r)
+					}
+				}
+			}
+			out.Context = append(out.Context, bj)
+		}
+		out.Definitions = []definitionJSON{}
+		for _, d := range res.Definitions {
+			out.Definitions = append(out.Definitions, definitionJSON{d, res.InPrompt(d)})
 		}
 		out.Prompt, out.Prediction, out.Predictor, out.Stats = res.Context.Text(), res.Prediction, predictor, res.Stats
 		enc := json.NewEncoder(w)
@@ -295,6 +320,16 @@ func writeResult(w io.Writer, format string, res *engine.Result, predictor strin
 			fmt.Fprintf(&b, "  (%d snippets merged)", bl.Candidates)
 		}
 		b.WriteByte('\n')
+	}
+	if len(res.Definitions) > 0 {
+		fmt.Fprintf(&b, "\ndefinitions (%d):\n", len(res.Definitions))
+		for _, d := range res.Definitions {
+			shown := "not shown"
+			if res.InPrompt(d) {
+				shown = "in the prompt"
+			}
+			fmt.Fprintf(&b, "  %-11s %s %s:%d  %s: %s (%s)\n", d.Kind, d.Name, d.Path, d.Line, d.Origin, d.Reason, shown)
+		}
 	}
 	fmt.Fprintf(&b, "\nprompt (%s layout):\n%s\nprediction (%s):\n%s\n", c.Layout, c.Text(), predictor, res.Prediction)
 	st := res.Stats

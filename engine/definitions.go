@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/graphcoder/graphcoder/defctx"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/prompt"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/symtab"
+)
+
+// buffer is the code of one request before the cursor, parsed once for
+// the query, the definition context and the import-graph re-rank.
+type buffer struct {
+	path  string // as the symbol table names it; "" for code of no file
+	lines []string
+
+	parsed *lang.File
+	file   *symtab.File
+	view   *symtab.View // the state's outlines with the buffer's on top
+	slice  []string     // the text of the query slice's statements
+	cands  []retrieve.Candidate
+}
+
+// parse parses the buffer's lines (once) and makes its outline.
+func (b *buffer) parse(ctx context.Context, l *lang.Language, name, rootName string) (*lang.File, error) {
+	if b.parsed != nil {
+		return b.parsed, nil
+	}
+	src := strings.Join(b.lines, "\n")
+	if len(b.lines) > 0 {
+		src += "\n"
+	}
+	f, err := l.Parse(ctx, name, []byte(src))
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", name, err)
+	}
+	b.parsed = f
+	b.file = symtab.NewFile(b.path, l, rootName, f.Package, f.Symbols, f.Imports)
+	return f, nil
+}
+
+// queryView returns the state's outlines with the buffer's on top: the
+// indexed version of the buffer's file is hidden, so nothing at or after
+// the cursor is read.
+func (st *state) queryView(b *buffer, l *lang.Language) *symtab.View {
+	if b.view == nil {
+		t := symtab.NewBuilder(st.rootName, false)
+		t.Add(b.file) // a one-file builder cannot refuse it
+		b.view = st.syms.With(t.Finish(), nil)
+	}
+	return b.view
+}
+
+// importBoost returns the import-graph boost of a request (0: off).
+func (e *Engine) importBoost(req Request) float64 {
+	beta := e.opts.ImportBoost
+	if beta == 0 {
+		beta = DefaultImportBoost
+	}
+	if req.ImportBoost != nil {
+		beta = *req.ImportBoost
+	}
+	return max(beta, 0)
+}
+
+// definitions collects the definition context of a request into res.
+func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, req Request, res *Result, buf *buffer) error {
+	t0 := time.Now()
+	if _, err := buf.parse(ctx, l, buf.path, st.rootName); err != nil {
+		return err
+	}
+	v := st.queryView(buf, l)
+	in := defctx.Input{View: v, File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice,
+		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
+		Source: func(p string) []string {
+			if p == buf.path {
+				return buf.lines
+			}
+			return st.ix.Lines(p)
+		}}
+	for i := range buf.cands {
+		c := &buf.cands[i]
+		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: st.ix.Statement(c)})
+	}
+	o := e.opts.Definitions
+	if req.Definitions != nil {
+		o = *req.Definitions
+	}
+	blocks, stats := defctx.Collect(in, o)
+	res.DefinitionBlocks, res.Stats.DefinitionStats = blocks, stats
+	for _, b := range blocks {
+		res.Definitions = append(res.Definitions, b.Definitions...)
+	}
+	for name, vo := range req.DefinitionVariants {
+		if res.DefinitionVariants == nil {
+			res.DefinitionVariants = map[string][]defctx.Block{}
+		}
+		res.DefinitionVariants[name], _ = defctx.Collect(in, vo)
+	}
+	res.Stats.Definitions = time.Since(t0)
+	return ctx.Err()
+}
+
+// DefinitionCandidates turns definition blocks, best first, into the
+// assembler's candidates of source Definition.
+func DefinitionCandidates(blocks []defctx.Block) []prompt.Candidate {
+	out := make([]prompt.Candidate, len(blocks))
+	for i, b := range blocks {
+		out[i] = prompt.Candidate{Source: prompt.Definition, Path: b.Path, Lines: b.Lines, Rows: b.Rows, Score: b.Score}
+		if len(b.Rows) > 0 {
+			out[i].Focus = b.Rows[0]
+		}
+	}
+	return out
+}
+
+// boosted re-ranks the candidates of a search by the import graph: each
+// candidate's ranking score (and, in mode coarse2fine, its coarse score,
+// which picks the r candidates the fine stage ranks) is multiplied by
+// 1 + beta x the relation of its file to the buffer's. The first k are
+// then the best k of the boosted order (in coarse2fine, of the best r by
+// boosted coarse score), the rest follow in boosted order.
+func boosted(cands []retrieve.Candidate, k, r int, mode retrieve.Mode, rel *symtab.Relations, beta float64) []retrieve.Candidate {
+	n := len(cands)
+	factor := make([]float64, n)
+	cache := map[string]float64{}
+	for i := range cands {
+		f, ok := cache[cands[i].Path]
+		if !ok {
+			f = 1 + beta*rel.Relation(cands[i].Path)
+			cache[cands[i].Path] = f
+		}
+		factor[i] = f
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	byScore := func(a, b int) int {
+		ca, cb := &cands[a], &cands[b]
+		return cmp.Or(-cmp.Compare(ca.Score*factor[a], cb.Score*factor[b]), -cmp.Compare(ca.Coarse*factor[a], cb.Coarse*factor[b]),
+			cmp.Compare(ca.Entry, cb.Entry))
+	}
+	inR := make([]bool, n)
+	for i := range inR {
+		inR[i] = true
+	}
+	if mode == retrieve.CoarseToFine && n > k && r < n {
+		byCoarse := slices.Clone(order)
+		slices.SortFunc(byCoarse, func(a, b int) int {
+			return cmp.Or(-cmp.Compare(cands[a].Coarse*factor[a], cands[b].Coarse*factor[b]), cmp.Compare(cands[a].Entry, cands[b].Entry))
+		})
+		for _, i := range byCoarse[r:] {
+			inR[i] = false
+		}
+	}
+	slices.SortFunc(order, byScore)
+	out := make([]retrieve.Candidate, 0, n)
+	taken := make([]bool, n)
+	for _, i := range order {
+		if len(out) == k {
+			break
+		}
+		if inR[i] {
+			out = append(out, cands[i])
+			taken[i] = true
+		}
+	}
+	for _, i := range order {
+		if !taken[i] {
+			out = append(out, cands[i])
+		}
+	}
+	return out
+}
+
+// InPrompt reports whether the prompt of r shows the name row of a
+// definition (in a definition block, or elided there because the prompt
+// shows it elsewhere).
+func (r *Result) InPrompt(d defctx.Definition) bool {
+	if r.Context == nil {
+		return false
+	}
+	for i := range r.Context.Blocks {
+		b := &r.Context.Blocks[i]
+		if b.Source == prompt.Definition && b.Path == d.Path && b.HasRow(d.Line) {
+			return true
+		}
+	}
+	return false
+}
