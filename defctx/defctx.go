@@ -34,15 +34,25 @@ const (
 // Options tune Collect. Zero values select the defaults.
 type Options struct {
 	// NearLines is the number of lines before the cursor whose names are
-	// resolved (default 6).
-	NearLines int
+	// resolved (default 6); past them, FarCalls is the number of distinct
+	// called paths of the rest of the buffer, nearest first, resolved as
+	// well (default 60, negative for none).
+	NearLines, FarCalls int
 	// Predictors is the number of retrieved candidates, best first, whose
 	// aligned statements give predicted APIs (default 10).
 	Predictors int
+	// MaxLines bounds the lines of one block (default 30).
+	MaxLines int
+	// FullSignature is the score from which a member with a reason is
+	// shown with its whole signature and first doc line (default 0.5);
+	// below it, and for the members listed for context, its name line
+	// alone.
+	FullSignature float64
 	// MaxFiles bounds the blocks, one per file (default 6); MaxUnits the
 	// classes and functions of one block (default 4); MaxMembers the
-	// members listed under a class (default 8).
-	MaxFiles, MaxUnits, MaxMembers int
+	// members listed under a class (default 16), EnclosingMembers under
+	// the class of the cursor (default 40).
+	MaxFiles, MaxUnits, MaxMembers, EnclosingMembers int
 	// NoNear, NoPredicted, NoEnclosing and NoByName leave out the
 	// definitions of one origin (and NoNear those of Declared), for
 	// ablations.
@@ -52,15 +62,27 @@ type Options struct {
 // Defaults of Options.
 const (
 	DefaultNearLines  = 6
+	DefaultFarCalls   = 60
 	DefaultPredictors = 10
+	// DefaultWindowPredictors is the number of best candidates whose
+	// whole windows' calls count as well.
+	DefaultWindowPredictors = 10
 	DefaultMaxFiles   = 6
 	DefaultMaxUnits   = 4
-	DefaultMaxMembers = 8
+	DefaultMaxMembers = 16
+	DefaultMaxLines   = 30
+	// DefaultFullSignature is the default of Options.FullSignature.
+	DefaultFullSignature = 0.5
+	// DefaultEnclosingMembers is the default of Options.EnclosingMembers.
+	DefaultEnclosingMembers = 40
 )
 
 func (o Options) withDefaults() Options {
 	if o.NearLines == 0 {
 		o.NearLines = DefaultNearLines
+	}
+	if o.FarCalls == 0 {
+		o.FarCalls = DefaultFarCalls
 	}
 	if o.Predictors == 0 {
 		o.Predictors = DefaultPredictors
@@ -74,6 +96,15 @@ func (o Options) withDefaults() Options {
 	if o.MaxMembers == 0 {
 		o.MaxMembers = DefaultMaxMembers
 	}
+	if o.MaxLines == 0 {
+		o.MaxLines = DefaultMaxLines
+	}
+	if o.FullSignature == 0 {
+		o.FullSignature = DefaultFullSignature
+	}
+	if o.EnclosingMembers == 0 {
+		o.EnclosingMembers = DefaultEnclosingMembers
+	}
 	return o
 }
 
@@ -83,6 +114,11 @@ type Candidate struct {
 	Path string
 	Line int // 1-based
 	Text string
+	// Lines is the candidate's window, from line Start (1-based): the
+	// line after the statement, and for the best candidates the whole
+	// window, count as weaker predictions.
+	Lines []string
+	Start int
 }
 
 // Input is one cursor.
@@ -150,6 +186,7 @@ type evidence struct {
 
 type collector struct {
 	in       Input
+	class    int // the class of the cursor in the buffer, -1 for none
 	o        Options
 	r        *symtab.Resolver
 	ev       map[symtab.Def]*evidence
@@ -174,6 +211,7 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 	f := in.File
 	cursor := len(in.Lines) // the cursor's 0-based row
 	class := f.Enclosing(cursor - 1)
+	c.class = class
 	here := scopeText{f: f, lines: in.Lines, row: cursor}
 	if !o.NoNear {
 		var chs []chain
@@ -188,6 +226,21 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			chs = chains(text, in.CommentPrefix, chs[:0])
 			for _, ch := range chs {
 				c.resolve(c.r, ch, class, 0.5, Near, strings.Join(ch.parts, ".")+" in the query's slice", here)
+			}
+		}
+		// The APIs the rest of the buffer calls, nearest first: code
+		// calls the same APIs again.
+		seen := map[string]bool{}
+		for row := cursor - o.NearLines - 1; row >= 0 && len(seen) < o.FarCalls; row-- {
+			chs = chains(in.Lines[row], in.CommentPrefix, chs[:0])
+			for _, ch := range chs {
+				key := strings.Join(ch.parts, ".")
+				if !ch.call || seen[key] || len(seen) >= o.FarCalls {
+					continue
+				}
+				seen[key] = true
+				w := 0.3 * pow(0.995, cursor-o.NearLines-1-row)
+				c.resolve(c.r, ch, f.Enclosing(row), w, Near, fmt.Sprintf("%s called on line %d", key, row+1), here)
 			}
 		}
 	}
@@ -217,13 +270,23 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 				there.lines = in.Source(g.Path)
 			}
 			w := 1.5 / float64(1+i)
-			chs = chains(cand.Text, in.CommentPrefix, chs[:0])
-			for _, ch := range chs {
-				if !ch.call {
-					continue
+			predict := func(text string, w float64, where string) {
+				chs = chains(text, in.CommentPrefix, chs[:0])
+				for _, ch := range chs {
+					if ch.call {
+						c.resolve(rr, ch, gclass, w, Predicted,
+							fmt.Sprintf("snippet %d (%s:%d) calls %s%s", i+1, cand.Path, cand.Line, strings.Join(ch.parts, "."), where), there)
+					}
 				}
-				c.resolve(rr, ch, gclass, w, Predicted,
-					fmt.Sprintf("snippet %d (%s:%d) calls %s", i+1, cand.Path, cand.Line, strings.Join(ch.parts, ".")), there)
+			}
+			predict(cand.Text, w, "")
+			// The line after the statement: the alignment is often one
+			// statement off; for the best candidates, the whole window.
+			if k := cand.Line - cand.Start + 1; k >= 0 && k < len(cand.Lines) {
+				predict(cand.Lines[k], 0.4*w, " on the next line")
+			}
+			if i < DefaultWindowPredictors {
+				predict(strings.Join(cand.Lines, "\n"), 0.1*w, " in its window")
 			}
 		}
 	}
@@ -241,6 +304,9 @@ func pow(b float64, n int) float64 {
 }
 
 func (c *collector) add(d symtab.Def, score float64, origin Origin, reason string) {
+	if k := d.Symbol().Kind; !k.IsCallable() && !k.IsType() {
+		score *= valueWeight // code calls APIs more than it reads fields
+	}
 	if d.File == c.in.File && d.Symbol().Kind.IsCallable() && d.Symbol().StartRow <= len(c.in.Lines)-1 && len(c.in.Lines)-1 <= d.Symbol().EndRow {
 		return // the function the cursor is in: its header is right above
 	}
@@ -269,6 +335,11 @@ type scopeText struct {
 // declaration names; for a called path it cannot follow to its end, the
 // definitions of its last name anywhere.
 func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason string, at scopeText) {
+	c.resolveBy(r, ch, class, w, origin, reason, at, true)
+}
+
+// resolveBy is resolve, with the lookup by name or without.
+func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason string, at scopeText, byName bool) {
 	parts := ch.parts
 	if c.keywords[parts[0]] && !r.IsReceiver(parts[0]) && parts[0] != "super" {
 		return
@@ -288,7 +359,7 @@ func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, 
 			c.add(d, scale, origin, reason)
 		}
 	}
-	if n < len(parts) && len(parts) > 1 && ch.call && !c.o.NoByName {
+	if n < len(parts) && len(parts) > 1 && ch.call && byName && !c.o.NoByName {
 		c.byName(parts[len(parts)-1], 0.4*w, reason)
 	}
 }
@@ -359,6 +430,9 @@ func enclosingCallable(f *symtab.File, row int) int {
 	}
 	return best
 }
+
+// valueWeight scales the score of fields, constants and variables.
+const valueWeight = 0.5
 
 // maxByName bounds the definitions one name gives by name alone.
 const maxByName = 2
@@ -467,17 +541,29 @@ func (c *collector) blocks() []Block {
 	slices.SortFunc(fbs, func(a, b *fileBlock) int {
 		return cmp.Or(-cmp.Compare(a.score, b.score), strings.Compare(a.f.Path, b.f.Path))
 	})
-	var out []Block
+	// Each file's block of definitions with a reason, best first; then
+	// the blocks of the members listed for context only, which come after
+	// every definition with a reason when the budget is shared out.
+	var out, fill []Block
 	for _, fb := range fbs {
 		if len(out) == c.o.MaxFiles {
 			break
 		}
-		if b, ok := c.render(fb); ok {
+		b, rest := c.render(fb)
+		if len(b.Lines) > 0 {
 			out = append(out, b)
 		}
+		if len(rest.Lines) > 0 {
+			rest.Score = contextScore * b.Score
+			fill = append(fill, rest)
+		}
 	}
-	return out
+	return append(out, fill...)
 }
+
+// contextScore scales a file's score for the block of its members listed
+// for context only.
+const contextScore = 0.1
 
 // combine is the best score plus share times the others (they are sorted
 // or not: the best is found).
@@ -497,7 +583,9 @@ const (
 	maxMemberRows = 3
 )
 
-func (c *collector) render(fb *fileBlock) (Block, bool) {
+// render returns the block of a file's definitions with a reason, and the
+// block of the members its classes list for context only.
+func (c *collector) render(fb *fileBlock) (Block, Block) {
 	f := fb.f
 	var src []string
 	if f == c.in.File {
@@ -506,17 +594,19 @@ func (c *collector) render(fb *fileBlock) (Block, bool) {
 		src = c.in.Source(f.Path)
 	}
 	if src == nil {
-		return Block{}, false
+		return Block{}, Block{}
 	}
 	b := Block{Path: f.Path, Score: fb.score}
+	rest := Block{Path: f.Path}
+	into := &b
 	seen := map[int]bool{}
 	addRow := func(r int) {
-		if r < 0 || r >= len(src) || seen[r] {
+		if r < 0 || r >= len(src) || seen[r] || len(into.Lines) >= c.o.MaxLines {
 			return
 		}
 		seen[r] = true
-		b.Lines = append(b.Lines, src[r])
-		b.Rows = append(b.Rows, r+1)
+		into.Lines = append(into.Lines, src[r])
+		into.Rows = append(into.Rows, r+1)
 	}
 	addSig := func(s *lang.Symbol, limit int, doc bool) {
 		from := s.SigStart
@@ -553,32 +643,49 @@ func (c *collector) render(fb *fileBlock) (Block, bool) {
 		}
 		addSig(hs, maxSigRows, true)
 		listed := map[int]bool{}
-		member := func(d symtab.Def, doc bool) {
-			if listed[d.Sym] || len(listed) >= c.o.MaxMembers {
+		member := func(d symtab.Def, reasoned bool, limit int) {
+			if listed[d.Sym] || len(listed) >= limit {
 				return
 			}
 			listed[d.Sym] = true
 			s := d.Symbol()
-			if s.Kind.IsCallable() || s.Kind.IsType() {
-				addSig(s, maxMemberRows, doc)
+			if reasoned && c.ev[d].score >= c.o.FullSignature && (s.Kind.IsCallable() || s.Kind.IsType()) {
+				addSig(s, maxMemberRows, true)
 			} else {
-				addValue(s)
+				addValue(s) // the rest of the class, one line each
 			}
 		}
 		for _, m := range u.members {
 			reasoned(m)
-			member(m, true)
+			member(m, true, c.o.MaxMembers)
 		}
 		// Then the constructors and the other members, in source order.
-		for pass := 0; pass < 2; pass++ {
+		// Then the constructors and the other callables and types, each
+		// in source order: the class of the cursor lists more of them
+		// (EnclosingMembers).
+		limit := c.o.MaxMembers
+		if f == c.in.File && u.head.Sym == c.class {
+			limit = max(limit, c.o.EnclosingMembers)
+		}
+		rank := func(k lang.SymbolKind) int {
+			switch {
+			case k == lang.SymConstructor:
+				return 0
+			case k.IsCallable() || k.IsType():
+				return 1
+			}
+			return 2
+		}
+		into = &rest
+		for pass := 0; pass < 2; pass++ { // fields and constants only with a reason
 			for _, i := range f.Members(u.head.Sym) {
-				isCtor := f.Symbols[i].Kind == lang.SymConstructor
-				if (pass == 0) == isCtor {
-					member(symtab.Def{File: f, Sym: int(i)}, false)
+				if rank(f.Symbols[i].Kind) == pass {
+					member(symtab.Def{File: f, Sym: int(i)}, false, limit)
 				}
 			}
 		}
+		into = &b
 	}
 	slices.SortStableFunc(b.Definitions, func(x, y Definition) int { return -cmp.Compare(x.Score, y.Score) })
-	return b, len(b.Lines) > 0
+	return b, rest
 }

@@ -130,3 +130,25 @@ func TestCollectGolden(t *testing.T) {
 	out.WriteString(dump(Collect(r.input(t, "ledger/models.py", 26, nil), Options{})))
 	golden(t, "py.golden", out.String())
 }
+
+func TestChains(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`self.parser.feed(data)`, "self.parser.feed() data"},
+		{`return at.trees().isAccessible(scope, (TypeElement) el);`, "return at.trees() at.trees.isAccessible() scope TypeElement el"},
+		{`x = new Foo(a.b).bar(); "s".join(y) # self.z()`, "x Foo() a.b Foo.bar() y"},
+		{`f()[0].g(h)`, "f() h"},
+		{`if (sb.length() > 0) {`, "if() sb.length()"}, // keywords are dropped when resolved
+	} {
+		var got []string
+		for _, ch := range chains(tc.text, "#", nil) {
+			s := strings.Join(ch.parts, ".")
+			if ch.call {
+				s += "()"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("chains(%q) = %q, want %q", tc.text, strings.Join(got, " "), tc.want)
+		}
+	}
+}

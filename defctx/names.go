@@ -1,6 +1,7 @@
 package defctx
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphcoder/graphcoder/token"
@@ -14,8 +15,34 @@ type chain struct {
 	call  bool
 }
 
-// maxChains bounds the access paths read from one text.
-const maxChains = 64
+// maxChains bounds the access paths read from one text, maxParts the
+// names of one.
+const (
+	maxChains = 64
+	maxParts  = 8
+)
+
+// closeParen returns the index of the ')' closing the '(' at text[open],
+// skipping string literals, or -1.
+func closeParen(text string, open int) int {
+	depth := 0
+	for i := open; i < len(text); {
+		c := text[i]
+		switch {
+		case token.IsQuote(c):
+			i = token.StringEnd(text, i, nil)
+			continue
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return -1
+}
 
 // chains returns the access paths of text, outside string literals and
 // line comments (behind comment), in order. Numbers are skipped; a path
@@ -62,22 +89,31 @@ func chains(text, comment string, out []chain) []chain {
 			e := token.IdentEnd(text, j)
 			parts = append(parts, text[j:e])
 			j = e
-			k := j
-			for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
-				k++
-			}
+			k := skipSpace(text, j)
 			if k+1 < len(text) && text[k] == '.' {
 				if r, _ := token.RuneAt(text, k+1); token.IsIdentStart(r) {
 					j = k + 1
 					continue
 				}
 			}
+			// A call whose result is read on: a.b(x).c goes on as a.b.c
+			// (the resolver reads b's return type), and its arguments
+			// are read on their own.
+			if k < len(text) && text[k] == '(' && len(parts) < maxParts {
+				if m := closeParen(text, k); m > 0 {
+					if d := skipSpace(text, m+1); d+1 < len(text) && text[d] == '.' {
+						if r, _ := token.RuneAt(text, d+1); token.IsIdentStart(r) {
+							out = addChain(out, start, chain{parts: slices.Clone(parts), call: true})
+							out = chains(text[k+1:m], comment, out)
+							j = d + 1
+							continue
+						}
+					}
+				}
+			}
 			break
 		}
-		k := j
-		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
-			k++
-		}
+		k := skipSpace(text, j)
 		call := prevNew || (k < len(text) && text[k] == '(')
 		prevNew = len(parts) == 1 && parts[0] == "new"
 		if !prevNew {

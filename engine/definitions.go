@@ -85,9 +85,11 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 			}
 			return st.ix.Lines(p)
 		}}
+	values := st.ix.Values(buf.cands)
 	for i := range buf.cands {
 		c := &buf.cands[i]
-		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: st.ix.Statement(c)})
+		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: st.ix.Statement(c),
+			Lines: strings.Split(values[i], "\n"), Start: c.StartLine})
 	}
 	o := e.opts.Definitions
 	if req.Definitions != nil {

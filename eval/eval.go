@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/eval/metrics"
@@ -105,14 +106,22 @@ type Options struct {
 	Observe func(Observation)
 	// OpenGraph opens the graphcoder retriever (default OpenGraphIndex).
 	OpenGraph func(ctx context.Context, src GraphSource) (GraphIndex, error)
+	// NoDefinitions leaves the definition context out of the graph
+	// methods' prompts; Definitions tunes it (nil: the engine's default).
+	NoDefinitions bool
+	Definitions   *defctx.Options
+	// ImportBoost sets the graph methods' import-graph re-rank (nil: the
+	// engine's default; see engine.Options.ImportBoost).
+	ImportBoost *float64
 }
 
 // Observation is what one method saw and said for one task.
 type Observation struct {
-	Method     string
-	Task       *tasks.Task
-	Snippets   []Snippet
-	Prediction string
+	Method      string
+	Task        *tasks.Task
+	Snippets    []Snippet
+	Definitions []defctx.Block
+	Prediction  string
 }
 
 // Snippet is one retrieved piece of code.
@@ -155,12 +164,23 @@ type GraphQuery struct {
 	Rerank int
 	Vote   int
 	VoteK  float64
+	// NoDefinitions, Definitions and ImportBoost: see Options.
+	// DefinitionVariants asks for the definition context under other
+	// options too, by name (GraphResult.DefinitionVariants).
+	NoDefinitions      bool
+	Definitions        *defctx.Options
+	DefinitionVariants map[string]defctx.Options
+	ImportBoost        *float64
 }
 
 // GraphResult is the answer to a GraphQuery.
 type GraphResult struct {
 	Snippets   []Snippet // the top k, best first, then the rest of the pool
 	Prediction string    // model-free prediction
+	// Definitions is the definition context, DefinitionVariants the same
+	// under GraphQuery.DefinitionVariants.
+	Definitions        []defctx.Block
+	DefinitionVariants map[string][]defctx.Block
 	// Retrieval is the time of the retrieval proper; zero means the
 	// harness's wall time of Retrieve is used.
 	Retrieval time.Duration
@@ -216,6 +236,11 @@ type ContextRecord struct {
 	Tokens         int `json:"prompt_tokens"`
 	Budget         int `json:"budget"`
 	Blocks         int `json:"blocks"`
+	// EM and Hit10 are the prediction's exact match and hit@10 of the
+	// retrieval the prompt was made from (a variant that retrieves again
+	// has its own).
+	EM    bool `json:"em"`
+	Hit10 bool `json:"hit@10"`
 }
 
 // MethodResult aggregates one method over all tasks. Rates are percent.
@@ -255,6 +280,10 @@ type ContextResult struct {
 	Utilization  float64
 	// NovelTasks and APITasks count the tasks the two recalls average over.
 	NovelTasks, APITasks int
+	// EM and Hit10 are the exact match and hit@10 of the predictions and
+	// retrievals the prompts were made from (an ablation that retrieves
+	// again changes them).
+	EM, Hit10 float64
 }
 
 // Variant names assembler options of an ablation.
@@ -264,7 +293,19 @@ type Variant struct {
 	// Pool, when positive, offers only the first Pool candidates of the
 	// run's context pool.
 	Pool int
+	// Defs selects the definition context the variant offers: "" the
+	// run's, NoDefs none, else the context collected under DefOptions
+	// (variants naming the same Defs share one).
+	Defs       string
+	DefOptions defctx.Options
+	// ImportBoost, when set, has the graph methods retrieve again with
+	// this import-graph boost for the variant (its em and hit@10 are
+	// that retrieval's).
+	ImportBoost *float64
 }
+
+// NoDefs as Variant.Defs offers no definitions.
+const NoDefs = "-"
 
 // AblationResult is one method's context quality under one variant.
 type AblationResult struct {
@@ -328,6 +369,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
 		h.variants = append(h.variants, v)
+		if v.Defs != "" && v.Defs != NoDefs {
+			if h.defVariants == nil {
+				h.defVariants = map[string]defctx.Options{}
+			}
+			h.defVariants[v.Defs] = v.DefOptions
+		}
 	}
 	parsed := make([]*lang.File, len(files))
 	for i, f := range files {
@@ -544,12 +591,20 @@ func aggregateContext(records []Record, j, stride int, of func(*Record) ContextR
 			r.Utilization += float64(c.RelevantTokens) / float64(c.Budget)
 		}
 		tokens = append(tokens, float64(c.Tokens))
+		if c.EM {
+			r.EM++
+		}
+		if c.Hit10 {
+			r.Hit10++
+		}
 	}
 	if n > 0 {
 		r.Recall5 = 100 * r.Recall5 / float64(n)
 		r.Recall10 = 100 * r.Recall10 / float64(n)
 		r.MRR = 100 * r.MRR / float64(n)
 		r.Utilization = 100 * r.Utilization / float64(n)
+		r.EM = 100 * r.EM / float64(n)
+		r.Hit10 = 100 * r.Hit10 / float64(n)
 	}
 	if r.NovelTasks > 0 {
 		r.NovelIDRecall = 100 * r.NovelIDRecall / float64(r.NovelTasks)

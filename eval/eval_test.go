@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/lang"
@@ -494,13 +495,33 @@ func TestAPIDefRecall(t *testing.T) {
 	q.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"local", "z"}}}
 	h := &harness{scorer: metrics.New("#", nil), apis: tasks.APIDefinitions([]*lang.File{lib, q})}
 	task := &tasks.Task{Path: "q.toy", Line: 2, GroundTruth: q.Lines[2]}
-	c, err := h.assemble(task, q.Lines[:2], []Snippet{{Path: "lib.toy", Start: 0, End: 2, Text: "def parse(x):\n    return x", Focus: 0}}, prompt.Options{})
+	snips := []Snippet{{Path: "lib.toy", Start: 0, End: 2, Text: "def parse(x):\n    return x", Focus: 0}}
+	c, err := h.assemble(task, q.Lines[:2], snips, nil, prompt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := h.contextRecord(task, c)
 	if r.APIs != 2 || r.APIsFound != 1 {
 		t.Fatalf("apis %d, found %d (want 2, 1): %+v", r.APIs, r.APIsFound, r)
+	}
+	// A definition block showing emit's header row finds it; one showing
+	// only its body row (within the block's span, not shown) does not.
+	for _, tc := range []struct {
+		rows  []int
+		lines []string
+		found int
+	}{
+		{[]int{4}, []string{"def emit(y):"}, 2},
+		{[]int{1, 5}, []string{"def parse(x):", "    return y"}, 1},
+	} {
+		defs := []defctx.Block{{Path: "lib.toy", Lines: tc.lines, Rows: tc.rows, Score: 1}}
+		c, err := h.assemble(task, q.Lines[:2], snips, defs, prompt.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := h.contextRecord(task, c); r.APIs != 2 || r.APIsFound != tc.found {
+			t.Errorf("definition rows %v: apis %d, found %d (want 2, %d)", tc.rows, r.APIs, r.APIsFound, tc.found)
+		}
 	}
 }
 

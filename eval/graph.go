@@ -135,13 +135,17 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 		return GraphResult{}, err
 	}
 	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode,
-		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, VoteK: q.VoteK, NoPrompt: true})
+		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, VoteK: q.VoteK, NoPrompt: true,
+		NoDefinitions: q.NoDefinitions, Definitions: q.Definitions, DefinitionVariants: q.DefinitionVariants,
+		ImportBoost: q.ImportBoost})
 	if err != nil {
 		return GraphResult{}, err
 	}
 	out := GraphResult{
-		Prediction: res.Prediction,
-		Retrieval:  res.Stats.Parse + res.Stats.Embed + res.Stats.Coarse + res.Stats.Fine,
+		Prediction:         res.Prediction,
+		Definitions:        res.DefinitionBlocks,
+		DefinitionVariants: res.DefinitionVariants,
+		Retrieval:          res.Stats.Parse + res.Stats.Embed + res.Stats.Coarse + res.Stats.Fine,
 	}
 	for _, s := range append(res.Snippets, res.Pool...) {
 		out.Snippets = append(out.Snippets, Snippet{

@@ -64,7 +64,16 @@ type Summary struct {
 	Methods  map[string]MethodSummary `json:"methods"`
 	// Ablation holds the context quality under each variant of the run,
 	// by variant name, then method.
-	Ablation map[string]map[string]ContextSummary `json:"ablation,omitempty"`
+	Ablation map[string]map[string]VariantSummary `json:"ablation,omitempty"`
+}
+
+// VariantSummary is the context quality of a method under one variant,
+// with the em and hit@10 of the retrieval its prompts were made from (a
+// variant that retrieves again has its own).
+type VariantSummary struct {
+	ContextSummary
+	EM    float64 `json:"em"`
+	Hit10 float64 `json:"hit@10"`
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
@@ -83,12 +92,12 @@ func (r *Report) Summary() Summary {
 	}
 	for _, a := range r.Ablation {
 		if s.Ablation == nil {
-			s.Ablation = map[string]map[string]ContextSummary{}
+			s.Ablation = map[string]map[string]VariantSummary{}
 		}
 		if s.Ablation[a.Variant] == nil {
-			s.Ablation[a.Variant] = map[string]ContextSummary{}
+			s.Ablation[a.Variant] = map[string]VariantSummary{}
 		}
-		s.Ablation[a.Variant][a.Method] = contextSummary(a.ContextResult)
+		s.Ablation[a.Variant][a.Method] = VariantSummary{contextSummary(a.ContextResult), round2(a.EM), round2(a.Hit10)}
 	}
 	return s
 }
@@ -108,10 +117,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\ncontext of the prompts (rates in percent, mrr x 100, tokens: median)\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tvariant\trecall@5\trecall@10\tmrr\tnovel-id\tapi-def\tdup-lines\ttokens\tutil\t")
+	fmt.Fprintln(tw, "method\tvariant\trecall@5\trecall@10\tmrr\tnovel-id\tapi-def\tdup-lines\ttokens\tutil\tEM\thit@10\t")
 	row := func(name, variant string, c ContextResult) {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2f\t\n", name, variant,
-			c.Recall5, c.Recall10, c.MRR, c.NovelIDRecall, c.APIDefRecall, c.DupLineShare, c.PromptTokens, c.Utilization)
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t\n", name, variant,
+			c.Recall5, c.Recall10, c.MRR, c.NovelIDRecall, c.APIDefRecall, c.DupLineShare, c.PromptTokens, c.Utilization,
+			c.EM, c.Hit10)
 	}
 	for _, m := range r.Methods {
 		row(m.Name, "run", m.ContextResult)

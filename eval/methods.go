@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphcoder/graphcoder/defctx"
+	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/eval/metrics"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/eval/window"
@@ -24,16 +26,32 @@ type harness struct {
 	prompt   prompt.Options
 	variants []Variant
 	apis     map[string][]tasks.Loc // repository API name -> definitions
+	// defVariants are the definition-context options the variants ask the
+	// graph methods for, by name.
+	defVariants map[string]defctx.Options
 }
 
-// method is one retrieval method ready to answer tasks. run returns the
-// retrieved snippets (the top k best first, then the rest of the context
-// pool), the final prediction and the time spent retrieving.
+// answer is what a method gives for one task: the retrieved snippets (the
+// top k best first, then the rest of the context pool), the definition
+// context (graph methods only; also under the variants' options, by
+// name), the final prediction and the time spent retrieving.
+type answer struct {
+	snips       []Snippet
+	defs        []defctx.Block
+	defVariants map[string][]defctx.Block
+	pred        string
+	took        time.Duration
+}
+
+// method is one retrieval method ready to answer tasks. rerun, set for
+// the graph methods, answers again with another import-graph boost (a
+// retrieval variant of an ablation).
 type method struct {
 	name    string
 	entries int
 	bytes   int64
-	run     func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error)
+	run     func(ctx context.Context, t *tasks.Task, lines []string) (answer, error)
+	rerun   func(ctx context.Context, t *tasks.Task, lines []string, boost float64) (answer, error)
 }
 
 // methods prepares the requested methods: the window database is built
@@ -86,33 +104,37 @@ func (h *harness) methods(ctx context.Context, files []repoFile) ([]*method, fun
 			m.entries, m.bytes = graph.Entries(), graph.Bytes()
 			mode := map[string]string{GraphCoderCoarse: "coarse", GraphCoderFine: "fine", GraphCoder: "coarse2fine",
 				BM25: "bm25", GraphCoderHybrid: "hybrid"}[name]
-			m.run = h.graphRun(graph, mode)
+			m.run = h.graphRun(graph, mode, h.opts.ImportBoost)
+			g := graph
+			m.rerun = func(ctx context.Context, t *tasks.Task, lines []string, boost float64) (answer, error) {
+				return h.graphRun(g, mode, &boost)(ctx, t, lines)
+			}
 		}
 		out = append(out, m)
 	}
 	return out, closeAll, nil
 }
 
-func (h *harness) none(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
-	pred, err := h.generate(ctx, t, lines, nil, "")
-	return nil, pred, 0, err
+func (h *harness) none(ctx context.Context, t *tasks.Task, lines []string) (answer, error) {
+	pred, err := h.generate(ctx, t, lines, nil, nil, "")
+	return answer{pred: pred}, err
 }
 
-func (h *harness) windowRun(ix *window.Index, shift bool) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
-	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
+func (h *harness) windowRun(ix *window.Index, shift bool) func(context.Context, *tasks.Task, []string) (answer, error) {
+	return func(ctx context.Context, t *tasks.Task, lines []string) (answer, error) {
 		start := time.Now()
 		res := ix.Search(window.Query{Path: t.Path, Line: t.Line, Context: lines, Shift: shift, TopK: h.opts.ContextPool})
 		took := time.Since(start)
 		snips := windowSnippets(res.Hits, shift)
-		pred, err := h.generate(ctx, t, lines, snips, res.Prediction)
-		return snips, pred, took, err
+		pred, err := h.generate(ctx, t, lines, snips, nil, res.Prediction)
+		return answer{snips: snips, pred: pred, took: took}, err
 	}
 }
 
 // repoCoder runs the iterative retrieve-generate loop: each round's query
 // is the context followed by the previous round's prediction.
-func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
-	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
+func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task, []string) (answer, error) {
+	return func(ctx context.Context, t *tasks.Task, lines []string) (answer, error) {
 		var (
 			took     time.Duration
 			snips    []Snippet
@@ -125,41 +147,44 @@ func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task,
 			took += time.Since(start)
 			snips = windowSnippets(res.Hits, false)
 			var err error
-			if pred, err = h.generate(ctx, t, lines, snips, res.Prediction); err != nil {
-				return nil, "", 0, err
+			if pred, err = h.generate(ctx, t, lines, snips, nil, res.Prediction); err != nil {
+				return answer{}, err
 			}
 			appended = nonBlankLines(pred)
 		}
-		return snips, pred, took, nil
+		return answer{snips: snips, pred: pred, took: took}, nil
 	}
 }
 
-func (h *harness) graphRun(g GraphIndex, mode string) func(context.Context, *tasks.Task, []string) ([]Snippet, string, time.Duration, error) {
-	return func(ctx context.Context, t *tasks.Task, lines []string) ([]Snippet, string, time.Duration, error) {
+func (h *harness) graphRun(g GraphIndex, mode string, boost *float64) func(context.Context, *tasks.Task, []string) (answer, error) {
+	return func(ctx context.Context, t *tasks.Task, lines []string) (answer, error) {
 		start := time.Now()
 		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode,
-			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote, VoteK: h.opts.VoteK})
+			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote, VoteK: h.opts.VoteK,
+			NoDefinitions: h.opts.NoDefinitions, Definitions: h.opts.Definitions, DefinitionVariants: h.defVariants,
+			ImportBoost: boost})
 		took := time.Since(start)
 		if err != nil {
-			return nil, "", 0, err
+			return answer{}, err
 		}
 		if res.Retrieval > 0 {
 			took = res.Retrieval
 		}
-		pred, err := h.generate(ctx, t, lines, res.Snippets, res.Prediction)
-		return res.Snippets, pred, took, err
+		pred, err := h.generate(ctx, t, lines, res.Snippets, res.Definitions, res.Prediction)
+		return answer{snips: res.Snippets, defs: res.Definitions, defVariants: res.DefinitionVariants, pred: pred, took: took}, err
 	}
 }
 
-// assemble builds the prompt context of a task from a method's snippets,
-// as a model would see it: the same assembler, budget and policy for every
-// method.
-func (h *harness) assemble(t *tasks.Task, lines []string, snips []Snippet, o prompt.Options) (*prompt.Context, error) {
+// assemble builds the prompt context of a task from a method's snippets
+// and definition context, as a model would see it: the same assembler,
+// budget and policy for every method.
+func (h *harness) assemble(t *tasks.Task, lines []string, snips []Snippet, defs []defctx.Block, o prompt.Options) (*prompt.Context, error) {
 	cands := make([]prompt.Candidate, len(snips))
 	for i, s := range snips {
 		cands[i] = prompt.Candidate{Source: prompt.Retrieved, Path: s.Path, StartLine: s.Start + 1,
 			Lines: strings.Split(strings.TrimSuffix(s.Text, "\n"), "\n"), Score: s.Score, Focus: s.Focus + 1}
 	}
+	cands = append(cands, engine.DefinitionCandidates(defs)...)
 	c, err := prompt.Assemble(prompt.Input{Path: t.Path, Prefix: lines, Candidates: cands}, o)
 	if err != nil {
 		return nil, fmt.Errorf("assemble the prompt: %w", err)
@@ -170,11 +195,11 @@ func (h *harness) assemble(t *tasks.Task, lines []string, snips []Snippet, o pro
 // generate returns the prediction for a task: the method's model-free
 // prediction without a model, else the model's completion of the context
 // assembled from the snippets within the run's budget.
-func (h *harness) generate(ctx context.Context, t *tasks.Task, lines []string, snips []Snippet, modelFree string) (string, error) {
+func (h *harness) generate(ctx context.Context, t *tasks.Task, lines []string, snips []Snippet, defs []defctx.Block, modelFree string) (string, error) {
 	if h.opts.LLM == nil {
 		return modelFree, nil
 	}
-	c, err := h.assemble(t, lines, snips, h.prompt)
+	c, err := h.assemble(t, lines, snips, defs, h.prompt)
 	if err != nil {
 		return "", err
 	}
@@ -208,7 +233,7 @@ func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord 
 			}
 			for i := range c.Blocks {
 				b := &c.Blocks[i]
-				if b.Path == l.Path && l.Row >= b.StartLine-1 && l.Row <= b.EndLine-1 {
+				if b.Path == l.Path && b.HasRow(l.Row+1) {
 					shown = true
 				}
 			}
@@ -227,32 +252,49 @@ func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord 
 // runOne runs a method on a task and scores it.
 func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record, error) {
 	lines := contextLines(t)
-	snips, pred, took, err := m.run(ctx, t, lines)
+	ans, err := m.run(ctx, t, lines)
 	if err != nil {
 		return Record{}, err
 	}
+	snips, pred, took := ans.snips, ans.pred, ans.took
 	if h.opts.Observe != nil {
-		h.opts.Observe(Observation{Method: m.name, Task: t, Snippets: snips, Prediction: pred})
+		h.opts.Observe(Observation{Method: m.name, Task: t, Snippets: snips, Definitions: ans.defs, Prediction: pred})
 	}
 	s := h.scorer.Score(t.GroundTruth, pred)
-	pc, err := h.assemble(t, lines, snips, h.prompt)
+	pc, err := h.assemble(t, lines, snips, ans.defs, h.prompt)
 	if err != nil {
 		return Record{}, err
 	}
 	c := h.contextRecord(t, pc)
+	c.EM, c.Hit10 = s.EM, h.hit(t, snips, 10)
 	var ablation map[string]ContextRecord
 	if len(h.variants) > 0 {
 		ablation = make(map[string]ContextRecord, len(h.variants))
 		for _, v := range h.variants {
-			vs := snips
-			if v.Pool > 0 {
-				vs = snips[:min(len(snips), v.Pool)]
+			va := ans
+			if v.ImportBoost != nil && m.rerun != nil {
+				if va, err = m.rerun(ctx, t, lines, *v.ImportBoost); err != nil {
+					return Record{}, fmt.Errorf("variant %s: %w", v.Name, err)
+				}
 			}
-			vc, err := h.assemble(t, lines, vs, v.Prompt)
+			vs := va.snips
+			if v.Pool > 0 {
+				vs = vs[:min(len(vs), v.Pool)]
+			}
+			vd := va.defs
+			switch {
+			case v.Defs == NoDefs:
+				vd = nil
+			case v.Defs != "":
+				vd = va.defVariants[v.Defs]
+			}
+			vc, err := h.assemble(t, lines, vs, vd, v.Prompt)
 			if err != nil {
 				return Record{}, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
-			ablation[v.Name] = h.contextRecord(t, vc)
+			rec := h.contextRecord(t, vc)
+			rec.EM, rec.Hit10 = h.scorer.Score(t.GroundTruth, va.pred).EM, h.hit(t, va.snips, 10)
+			ablation[v.Name] = rec
 		}
 	}
 	top := snips[:min(len(snips), h.opts.TopK)]
@@ -281,6 +323,15 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 		Context:     c,
 		Ablation:    ablation,
 	}, nil
+}
+
+// hit reports whether one of the first k snippets holds the target line.
+func (h *harness) hit(t *tasks.Task, snips []Snippet, k int) bool {
+	values := make([]string, 0, k)
+	for _, sn := range snips[:min(len(snips), k, h.opts.TopK)] {
+		values = append(values, sn.Text)
+	}
+	return h.scorer.Hit(t.GroundTruth, values, k)
 }
 
 // OutsideQueryWindow reports whether a snippet lies outside the query's

@@ -140,7 +140,8 @@ another schema, in use), 1 for any other failure.`,
 			return &exitError{exitBadInput, err}
 		}
 		po.Layout = cfg.Layout()
-		opts := engine.Options{Prompt: po, ContextPool: policy.pool, Embedder: embedder}
+		opts := engine.Options{Prompt: po, Embedder: embedder}
+		policy.engine(&opts)
 		if indexDir == "" {
 			repo, ok := findRepo(filepath.Dir(abs))
 			if !ok {

@@ -20,6 +20,11 @@ type contextFlags struct {
 	merge     bool
 	order     string
 	position  string
+	// The definition context and the import-graph re-rank.
+	defShare    float64
+	defFirst    bool
+	noDefs      bool
+	importBoost float64
 }
 
 func (c *contextFlags) add(f *pflag.FlagSet) {
@@ -31,6 +36,19 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&c.merge, "context-merge", true, "merge overlapping or touching windows of one file into one block")
 	f.StringVar(&c.order, "context-order", string(prompt.ByRank), "how blocks compete for the budget: rank or density (score per token)")
 	f.StringVar(&c.position, "context-position", string(prompt.BestLast), "block order in the prompt: best-last or edges")
+	f.Float64Var(&c.defShare, "context-def-share", prompt.DefaultShares[prompt.Definition], "share of the blocks' budget definitions may take, in (0, 1]")
+	f.BoolVar(&c.defFirst, "context-def-first", true, "definitions compete for the budget before retrieved blocks (false: by rank, after them)")
+	f.BoolVar(&c.noDefs, "no-definitions", false, "leave the definition context (the repository definitions of the APIs the code reads or probably calls) out of the prompt")
+	f.Float64Var(&c.importBoost, "import-boost", engine.DefaultImportBoost, "re-rank retrieved candidates by the import graph: score x (1 + boost x relation of the file); <= 0 turns it off")
+}
+
+// engine sets the engine options the flags hold besides the prompt's.
+func (c *contextFlags) engine(o *engine.Options) {
+	o.ContextPool, o.NoDefinitions = c.pool, c.noDefs
+	o.ImportBoost = c.importBoost
+	if c.importBoost == 0 {
+		o.ImportBoost = -1 // zero on the command line is off, not the default
+	}
 }
 
 // options returns the prompt options of the flags with the given budget,
@@ -48,6 +66,12 @@ func (c *contextFlags) options(window, maxNew int) (prompt.Options, error) {
 	o := prompt.Options{ContextWindow: window, MaxNewTokens: maxNew, Share: c.share, PerFile: c.perFile,
 		MaxBlocks: c.maxBlocks, MaxRepeat: c.maxRepeat, NoMerge: !c.merge,
 		Order: prompt.Order(c.order), Position: prompt.Position(c.position)}
+	if c.defShare != prompt.DefaultShares[prompt.Definition] {
+		o.Shares = map[prompt.Source]float64{prompt.Definition: c.defShare}
+	}
+	if !c.defFirst {
+		o.Priority = []prompt.Source{}
+	}
 	if c.maxRepeat == 0 {
 		// Zero would select the default: the smallest positive threshold
 		// drops any block holding a line shown already.

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/eval"
 	"github.com/graphcoder/graphcoder/eval/tasks"
 	"github.com/graphcoder/graphcoder/llm"
@@ -103,6 +104,9 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 			return &exitError{exitBadInput, err}
 		}
 		opts.Prompt, opts.ContextPool = po, policy.pool
+		var eo engine.Options
+		policy.engine(&eo)
+		opts.NoDefinitions, opts.ImportBoost = eo.NoDefinitions, &eo.ImportBoost
 		if ablate == "list" {
 			for _, v := range eval.Ablations(po) {
 				fmt.Fprintf(cmd.OutOrStdout(), "%-12s %s\n", v.Name, eval.AblationDoc(v.Name))

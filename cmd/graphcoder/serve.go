@@ -330,7 +330,9 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	}
 	rules := indexer.NewRules(repo, indexDir, 0)
 	ix = &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
-	if eng, err = engine.New(d, engine.Options{Root: repo, Prompt: po, ContextPool: f.context.pool, Embedder: embedder}); err != nil {
+	eo := engine.Options{Root: repo, Prompt: po, Embedder: embedder}
+	f.context.engine(&eo)
+	if eng, err = engine.New(d, eo); err != nil {
 		return fail(exitCode(err), err)
 	}
 	info := eng.Info()
