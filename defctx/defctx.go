@@ -67,10 +67,10 @@ const (
 	// DefaultWindowPredictors is the number of best candidates whose
 	// whole windows' calls count as well.
 	DefaultWindowPredictors = 10
-	DefaultMaxFiles   = 6
-	DefaultMaxUnits   = 4
-	DefaultMaxMembers = 16
-	DefaultMaxLines   = 30
+	DefaultMaxFiles         = 6
+	DefaultMaxUnits         = 4
+	DefaultMaxMembers       = 16
+	DefaultMaxLines         = 30
 	// DefaultFullSignature is the default of Options.FullSignature.
 	DefaultFullSignature = 0.5
 	// DefaultEnclosingMembers is the default of Options.EnclosingMembers.

@@ -204,12 +204,12 @@ func (v *View) Relations(f *File) *Relations {
 }
 
 // Relation returns how close the file at path is to the relations' file:
-// 1 when one imports the other, else the Jaccard similarity of the
-// modules the two import (shared imports, repository or external), 0 for
-// a file the view does not hold or the file itself.
+// 1 for the file itself and when one imports the other, else the Jaccard
+// similarity of the modules the two import (shared imports, repository or
+// external), 0 for a file the view does not hold.
 func (r *Relations) Relation(path string) float64 {
 	if path == r.f.Path {
-		return 0
+		return 1
 	}
 	if r.direct[path] {
 		return 1

@@ -237,7 +237,7 @@ type completeJSON struct {
 	Context     []blockJSON      `json:"context"`
 	Definitions []definitionJSON `json:"definitions"`
 	Prompt      string           `json:"prompt"`
-	Prediction string        `json:"prediction"`
+	Prediction  string           `json:"prediction"`
 	// Predictor is "graphcoder" for the model-free prediction, else the
 	// model backend that wrote it.
 	Predictor string       `json:"predictor"`

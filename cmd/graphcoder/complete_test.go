@@ -108,6 +108,13 @@ func TestCompleteJSON(t *testing.T) {
 			EndLine   int    `json:"end_line"`
 			Tokens    int    `json:"tokens"`
 		} `json:"context"`
+		Definitions []struct {
+			Path     string `json:"path"`
+			Name     string `json:"name"`
+			Origin   string `json:"origin"`
+			Reason   string `json:"reason"`
+			InPrompt bool   `json:"in_prompt"`
+		} `json:"definitions"`
 		Prompt     string          `json:"prompt"`
 		Prediction string          `json:"prediction"`
 		Stats      json.RawMessage `json:"stats"`
@@ -115,15 +122,37 @@ func TestCompleteJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
-	// The best snippet's block comes last in the prompt, and every block
-	// the prompt names is shown in it.
-	if n := len(got.Context); n == 0 || got.Context[n-1].Path != "shop/structural.py" || got.Context[n-1].Source != "retrieved" ||
-		got.Context[n-1].Tokens <= 0 || got.Context[n-1].StartLine < 1 || got.Context[n-1].EndLine < got.Context[n-1].StartLine {
+	// The best snippet's block comes last of the retrieved ones (the
+	// definitions follow it, next to the code), and every block the
+	// prompt names is shown in it.
+	var retrieved []int
+	for i, b := range got.Context {
+		if b.Source == "retrieved" {
+			retrieved = append(retrieved, i)
+		}
+	}
+	if n := len(retrieved); n == 0 || got.Context[retrieved[n-1]].Path != "shop/structural.py" ||
+		got.Context[retrieved[n-1]].Tokens <= 0 || got.Context[retrieved[n-1]].StartLine < 1 ||
+		got.Context[retrieved[n-1]].EndLine < got.Context[retrieved[n-1]].StartLine {
 		t.Errorf("context %+v", got.Context)
 	}
 	for _, b := range got.Context {
-		if !strings.Contains(got.Prompt, "# "+b.Path+"\n") {
+		header := "# " + b.Path + "\n"
+		if b.Source == "definition" {
+			header = "# definitions in " + b.Path + ":\n"
+		}
+		if !strings.Contains(got.Prompt, header) {
 			t.Errorf("the prompt does not show block %+v", b)
+		}
+	}
+	// Every definition says why it was chosen; one the prompt shows has a
+	// definition block of its file.
+	for _, d := range got.Definitions {
+		if d.Origin == "" || d.Reason == "" || d.Name == "" {
+			t.Errorf("definition without its reason: %+v", d)
+		}
+		if d.InPrompt && !strings.Contains(got.Prompt, "# definitions in "+d.Path+":\n") {
+			t.Errorf("definition %+v in the prompt without its block", d)
 		}
 	}
 	if got.Target.Path != "app/new.py" || got.Target.Line != 6 {
