@@ -25,7 +25,9 @@ type buffer struct {
 	file   *symtab.File
 	view   *symtab.View // the state's outlines with the buffer's on top
 	slice  []string     // the text of the query slice's statements
+	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
+	values []string
 }
 
 // parse parses the buffer's lines (once) and makes its outline.
@@ -85,11 +87,16 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 			}
 			return st.ix.Lines(p)
 		}}
-	values := st.ix.Values(buf.cands)
 	for i := range buf.cands {
+		// The statement's first line, from the window already read.
 		c := &buf.cands[i]
-		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: st.ix.Statement(c),
-			Lines: strings.Split(values[i], "\n"), Start: c.StartLine})
+		lines := strings.Split(buf.values[i], "\n")
+		text := ""
+		if k := c.TargetLine - c.StartLine; k >= 0 && k < len(lines) {
+			text = lines[k]
+		}
+		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: text,
+			Lines: lines, Start: c.StartLine})
 	}
 	o := e.opts.Definitions
 	if req.Definitions != nil {

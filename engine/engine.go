@@ -781,9 +781,9 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	} else {
 		cands = topFirst(cands, k, max(k, rerank), mode)
 	}
-	buf.cands = cands
 
 	values := st.ix.Values(cands)
+	buf.cands, buf.values = cands, values
 	for i := range cands {
 		c := &cands[i]
 		s := Snippet{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, TargetLine: c.TargetLine,
