@@ -31,7 +31,7 @@ import (
 )
 
 // DefaultContextPool is the default of Options.ContextPool.
-const DefaultContextPool = 50
+const DefaultContextPool = 100
 
 // Errors of bad requests; test them with errors.Is, or all at once with
 // IsBadRequest. The file errors are the indexer's: a request is held to the

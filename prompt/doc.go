@@ -7,7 +7,7 @@
 // the layout the model backend takes.
 //
 // The candidates are usually more than the prompt can hold: the engine
-// retrieves a pool (engine.Options.ContextPool, 50 by default), its top
+// retrieves a pool (engine.Options.ContextPool, 100 by default), its top
 // k first, and the assembler keeps what fits once merged, deduplicated and
 // cut.
 //
