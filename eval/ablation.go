@@ -20,10 +20,12 @@ var ablations = []struct {
 	defOptions defctx.Options
 	boost      *float64
 }{
-	{name: "legacy", doc: "every assembler rule off, the top 10 candidates only: the prompt before the assembler", apply: prompt.Legacy, pool: 10},
+	{name: "legacy", doc: "every assembler rule off, the top 10 candidates only, no definitions: the prompt before the assembler", apply: prompt.Legacy, pool: 10, defs: NoDefs},
 	{name: "no-merge", doc: "overlapping or touching windows of a file stay apart", apply: func(o prompt.Options) prompt.Options { o.NoMerge = true; return o }, pool: 0},
 	{name: "keep-repeats", doc: "no block is dropped for repeating shown lines", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 1; return o }, pool: 0},
 	{name: "repeat-0.25", doc: "drop a block when over a quarter of its lines is shown", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 0.25; return o }, pool: 0},
+	{name: "repeat-0.75", doc: "drop a block when over three quarters of its lines is shown", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 0.75; return o }},
+	{name: "repeat-0.9", doc: "drop a block when over 90 % of its lines is shown", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 0.9; return o }},
 	{name: "no-cap", doc: "no per-file cap", apply: func(o prompt.Options) prompt.Options { o.PerFile = prompt.NoCap; return o }, pool: 0},
 	{name: "cap-1", doc: "one block per file", apply: func(o prompt.Options) prompt.Options { o.PerFile = 1; return o }, pool: 0},
 	{name: "cap-3", doc: "three blocks per file", apply: func(o prompt.Options) prompt.Options { o.PerFile = 3; return o }, pool: 0},
@@ -40,6 +42,7 @@ var ablations = []struct {
 	{name: "pool-10", doc: "only the top 10 candidates are offered", apply: keep, pool: 10},
 	{name: "pool-20", doc: "only the first 20 candidates are offered", apply: keep, pool: 20},
 	{name: "pool-30", doc: "only the first 30 candidates are offered", apply: keep, pool: 30},
+	{name: "pool-50", doc: "only the first 50 candidates are offered", apply: keep, pool: 50},
 	{name: "share-0.25", doc: "blocks take at most a quarter of the budget", apply: func(o prompt.Options) prompt.Options { o.Share = 0.25; return o }, pool: 0},
 	{name: "share-0.75", doc: "blocks take at most three quarters of the budget", apply: func(o prompt.Options) prompt.Options { o.Share = 0.75; return o }, pool: 0},
 	{name: "no-defs", doc: "no definition context", apply: keep, defs: NoDefs},
