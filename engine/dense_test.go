@@ -171,3 +171,32 @@ func TestDenseThroughLoopbackServer(t *testing.T) {
 		t.Fatalf("server gone: %v, %+v", err, res.Stats)
 	}
 }
+
+// TestDefaultMode: a request that names no mode runs in its language's
+// (hybrid for Java, coarse2fine for Python).
+func TestDefaultMode(t *testing.T) {
+	repo := filepath.Join("..", "testdata", "demo")
+	e := openRepo(t, repo)
+	for _, tc := range []struct {
+		ext  string
+		want retrieve.Mode
+	}{{".java", retrieve.Hybrid}, {".py", retrieve.CoarseToFine}} {
+		var path string
+		filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+			if err == nil && path == "" && strings.HasSuffix(p, tc.ext) {
+				path, _ = filepath.Abs(p)
+			}
+			return nil
+		})
+		res, err := e.Complete(context.Background(), Request{Path: path, Line: 3, NoPrompt: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Mode != tc.want || DefaultMode(res.Language) != tc.want {
+			t.Errorf("%s: mode %s, want %s", path, res.Stats.Mode, tc.want)
+		}
+		if got := len(res.Stats.Rankers); (tc.want == retrieve.Hybrid) != (got == 2) {
+			t.Errorf("%s: %d rankers", path, got)
+		}
+	}
+}

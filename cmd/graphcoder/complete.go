@@ -59,11 +59,13 @@ Formats:
           within the budget (--context-window, --max-new-tokens and the
           --context-* packing flags).
 
-Modes: coarse2fine (default) re-ranks the Jaccard top --rerank by subgraph
-edit distance; hybrid fuses the Jaccard, BM25 and (with --embed and an index
-built with it) dense top 50s by reciprocal rank fusion and re-ranks the fused
-top --rerank; bm25 and coarse are one coarse ranking alone; fine scores every
-entry.
+Modes: coarse2fine re-ranks the Jaccard top --rerank by subgraph edit
+distance; hybrid fuses the Jaccard, BM25 and (with --embed and an index built
+with it) dense top 50s by reciprocal rank fusion and re-ranks the fused top
+--rerank; bm25 and coarse are one coarse ranking alone; fine scores every
+entry. Without --mode, Java files are completed in mode hybrid and the other
+languages in coarse2fine, the better of the two on each in the evaluation of
+docs/EVAL.md.
 
 With a model backend (--llm and related flags, or --llm-config FILE, the same
 settings as serve and eval) the model writes the prediction from the retrieved
@@ -117,7 +119,7 @@ another schema, in use), 1 for any other failure.`,
 		if err != nil {
 			return &exitError{exitBadInput, err}
 		}
-		m, err := retrieve.ParseMode(mode)
+		m, err := parseMode(mode)
 		if err != nil {
 			return &exitError{exitBadInput, err}
 		}
@@ -179,7 +181,7 @@ another schema, in use), 1 for any other failure.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&indexDir, "index", "", "index directory (default: the nearest "+indexDirName+" above FILE)")
-	f.StringVar(&mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid")
+	f.StringVar(&mode, "mode", "", "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid (default: hybrid for Java, coarse2fine for the other languages)")
 	f.IntVar(&topK, "top-k", 10, "number of snippets")
 	f.IntVar(&rerank, "rerank", 0, "coarse candidates the fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
 	f.IntVar(&vote, "vote", 0, "best candidates voting for the model-free prediction (default 1: the best alone)")
@@ -198,6 +200,15 @@ func generate(ctx context.Context, model llm.Backend, res *engine.Result) (strin
 		return "", err
 	}
 	return resp.Text, nil
+}
+
+// parseMode checks a --mode value; "" leaves the mode to the engine, which
+// picks the language's (engine.DefaultMode).
+func parseMode(s string) (retrieve.Mode, error) {
+	if s == "" {
+		return "", nil
+	}
+	return retrieve.ParseMode(s)
 }
 
 // parseFileLine splits FILE:LINE at its last colon.

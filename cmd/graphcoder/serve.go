@@ -18,7 +18,6 @@ import (
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/llm"
-	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/backend"
 	"github.com/graphcoder/graphcoder/server/httpapi"
@@ -98,7 +97,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow an HTTP address that is not loopback")
 	fl.StringVar(&f.repo, "repo", "", "repository to serve (required)")
 	fl.StringVar(&f.index, "index", "", "index folder (default REPO/"+indexDirName+")")
-	fl.StringVar(&f.mode, "mode", string(retrieve.CoarseToFine), "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid")
+	fl.StringVar(&f.mode, "mode", "", "retrieval mode: coarse, fine, coarse2fine, bm25 or hybrid (default: hybrid for Java, coarse2fine for the other languages)")
 	fl.IntVar(&f.topK, "top-k", 10, "snippets retrieved per completion")
 	fl.IntVar(&f.rerank, "rerank", 0, "coarse candidates the fine stage re-ranks (default: top-k in coarse2fine, 50 in hybrid)")
 	fl.IntVar(&f.vote, "vote", 0, "best candidates voting for the model-free prediction (default 1: the best alone)")
@@ -159,7 +158,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	mode, err := retrieve.ParseMode(f.mode)
+	mode, err := parseMode(f.mode)
 	if err != nil {
 		return badInput(err)
 	}
