@@ -586,8 +586,8 @@ type Stats struct {
 	Embed      time.Duration `json:"embed_ns,omitempty"`
 	DenseError string        `json:"dense_error,omitempty"`
 	// Mode is the retrieval mode the request ran in.
-	Mode retrieve.Mode `json:"mode"`
-	Prompt     time.Duration `json:"prompt_ns"` // the context assembler
+	Mode   retrieve.Mode `json:"mode"`
+	Prompt time.Duration `json:"prompt_ns"` // the context assembler
 	// Definitions is the time of the definition context, DefinitionStats
 	// what it did.
 	Definitions     time.Duration `json:"definitions_ns"`
