@@ -143,3 +143,30 @@ func countEmpty(vs []embed.Vector) int {
 	}
 	return n
 }
+
+// BenchmarkDense scans 8,400 entries of 768-dimensional vectors (the size
+// of asyncio's index with a 768-dimensional model) for the top 50.
+func BenchmarkDense(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	bl := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+	for i := range 30 {
+		f := randomFile(r, fmt.Sprintf("f%d.py", i), 280, 40)
+		f.Vectors = randomVectors(r, len(f.Entries), 768)
+		if err := bl.Add(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := &Snapshot{base: bl.Index()}
+	q := randomQuery(r, s.base, 40)
+	q.Vector = embed.Quantize(randomFloats(r, 768))
+	b.ReportAllocs()
+	c0 := cpuTime()
+	n := 0
+	for b.Loop() {
+		if _, _, err := Dense().Rank(context.Background(), s, q, 50, time.Time{}); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(n), "cpu-ms/op")
+}
