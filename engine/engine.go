@@ -103,6 +103,9 @@ type Options struct {
 	// for the model-free prediction when a request does not say (0 or 1:
 	// the first candidate's alone; see retrieve.Snapshot.Vote).
 	Vote int
+	// BM25 holds k1 and b of the BM25 ranker of modes bm25 and hybrid
+	// (zero: retrieve.DefaultBM25).
+	BM25 retrieve.BM25Params
 	// Definitions tunes the definition context (package defctx): the
 	// repository definitions of the APIs the code at the cursor reads or
 	// probably calls, offered to the assembler as blocks of source
@@ -783,7 +786,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 		embedTime = time.Since(t1)
 	}
 	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Pool: req.Rerank,
-		Gamma: req.Gamma, Budget: req.Budget})
+		Gamma: req.Gamma, Budget: req.Budget, BM25: e.opts.BM25})
 	if err != nil {
 		return err
 	}

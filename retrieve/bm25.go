@@ -25,23 +25,29 @@ import (
 // summed as integers, so a score does not depend on the order its terms
 // are added in, and ties are exact.
 //
-// The index keeps, beside the Jaccard structures, each entry's dl, the tf
-// of each (entry, token) pair as a 4-bit value (tf-1; the rare tf of 16 or
-// more is looked up in a map), aligned with the postings for the rarer
-// tokens and with the mask bits for the frequent ones, and each entry's
-// largest mask-token tf.
+// The index keeps, beside the Jaccard structures, what the formula needs
+// and the keys do not say: each entry's dl, each token's n, and the tf of
+// every (entry, token) pair, aligned with the postings for the rarer
+// tokens and with the mask bits for the frequent ones (tfColumn: a bit per
+// pair for tf > 1 and four bits for those only), and each entry's largest
+// mask-token tf. All of it is derived when the index is built from the
+// stored statements; a Snapshot turns the base's and the delta's counts
+// into the live ones (liveDF, liveDL).
 //
 // The search is exact. The rare tokens' postings (short, and holding most
 // of the score: their idf is high) are walked into a per-entry integer
 // accumulator. The frequent tokens, which most entries hold, are scored
 // only for entries whose upper bound can still reach the current n-th
-// score: the accumulated part plus, for the frequent tokens it shares, the
-// largest weight in each of a few weight groups times the popcount of the
-// group's mask bits, times the largest tf saturation the entry allows.
-// The n entries with the largest accumulated part are scored first, so
-// that the bound is tight from the start; entries untouched by the rare
-// postings are visited only when the whole frequent part of the query can
-// reach the n-th score.
+// score: the accumulated part plus the weights of the frequent query
+// tokens the entry holds (summed from per-query tables, a byte of the mask
+// at a time), times the largest tf saturation its largest tf allows. The
+// n entries with the largest accumulated part are scored first, so that
+// the bound is tight from the start. Before the bound, an entry must hold
+// one of the query's frequent tokens heavy enough to make up what its
+// accumulated part lacks (bm25Query.levels) and, when untouched by the rare
+// postings, enough of them (bm25Query.heaviest); the untouched entries are
+// visited at all only when the frequent part of the query alone can reach
+// the n-th score.
 
 // BM25Params are the parameters of Okapi BM25.
 type BM25Params struct {
