@@ -181,6 +181,11 @@ func New(d *db.DB, o Options) (*Engine, error) {
 	if err := o.Prompt.Validate(); err != nil {
 		return nil, err
 	}
+	if o.BM25 != (retrieve.BM25Params{}) {
+		if err := o.BM25.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	e := &Engine{d: d, opts: o}
 	if err := e.Reload(); err != nil {
 		return nil, err

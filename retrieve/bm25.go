@@ -58,7 +58,8 @@ type BM25Params struct {
 // DefaultBM25 is k1 = 1.2, b = 0.75.
 var DefaultBM25 = BM25Params{K1: 1.2, B: 0.75}
 
-func (p BM25Params) validate() error {
+// Validate reports parameters BM25 is not defined for.
+func (p BM25Params) Validate() error {
 	if !(p.K1 > 0) || math.IsInf(p.K1, 0) || !(p.B >= 0 && p.B <= 1) {
 		return fmt.Errorf("bm25: k1 = %v and b = %v, want k1 > 0 and 0 <= b <= 1", p.K1, p.B)
 	}
@@ -391,7 +392,7 @@ type bm25Ranker struct{ p BM25Params }
 func (bm25Ranker) Name() string { return "bm25" }
 
 func (r bm25Ranker) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline time.Time) ([]Hit, RankStats, error) {
-	if err := r.p.validate(); err != nil {
+	if err := r.p.Validate(); err != nil {
 		return nil, RankStats{Name: "bm25"}, fmt.Errorf("rank %w", err)
 	}
 	N := s.Len()
