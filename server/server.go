@@ -49,6 +49,19 @@ type Snippet struct {
 	Text      string        `json:"text"`
 }
 
+// Definition is one repository definition a completer offered the
+// prompt: where it is, what it is, why it was chosen and whether the
+// prompt shows it.
+type Definition struct {
+	Path     string `json:"path"` // slash-separated, relative to the repository root
+	Line     int    `json:"line"` // 1-based row of its name
+	Name     string `json:"name"` // qualified: Class.method
+	Kind     string `json:"kind"`
+	Origin   string `json:"origin"`
+	Reason   string `json:"reason"`
+	InPrompt bool   `json:"in_prompt"`
+}
+
 // Request is what the service asks of a [Completer]: complete line Line
 // (1-based) of the file at Path from the lines before it, with the rest of
 // Source as the suffix.
@@ -87,6 +100,9 @@ type Result struct {
 	Prompt     string
 	Blocks     []Snippet
 	Prediction string // the model-free prediction of the line
+	// Definitions are the repository definitions the completer chose for
+	// the prompt, best first, with why (graphcoder's definition context).
+	Definitions []Definition
 	// Window optionally trims the buffer for a model backend: the lines
 	// before and after the cursor's line that fit the prompt budget. Nil
 	// sends the whole buffer.
@@ -215,6 +231,9 @@ type Completion struct {
 	// FromModel reports whether Text came from the model backend.
 	FromModel bool
 	Snippets  []Snippet
+	// Definitions are the definitions the completer chose (see
+	// Result.Definitions).
+	Definitions []Definition
 	// Blocks are the prompt's blocks in prompt order, with their sources.
 	Blocks []Snippet
 	Prompt string
@@ -447,6 +466,7 @@ func (s *Service) Complete(ctx context.Context, q Query) (*Completion, error) {
 		c.Stats = Stats{}
 	}
 	c.Snippets, c.Blocks, c.Prompt, c.Prediction = res.Snippets, res.Blocks, res.Prompt, res.Prediction
+	c.Definitions = res.Definitions
 	if s.opts.Generator != nil {
 		t0 := time.Now()
 		text, ok := s.generate(ctx, q, rel, src, start, start+col, end, res)

@@ -57,7 +57,7 @@ Tabby's server API, so Tabby's editor plugins and agent work unchanged:
                          "relevant_snippets_from_changed_files", "relevant_snippets_from_recently_opened_files",
                          "clipboard", ...}, "debug_options": {"return_snippets", "return_prompt", "raw_prompt",
                          "disable_retrieval_augmented_code_completion"}}
-                     -> {"id", "choices": [{"index", "text"}], "debug_data": {"snippets", "prompt"}}
+                     -> {"id", "choices": [{"index", "text"}], "debug_data": {"snippets", "definitions", "prompt"}}
   POST /v1/events       completion views, selections and dismissals (the acceptance rate is in /v1/health)
   GET  /v1/health       Tabby's fields and graphcoder's
   GET  /v1beta/server_setting

@@ -65,6 +65,10 @@ func (e Engine) Complete(ctx context.Context, req server.Request) (*server.Resul
 	for i, s := range res.Snippets {
 		out.Snippets[i] = server.Snippet{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Score: s.Score, Text: s.Text}
 	}
+	for _, d := range res.Definitions {
+		out.Definitions = append(out.Definitions, server.Definition{Path: d.Path, Line: d.Line, Name: d.Name, Kind: d.Kind,
+			Origin: string(d.Origin), Reason: d.Reason, InPrompt: res.InPrompt(d)})
+	}
 	return out, nil
 }
 

@@ -10,7 +10,7 @@
 //	                           "debug_options": {"raw_prompt", "return_snippets", "return_prompt",
 //	                           "disable_retrieval_augmented_code_completion"}}
 //	                       -> {"id": "cmpl-<uuid>", "choices": [{"index", "text"}],
-//	                           "debug_data": {"snippets", "prompt"}}
+//	                           "debug_data": {"snippets", "definitions", "prompt"}}
 //	POST /v1/events           {"type": "view"|"select"|"dismiss", "completion_id", "choice_index"}
 //	GET  /v1/health           Tabby's fields (model, device, arch, cpu_info, cpu_count,
 //	                          cuda_devices, version) and graphcoder's (root, generation,
@@ -31,6 +31,11 @@
 //     recently opened files, the clipboard) competes with retrieval for
 //     one token budget in the context assembler (package prompt),
 //     declarations first.
+//   - graphcoder adds what it finds itself: the retrieved snippets and the
+//     repository definitions of the APIs the code reads or probably calls
+//     (package defctx); debug_data.definitions lists the definitions, each
+//     with its path, line, name, kind, origin, reason and whether the
+//     prompt shows it.
 //   - A client that writes CRLF gets CRLF back; the text is handled with
 //     LF in between.
 //   - Every request, good or bad, is one line of the request log, with the

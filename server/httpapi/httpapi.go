@@ -120,10 +120,13 @@ type Snippet struct {
 	Source    string  `json:"source,omitempty"`
 }
 
-// DebugData carries what debug_options asked for.
+// DebugData carries what debug_options asked for: with return_snippets,
+// the retrieved snippets and the repository definitions the prompt was
+// offered (each with why it was chosen and whether the prompt shows it).
 type DebugData struct {
-	Snippets []Snippet `json:"snippets,omitempty"`
-	Prompt   string    `json:"prompt,omitempty"`
+	Snippets    []Snippet           `json:"snippets,omitempty"`
+	Definitions []server.Definition `json:"definitions,omitempty"`
+	Prompt      string              `json:"prompt,omitempty"`
 }
 
 // CompletionResponse is the answer to POST /v1/completions.
@@ -367,6 +370,7 @@ func (h *handler) completions(w http.ResponseWriter, r *http.Request) {
 					Source: string(prompt.Retrieved),
 				})
 			}
+			resp.DebugData.Definitions = c.Definitions
 		}
 		if d.ReturnPrompt {
 			resp.DebugData.Prompt = c.Prompt

@@ -33,6 +33,8 @@ func (fakeCompleter) Complete(ctx context.Context, req server.Request) (*server.
 		Prediction: "    return total",
 		Prompt:     "# lib/sum.py\n# return total\n",
 		Snippets:   []server.Snippet{{Path: "lib/sum.py", StartLine: 3, EndLine: 9, Score: 0.8, Text: "return total"}},
+		Definitions: []server.Definition{{Path: "lib/sum.py", Line: 1, Name: "total", Kind: "function", Origin: "predicted",
+			Reason: "snippet 1 calls total", InPrompt: true}},
 	}, nil
 }
 
@@ -93,6 +95,9 @@ func TestCompletion(t *testing.T) {
 	}
 	if resp.DebugData == nil || len(resp.DebugData.Snippets) != 1 || resp.DebugData.Snippets[0].Filepath != "lib/sum.py" || resp.DebugData.Prompt == "" {
 		t.Fatalf("debug data %+v", resp.DebugData)
+	}
+	if d := resp.DebugData.Definitions; len(d) != 1 || d[0].Name != "total" || d[0].Origin != "predicted" || !d[0].InPrompt || d[0].Reason == "" {
+		t.Fatalf("debug data definitions %+v", d)
 	}
 	// Without debug options there is no debug_data; a prefix the
 	// prediction does not extend gets no choices.

@@ -19,6 +19,11 @@
 // documents are shared with the service, so that HTTP clients sending a
 // part of one are answered from the whole.
 //
+// A completion item's detail names the best snippet and its
+// documentation shows it, followed by the repository definitions the
+// prompt shows (kind, qualified name, file and line, and why they were
+// chosen: package defctx).
+//
 // Messages are read in order and document edits are applied on the reading
 // goroutine, so a completion always sees every edit sent before it; the
 // completion itself runs concurrently (see package server/jsonrpc).

@@ -574,8 +574,25 @@ func (s *Server) answer(c *server.Completion, cursor Position, enc Encoding, inl
 		item.Detail += fmt.Sprintf(" from %s:%d-%d", b.Path, b.StartLine, b.EndLine)
 		item.Documentation = b.Text
 	}
+	item.Documentation += definitionsDoc(c.Definitions)
 	// Typing on the line keeps the retrieval cached; ask again each key.
 	return CompletionList{IsIncomplete: true, Items: []CompletionItem{item}}
+}
+
+// definitionsDoc lists the repository definitions the prompt shows, with
+// where they are and why they were chosen, for an item's documentation.
+func definitionsDoc(defs []server.Definition) string {
+	var b strings.Builder
+	for _, d := range defs {
+		if !d.InPrompt {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n\ndefinitions in the prompt:")
+		}
+		fmt.Fprintf(&b, "\n  %s %s (%s:%d): %s, %s", d.Kind, d.Name, d.Path, d.Line, d.Origin, d.Reason)
+	}
+	return b.String()
 }
 
 func firstLine(s string) string {

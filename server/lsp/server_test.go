@@ -37,6 +37,10 @@ func (f *fakeCompleter) Complete(ctx context.Context, req server.Request) (*serv
 	return &server.Result{
 		Prediction: "    return total",
 		Snippets:   []server.Snippet{{Path: "lib/sum.py", StartLine: 3, EndLine: 9, Score: 0.8, Text: "def s(xs):\n    return total"}},
+		Definitions: []server.Definition{
+			{Path: "lib/sum.py", Line: 1, Name: "total", Kind: "function", Origin: "predicted", Reason: "snippet 1 calls total", InPrompt: true},
+			{Path: "lib/other.py", Line: 4, Name: "unused", Kind: "function", Origin: "by-name", Reason: "x.unused on line 2"},
+		},
 	}, nil
 }
 
@@ -159,6 +163,11 @@ func TestCompletionUsesUnsavedBuffer(t *testing.T) {
 	wantEdit := TextEdit{Range: Range{Position{2, 4}, Position{2, 7}}, NewText: "return total"}
 	if it.Label != "return total" || it.TextEdit == nil || *it.TextEdit != wantEdit || !strings.Contains(it.Detail, "lib/sum.py:3-9") {
 		t.Fatalf("item %+v edit %+v", it, it.TextEdit)
+	}
+	// The documentation lists the definitions the prompt shows, with why.
+	if !strings.Contains(it.Documentation, "function total (lib/sum.py:1): predicted, snippet 1 calls total") ||
+		strings.Contains(it.Documentation, "unused") {
+		t.Fatalf("item documentation %q", it.Documentation)
 	}
 	h.fake.mu.Lock()
 	src := string(h.fake.last.Source)
