@@ -57,6 +57,10 @@ type Options struct {
 	// definitions of one origin (and NoNear those of Declared), for
 	// ablations.
 	NoNear, NoPredicted, NoEnclosing, NoByName bool
+	// NoRank orders the definitions found by name alone without the
+	// PageRank of their files (import-graph nearness, then path), for
+	// ablations.
+	NoRank bool
 }
 
 // Defaults of Options.
@@ -459,10 +463,16 @@ func (c *collector) byName(name string, w float64, reason string) {
 	if c.rel == nil {
 		c.rel = c.in.View.Relations(c.in.File)
 	}
+	rank := func(d symtab.Def) float64 {
+		if c.o.NoRank {
+			return 0
+		}
+		return c.in.View.Rank(d.File.Path)
+	}
 	slices.SortStableFunc(kept, func(a, b symtab.Def) int {
 		return cmp.Or(
 			-cmp.Compare(c.rel.Relation(a.File.Path), c.rel.Relation(b.File.Path)),
-			-cmp.Compare(c.in.View.Rank(a.File.Path), c.in.View.Rank(b.File.Path)),
+			-cmp.Compare(rank(a), rank(b)),
 			strings.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Sym, b.Sym))
 	})
 	c.st.ByName++

@@ -152,3 +152,43 @@ func TestChains(t *testing.T) {
 		}
 	}
 }
+
+// TestBadInput: a class of thousands of members, import cycles, missing
+// modules and shadowed names give bounded blocks and no failure.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var big strings.Builder
+	big.WriteString("from .a import x\nclass Big(Big, Missing):\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&big, "    def m%d(self, v):\n        return self.m%d(v)\n", i, (i+1)%3000)
+	}
+	write("p/__init__.py", "from .a import *\nfrom .b import *\n")
+	write("p/a.py", "from .b import x\nfrom . import b\n")
+	write("p/b.py", "from .a import x\nfrom .a import *\nimport p.a as a\n")
+	write("p/big.py", big.String())
+	write("q.py", "import missing.module\nfrom p.big import Big\nfrom p import x\nBig = 3\n\ndef f(b: Big):\n    b.m5(x)\n    missing.module.call(b.m2999())\n    x.y.z()\n    self.q()\n")
+	r := loadRepo(t, dir)
+	for _, at := range []struct {
+		path string
+		line int
+	}{{"q.py", 11}, {"p/big.py", 4000}, {"p/b.py", 3}} {
+		in := r.input(t, at.path, at.line, []Candidate{{Path: "p/big.py", Line: 100, Text: "        return self.m49(v)"}})
+		blocks, st := Collect(in, Options{})
+		if len(blocks) > 2*DefaultMaxFiles {
+			t.Errorf("%s:%d: %d blocks", at.path, at.line, len(blocks))
+		}
+		for _, b := range blocks {
+			if len(b.Lines) > DefaultMaxLines || len(b.Lines) != len(b.Rows) {
+				t.Errorf("%s:%d: block of %s has %d lines, %d rows", at.path, at.line, b.Path, len(b.Lines), len(b.Rows))
+			}
+		}
+		t.Logf("%s:%d: %d blocks, %+v", at.path, at.line, len(blocks), st)
+	}
+}
