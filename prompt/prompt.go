@@ -141,7 +141,7 @@ type Options struct {
 // and Options.Shares, chosen by measurement (docs/EVAL.md).
 var (
 	DefaultPriority = []Source{Definition}
-	DefaultShares   = map[Source]float64{Definition: 0.5}
+	DefaultShares   = map[Source]float64{Definition: 0.75}
 )
 
 // Legacy returns o with every rule of the assembler off: no merging, no
