@@ -26,7 +26,7 @@
 // paper), their header line included; the in-file context takes the rest
 // and whatever the blocks leave. Within that share, the blocks of a source
 // listed in Shares take at most its part (DefaultShares: definitions at
-// most half). Where the layout sends a suffix, the
+// most three quarters). Where the layout sends a suffix, the
 // suffix takes up to a quarter of the in-file part and the prefix the
 // rest. The rendered prompt is counted once more as a whole; while it
 // exceeds B the oldest prefix line goes, then the last suffix line, then
