@@ -9,6 +9,17 @@
 // runs coarse to fine; the snippets feed the prompt and the model-free
 // prediction.
 //
+// The same parse outlines the buffer, and with the outlines of every
+// indexed file (package symtab, loaded with the index) the definition
+// context (package defctx) picks the repository definitions the code at
+// the cursor reads or probably calls; they reach the assembler as blocks
+// of source prompt.Definition, and Result.Definitions says why each was
+// chosen. The buffer's outline is layered over the index's, so nothing of
+// the indexed file at or after the cursor is read. Optionally
+// (Options.ImportBoost, off by default: measured in docs/EVAL.md) the
+// candidates are re-ranked by the import graph, their scores multiplied
+// by 1 + boost x the relation of their file to the buffer's.
+//
 // An Engine holds one immutable retrieve.Snapshot behind an atomic
 // pointer. Complete loads the pointer once, so a request sees one
 // consistent snapshot from start to end while Reload builds the next
@@ -17,7 +28,8 @@
 // Loading a large index takes seconds, too long for an editor's save, so
 // Update does not reload: it reads only the changed files' records into a
 // small delta index layered over the loaded base (whose versions of those
-// files are masked out) and swaps that in within milliseconds. When the
+// files are masked out), their outlines into a symbol table over the
+// base's, and swaps that in within milliseconds. When the
 // delta has grown past Options.FoldAfter files, a new base is loaded in
 // the background and swapped in with whatever changed meanwhile.
 package engine
