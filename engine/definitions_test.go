@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/prompt"
@@ -83,19 +82,7 @@ func TestDefinitions(t *testing.T) {
 	write("ledger/__init__.py", "")
 	write("ledger/models.py", strings.Replace(defsModels, "%s", "deposit", 1))
 	write("app.py", defsApp)
-	if _, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := db.Open(idx, db.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	e, err := New(d, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	d, e := buildLive(t, repo, idx, Options{})
 
 	names, res := definitionsAt(t, e)
 	if !names["Account"] || !names["Account.withdraw"] {

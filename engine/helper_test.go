@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/db"
+	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
 )
 
@@ -65,4 +66,28 @@ func openRepo(t testing.TB, repo string) *Engine {
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// buildLive builds an index of repo with the indexer, as graphcoder build
+// does, and opens a writable database and an engine on it (closed with
+// the test): a setting Update can be tested in.
+func buildLive(t testing.TB, repo, idx string, o Options) (*db.DB, *Engine) {
+	t.Helper()
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(idx, db.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(d, o)
+	if err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		e.Close()
+		d.Close()
+	})
+	return d, e
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
 )
 
@@ -52,19 +51,7 @@ func TestUpdate(t *testing.T) {
 	}
 	write("lib.py", strings.Replace(liveLib, "%s", "price_zebra", 1))
 	write("other.py", "x = 1\ny = x + 2\n")
-	if _, err := indexer.Build(ctx, indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := db.Open(idx, db.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	e, err := New(d, Options{FoldAfter: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	d, e := buildLive(t, repo, idx, Options{FoldAfter: 1})
 	rules := indexer.NewRules(repo, idx, 0)
 	update := func(paths ...string) {
 		t.Helper()
