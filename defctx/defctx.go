@@ -57,6 +57,11 @@ type Options struct {
 	// definitions of one origin (and NoNear those of Declared), for
 	// ablations.
 	NoNear, NoPredicted, NoEnclosing, NoByName bool
+	// ByName bounds the definitions one name gives by name alone
+	// (default 2).
+	ByName int
+	// NoMemberDocs leaves out the doc lines of members.
+	NoMemberDocs bool
 	// NoRank orders the definitions found by name alone without the
 	// PageRank of their files (import-graph nearness, then path), for
 	// ablations.
@@ -75,6 +80,7 @@ const (
 	DefaultMaxUnits         = 4
 	DefaultMaxMembers       = 16
 	DefaultMaxLines         = 30
+	DefaultByName           = 2
 	// DefaultFullSignature is the default of Options.FullSignature.
 	DefaultFullSignature = 0.5
 	// DefaultEnclosingMembers is the default of Options.EnclosingMembers.
@@ -99,6 +105,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMembers == 0 {
 		o.MaxMembers = DefaultMaxMembers
+	}
+	if o.ByName == 0 {
+		o.ByName = DefaultByName
 	}
 	if o.MaxLines == 0 {
 		o.MaxLines = DefaultMaxLines
@@ -438,9 +447,6 @@ func enclosingCallable(f *symtab.File, row int) int {
 // valueWeight scales the score of fields, constants and variables.
 const valueWeight = 0.5
 
-// maxByName bounds the definitions one name gives by name alone.
-const maxByName = 2
-
 // byName records, for an attribute a.f(...) of something the resolver
 // cannot follow (a bare name it does not know is a builtin or a local
 // more often than a repository API), the callables and types called name anywhere in the
@@ -476,7 +482,7 @@ func (c *collector) byName(name string, w float64, reason string) {
 			strings.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Sym, b.Sym))
 	})
 	c.st.ByName++
-	for _, d := range kept[:min(len(kept), maxByName)] {
+	for _, d := range kept[:min(len(kept), c.o.ByName)] {
 		c.add(d, w, ByName, reason+" (by name)")
 	}
 }
@@ -660,7 +666,7 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 			listed[d.Sym] = true
 			s := d.Symbol()
 			if reasoned && c.ev[d].score >= c.o.FullSignature && (s.Kind.IsCallable() || s.Kind.IsType()) {
-				addSig(s, maxMemberRows, true)
+				addSig(s, maxMemberRows, !c.o.NoMemberDocs)
 			} else {
 				addValue(s) // the rest of the class, one line each
 			}

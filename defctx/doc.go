@@ -33,7 +33,7 @@
 //     end (a method of a value of unknown type; not a bare name, more
 //     often a builtin or a local than a repository API) gives the callables and types of
 //     that name anywhere in the repository, at 0.4 of its weight, at most
-//     two: those of files nearest the buffer in the import graph first,
+//     ByName (two): those of files nearest the buffer in the import graph first,
 //     then of files of highest PageRank.
 //
 // Each Origin can be switched off (Options), to measure what it brings.
