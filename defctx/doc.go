@@ -8,35 +8,44 @@
 //
 // # What is collected
 //
-// Every definition gets a score from the reasons that point at it,
-// summed:
+// Code is read as access paths (self.parser.feed, store.open(n).save():
+// calls whose result is read on continue the path, the resolver follows
+// the return type), outside strings and comments. Every definition gets a
+// score from the reasons that point at it, summed:
 //
-//   - Near: the access paths the last NearLines lines before the cursor
-//     read (weight 0.85^d for the line d lines above the cursor's) and
-//     those of the query slice's statements (0.5), resolved in the
-//     buffer's scope (symtab.Resolver: local definitions, imports,
-//     receivers, enclosing classes and their bases, typed fields). The
-//     longest prefix of a path that resolves counts, the whole path fully,
-//     a shorter prefix at 0.6.
+//   - Near: the paths the last NearLines lines before the cursor read
+//     (weight 0.85^d for the line d lines above the cursor's) and those of
+//     the query slice's statements (0.5), resolved in the buffer's scope
+//     (symtab.Resolver: local definitions, imports, receivers, enclosing
+//     classes and their bases, typed fields); then the FarCalls called
+//     paths of the rest of the buffer, nearest first (0.3 x 0.995^d): code
+//     calls the same APIs again. The longest prefix of a path that
+//     resolves counts, the whole path fully, a shorter prefix at 0.6.
 //   - Declared: a local name the resolver does not know (x in x.run())
 //     whose declaration in the enclosing function names a repository type
-//     (`x: T`, `x = T(...)`, `x = new T(...)`, `T x =`, a typed parameter):
-//     the type at 0.7 of the name's weight, and the path resolved as
-//     members of the type.
+//     or a call (`x: T`, `x = T(...)`, `x = new T(...)`, `T x =`, a typed
+//     parameter, `x = store.open(n)` with open's return type): the type at
+//     0.7 of the name's weight, and the path resolved as members of it.
 //   - Enclosing: the class the cursor is in (0.5) and its repository base
 //     classes (0.4).
 //   - Predicted: the calls in the statement that stands where the
 //     cursor's does in each of the Predictors best retrieved candidates
 //     (weight 1.5/(1+rank)), resolved in the candidate's own file: the
-//     structural match says which API the hole probably calls.
+//     structural match says which API the hole probably calls. The line
+//     after that statement counts at 0.4 of it (the alignment is often
+//     one statement off), and the rest of the window at 0.1.
 //   - ByName: a called attribute path the resolver cannot follow to its
 //     end (a method of a value of unknown type; not a bare name, more
-//     often a builtin or a local than a repository API) gives the callables and types of
-//     that name anywhere in the repository, at 0.4 of its weight, at most
-//     ByName (two): those of files nearest the buffer in the import graph first,
-//     then of files of highest PageRank.
+//     often a builtin or a local than a repository API) gives the callables
+//     and types of that name in files of the buffer's language, at 0.4 of
+//     its weight, at most ByName of them (two): those of files nearest the
+//     buffer in the import graph first, then of files of highest PageRank.
 //
-// Each Origin can be switched off (Options), to measure what it brings.
+// Fields, constants and variables score half: code calls APIs more than it
+// reads fields. The function the cursor is in is left out (its header is
+// right above). Each Origin can be switched off (Options), to measure what
+// it brings; the defaults of the weights and bounds were chosen by the
+// ablations of docs/EVAL.md.
 //
 // # Blocks
 //
@@ -44,14 +53,20 @@
 // and by file; a file's block holds its best MaxUnits classes and
 // functions, best first, and the best MaxFiles files make blocks. A class
 // shows its signature and first doc line, then its members with a reason
-// (signature, first doc line), then its constructors and its other
-// members in source order, MaxMembers in all; a function its signature
-// and first doc line; a field or constant its declaring line. Signatures
-// longer than a few rows lose their decorators and annotations, then are
-// cut. Every line is the file's own, with its row (prompt.Candidate.Rows),
-// so the assembler can leave out what the in-file part shows and say
-// where each line came from; lines come best first, so a block cut to fit
-// keeps its best definitions.
+// (from FullSignature on, their whole signature and first doc line; below,
+// their name line), a function its signature and first doc line, a field
+// or constant its declaring line; at most MaxLines lines a block.
+// Signatures longer than a few rows lose their decorators and
+// annotations, then are cut. The members a class lists for context only
+// (its constructors, then its other callables and types, in source order:
+// MaxMembers in all, EnclosingMembers for the class of the cursor) form a
+// second block of the file, offered after every block of definitions with
+// a reason, so that they take only the budget those leave.
+//
+// Every line is the file's own, with its row (prompt.Candidate.Rows), so
+// the assembler can leave out what the in-file part shows and say where
+// each line came from; lines come best first, so a block cut to fit keeps
+// its best definitions.
 //
 // Nothing of the buffer's indexed version is read: the view holds the
 // buffer's own outline on top, and its definitions lie before the cursor.
