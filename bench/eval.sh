@@ -14,6 +14,7 @@
 # Usage: bench/eval.sh [OUT]   (default /tmp/graphcoder-eval)
 # Environment: TASKS (default 500 per code base and level), SEED (42),
 # ABLATE (packing variants measured as well, default "all"; "" for none),
+# METHODS (comma-separated methods, default all),
 # GRAPHCODER (a prebuilt binary; default: build the committed HEAD, exported
 # with git archive so that uncommitted edits stay out, into OUT),
 # ONLY (space-separated code base names to run, default all).
@@ -22,6 +23,7 @@ set -eu
 out=${1:-/tmp/graphcoder-eval}
 tasks=${TASKS:-500}
 ablate=${ABLATE-all}
+methods=${METHODS:-}
 seed=${SEED:-42}
 py=${PYTHON_STDLIB:-$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
@@ -94,7 +96,7 @@ echo "$codebases" | while read -r name lang dir; do
 		echo "== $name ($lang, $level level)"
 		/usr/bin/time -f "$name $level: wall %e s, peak RSS %M KiB" \
 			"$bin" eval --repo "$dir" --lang "$lang" --level "$level" \
-			--tasks "$tasks" --seed "$seed" --workers 1 ${ablate:+--ablate "$ablate"} \
+			--tasks "$tasks" --seed "$seed" --workers 1 ${ablate:+--ablate "$ablate"} ${methods:+--methods "$methods"} \
 			--json --out "$out/$name-$level" \
 			>"$out/$name-$level.json" 2>"$out/$name-$level.log"
 		tail -n1 "$out/$name-$level.log"
@@ -111,6 +113,7 @@ import json, os, sys
 out = sys.argv[1]
 cols = ["em", "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95"]
 ctx = ["recall@5", "recall@10", "mrr", "novel_id_recall", "api_def_recall", "dup_line_share", "prompt_tokens", "utilization"]
+vctx = ctx + ["em", "hit@10"]  # a variant that retrieves again has its own
 groups = {}
 for name in sorted(os.listdir(out)):
     if not name.endswith(".json") or name.startswith("index-"):
@@ -145,12 +148,12 @@ for (lang, level), runs in sorted(groups.items()):
         if not variants:
             break
         print(f"\n#### packing ablation, {m}, {lang}, {level} level\n")
-        print("| variant | " + " | ".join(ctx) + " |")
-        print("|---" * (len(ctx) + 1) + "|")
-        vals = [mean(runs, lambda s: s["methods"][m].get(c)) for c in ctx]
+        print("| variant | " + " | ".join(vctx) + " |")
+        print("|---" * (len(vctx) + 1) + "|")
+        vals = [mean(runs, lambda s: s["methods"][m].get(c)) for c in vctx]
         print(f"| default | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
         for v in variants:
-            vals = [mean(runs, lambda s: s.get("ablation", {}).get(v, {}).get(m, {}).get(c)) for c in ctx]
+            vals = [mean(runs, lambda s: s.get("ablation", {}).get(v, {}).get(m, {}).get(c)) for c in vctx]
             print(f"| {v} | " + " | ".join(f"{x:.2f}" for x in vals) + " |")
     print()
 PY
