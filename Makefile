@@ -5,7 +5,7 @@ DEMO_REPO := testdata/demo
 DEMO_IDX  := bin/demo-index
 BENCH_OUT ?= bench/out
 
-.PHONY: all build test demo bench fuzz vet fmt clean deps
+.PHONY: all build test demo bench fuzz vet fmt clean deps attack
 
 # Debian packages the tests and benchmarks read real code from (JDK sources)
 # or drive (Graphviz renders `graphcoder ccg --format dot`; Neovim is the
@@ -70,6 +70,10 @@ demo: build
 
 bench: build
 	bash bench/run.sh $(BENCH_OUT)
+
+# The attack matrix of docs/RELIABILITY.md (disk-full rows need root).
+attack:
+	$(GO) run ./internal/attack -out docs/RELIABILITY.md
 
 fuzz:
 	$(GO) test ./lang/python -run '^$$' -fuzz FuzzParse -fuzztime 60s

@@ -327,3 +327,61 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("after the next build %d blobs are stored (collected %d), want 1", n, s.CollectedBlobs)
 	}
 }
+
+// A writer killed right after creating a log leaves it empty or shorter
+// than its header; a read-only open (which cannot size it, and which
+// Badger would end with a failed assertion) reads the published
+// generation anyway.
+func TestReadOnlyWithEmptyLog(t *testing.T) {
+	dir := t.TempDir()
+	func() {
+		d := openTest(t, dir)
+		build(t, d, crashRepo(50, "v"))
+		d.Close()
+	}()
+	for _, c := range []struct {
+		name string
+		size int64
+	}{{"00009.mem", 0}, {"00009.mem", 7}, {"000009.vlog", 0}} {
+		name, size := c.name, c.size
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := folderSnapshot(t, dir)
+		d, err := Open(dir, OpenOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatalf("read-only open beside a %d-byte %s: %v", size, name, err)
+		}
+		if n := len(snapshotFiles(t, d)); n != 50 {
+			t.Errorf("%d files", n)
+		}
+		d.Close()
+		if folderSnapshot(t, dir) != before {
+			t.Error("the reader changed the folder")
+		}
+		os.Remove(p)
+	}
+}
+
+// The next writer after such a kill opens the index too (Badger alone
+// cannot reopen an empty value log or write-ahead log).
+func TestWriterAfterUnsizedLogs(t *testing.T) {
+	dir := t.TempDir()
+	func() {
+		d := openTest(t, dir)
+		build(t, d, crashRepo(50, "v"))
+		d.Close()
+	}()
+	os.WriteFile(filepath.Join(dir, "000009.vlog"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "00009.mem"), nil, 0o644)
+	d, err := Open(dir, OpenOptions{})
+	if err != nil {
+		t.Fatalf("open for writing: %v", err)
+	}
+	defer d.Close()
+	if n := len(snapshotFiles(t, d)); n != 50 {
+		t.Errorf("%d files", n)
+	}
+	build(t, d, crashRepo(60, "w"))
+}

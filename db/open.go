@@ -196,14 +196,23 @@ func Open(dir string, opts OpenOptions) (*DB, error) {
 		return nil, err
 	}
 	if !opts.ReadOnly {
+		err := removeUnsizedLogs(dir)
 		lock.Close()
 		lock = nil
+		if err != nil {
+			return nil, fmt.Errorf("open index %s: %w", dir, storageError(err))
+		}
 	}
 	d.lock = lock
-	d.bdb, err = openBadger(badgerOptions(dir, opts.ReadOnly))
-	// Badger's wrapping loses the error's identity: match its text.
-	if err != nil && opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
+	if opts.ReadOnly && hasLogs(dir) {
+		// A killed writer's logs: Badger replays them only when it may
+		// truncate them (a read-only open fails with "Log truncate
+		// required", and one shorter than its header even ends the
+		// process) and sizes an empty value log, so a reader reads
+		// through a shadow of them.
 		d.bdb, err = d.openShadow()
+	} else {
+		d.bdb, err = openBadger(badgerOptions(dir, opts.ReadOnly))
 	}
 	if err != nil {
 		d.release()
@@ -218,6 +227,45 @@ func Open(dir string, opts OpenOptions) (*DB, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// hasLogs reports whether dir holds what a killed writer leaves and a
+// read-only Badger cannot open: write-ahead logs (NNNNN.mem), or a value
+// log created and not yet sized (an empty NNNNN.vlog).
+func hasLogs(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".mem") {
+			return true
+		}
+		if fi, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".vlog") && fi.Size() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// removeUnsizedLogs removes the empty value logs and write-ahead logs a
+// writer killed right after creating them leaves: they hold nothing, and
+// Badger cannot reopen them ("Create a new file"). The caller holds the
+// folder's exclusive lock.
+func removeUnsizedLogs(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".vlog") && !strings.HasSuffix(name, ".mem") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Size() == 0 {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // openBadger opens the store, turning a panic on damaged files into
@@ -427,7 +475,7 @@ func firstLine(s string) string {
 func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrCorrupt, firstLine(fmt.Sprint(r)))
+			err = fmt.Errorf("%w: the store failed reading it (%v)", ErrCorrupt, firstLine(fmt.Sprint(r)))
 		}
 	}()
 	return fn()

@@ -138,8 +138,8 @@ func keyTs(key []byte) uint64 {
 }
 
 // makeShadow fills the empty folder shadow with links to the files of the
-// index in dir, except for the lock file and the write-ahead logs, which it
-// copies up to their valid end.
+// index in dir, except for the lock file, empty value logs (left out) and
+// the write-ahead logs, which it copies up to their valid end.
 func makeShadow(dir, shadow string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -148,12 +148,24 @@ func makeShadow(dir, shadow string) error {
 	for _, e := range entries {
 		name := e.Name()
 		src, dst := filepath.Join(dir, name), filepath.Join(shadow, name)
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
 		switch {
 		case name == "LOCK":
+		case strings.HasSuffix(name, ".vlog") && fi.Size() == 0:
+			// Created by the killed writer and never sized: it holds no
+			// value, and Badger could not open it read-only.
 		case strings.HasSuffix(name, ".mem"):
 			end, err := walEnd(src)
 			if err != nil {
 				return fmt.Errorf("read log %s: %w", name, err)
+			}
+			if end <= walHeaderSize {
+				// No complete entry (or a log created and killed before
+				// it was even sized): nothing to replay, leave it out.
+				continue
 			}
 			if err := copyPrefix(src, dst, end); err != nil {
 				return fmt.Errorf("copy log %s: %w", name, err)
