@@ -3,7 +3,7 @@ GO        ?= go
 BIN       := bin/graphcoder
 DEMO_REPO := testdata/demo
 DEMO_IDX  := bin/demo-index
-BENCH_OUT ?= bench/out
+BENCH_OUT ?= /tmp/graphcoder-bench-out
 
 .PHONY: all build test demo bench fuzz vet fmt clean deps attack
 
@@ -32,6 +32,7 @@ build:
 
 vet:
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 

@@ -145,6 +145,22 @@ func BenchmarkRetrieval(b *testing.B) {
 			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
 			b.ReportMetric(q(total, 0.5), "request-median-ms")
 			b.ReportMetric(q(total, 0.95), "request-p95-ms")
+			if assertTargets() && rn.name == string(retrieve.CoarseToFine) {
+				if m := q(retr, 0.5); m > retrievalTargetMS {
+					b.Errorf("retrieval median %.2f ms, over the %v ms target (bench/RESULTS.md)", m, retrievalTargetMS)
+				}
+			}
 		})
 	}
 }
+
+// The targets bench/RESULTS.md holds graphcoder to. They are checked, not
+// only logged, when GRAPHCODER_ASSERT is set (make bench sets it): on a
+// shared machine timings vary, so the assertions are opt-in rather than
+// part of go test ./....
+const (
+	retrievalTargetMS = 10  // retrieval median on the Python standard library
+	memoryTarget      = 3.0 // heap of an opened index per byte on disk
+)
+
+func assertTargets() bool { return os.Getenv("GRAPHCODER_ASSERT") != "" }

@@ -193,17 +193,6 @@ func New(d *db.DB, o Options) (*Engine, error) {
 	return e, nil
 }
 
-// fromIndex wraps an index built without a database (tests).
-func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) *Engine {
-	e := &Engine{opts: o}
-	p := ix.Params()
-	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
-	syms := symtab.NewView(symtab.NewBuilder(filepath.Base(root), true).Finish())
-	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root),
-		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
-	return e
-}
-
 // Close releases the index if Open opened it, after any background fold.
 func (e *Engine) Close() error {
 	e.folds.Wait()
@@ -734,6 +723,11 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 			return nil, err
 		}
 		res.Stats.Prompt = time.Since(t1)
+	}
+	if err := st.ix.SourceError(); err != nil {
+		// Snippets read from that file are blank: no answer rather
+		// than a wrong one.
+		return nil, fmt.Errorf("complete %s: %w", relPath, err)
 	}
 	res.Stats.Total = time.Since(t0)
 	return res, nil

@@ -10,6 +10,9 @@ import (
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/symtab"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // buildIndex indexes every source file under repo into indexDir.
@@ -90,4 +93,15 @@ func buildLive(t testing.TB, repo, idx string, o Options) (*db.DB, *Engine) {
 		d.Close()
 	})
 	return d, e
+}
+
+// fromIndex wraps an index built without a database (tests).
+func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) *Engine {
+	e := &Engine{opts: o}
+	p := ix.Params()
+	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
+	syms := symtab.NewView(symtab.NewBuilder(filepath.Base(root), true).Finish())
+	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root),
+		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
+	return e
 }

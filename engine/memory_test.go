@@ -8,7 +8,8 @@ import (
 )
 
 // TestIndexMemory measures the heap an opened index holds against its
-// size on disk. Point GRAPHCODER_INDEX at a built index to run it.
+// size on disk. Point GRAPHCODER_INDEX at a built index to run it; with
+// GRAPHCODER_ASSERT set it fails over memoryTarget.
 func TestIndexMemory(t *testing.T) {
 	dir := os.Getenv("GRAPHCODER_INDEX")
 	if dir == "" {
@@ -34,5 +35,8 @@ func TestIndexMemory(t *testing.T) {
 	info := e.Info()
 	t.Logf("entries %d, disk %d bytes, heap %d bytes (%.2fx), estimate %d bytes, load %v",
 		info.Entries, disk, heap, float64(heap)/float64(disk), info.Bytes, info.Load)
+	if ratio := float64(heap) / float64(disk); assertTargets() && ratio > memoryTarget {
+		t.Errorf("the opened index holds %.2fx its size on disk, over the %vx target (bench/RESULTS.md)", ratio, memoryTarget)
+	}
 	e.Close()
 }

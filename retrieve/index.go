@@ -92,6 +92,10 @@ type Index struct {
 	params Params
 	vocab  map[string]uint32
 
+	// damage records the first source that failed to decompress (see
+	// SourceError); a pointer, so that the Index may be copied.
+	damage *sourceDamage
+
 	files []fileData
 
 	// Statements, by global id.
@@ -160,6 +164,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		entryOff:    []uint32{0},
 		explicit:    map[uint32]*explicitGraph{},
 		byPath:      map[string]int32{},
+		damage:      &sourceDamage{},
 	}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 

@@ -115,6 +115,17 @@ func (s *Snapshot) Bytes() int64 {
 	return n
 }
 
+// SourceError is Index.SourceError of the base or the delta.
+func (s *Snapshot) SourceError() error {
+	if err := s.base.SourceError(); err != nil {
+		return err
+	}
+	if s.delta != nil {
+		return s.delta.SourceError()
+	}
+	return nil
+}
+
 // Lines returns the indexed lines of the live file at path, or nil.
 func (s *Snapshot) Lines(path string) []string {
 	if s.delta != nil {

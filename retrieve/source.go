@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -58,14 +59,49 @@ func (ix *Index) withSource(fi int32, fn func(src []byte)) {
 		bp = new([]byte)
 	}
 	src, err := decoder.DecodeAll(f.src, (*bp)[:0])
-	if err != nil || len(src) != int(f.srcLen) {
-		// The bytes were produced by compress in this process; never
-		// hand out anything but text of the right shape.
+	if err == nil && len(src) != int(f.srcLen) {
+		err = fmt.Errorf("%d bytes, want %d", len(src), f.srcLen)
+	}
+	if err != nil {
+		// The bytes were produced by compress in this process, so the
+		// index in memory is damaged: say so (SourceError), and hand
+		// out blank text of the right shape meanwhile, never garbage.
+		ix.damage.record(fmt.Errorf("the loaded source of %s does not decompress: %w", f.path, err))
 		src = bytes.Repeat([]byte{'\n'}, max(int(f.lines)-1, 0))
 	}
 	fn(src)
 	*bp = src[:0]
 	srcPool.Put(bp)
+}
+
+// sourceDamage is the first decompression failure of an index.
+type sourceDamage struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (d *sourceDamage) record(err error) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if d.err == nil {
+		d.err = err
+	}
+	d.mu.Unlock()
+}
+
+// SourceError returns the first failure to decompress a file's source
+// since the index was built, or nil. Values, statements and predictions
+// read from such a file are blank: a caller that finds an error here must
+// not trust its answer (the index in memory is damaged; reload it).
+func (ix *Index) SourceError() error {
+	if ix.damage == nil {
+		return nil
+	}
+	ix.damage.mu.Lock()
+	defer ix.damage.mu.Unlock()
+	return ix.damage.err
 }
 
 // lines returns the source lines of file fi.

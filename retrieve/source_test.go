@@ -43,3 +43,23 @@ func TestSourceRoundTrip(t *testing.T) {
 		t.Error("lines of a file not in the index")
 	}
 }
+
+// A source that does not decompress is reported, not passed off as blank
+// lines.
+func TestSourceErrorReported(t *testing.T) {
+	b := NewBuilder(wordTokenizer{}, Params{})
+	if err := b.Add(&File{Path: "a.py", Lines: []string{"alpha beta", "gamma"}}); err != nil {
+		t.Fatal(err)
+	}
+	ix := b.Index()
+	if err := ix.SourceError(); err != nil {
+		t.Fatalf("before: %v", err)
+	}
+	ix.files[0].src = []byte("not zstd")
+	if l := ix.Lines("a.py"); len(l) != 2 || l[0] != "" {
+		t.Errorf("lines of a damaged source: %q", l)
+	}
+	if err := ix.SourceError(); err == nil || !strings.Contains(err.Error(), "a.py") {
+		t.Errorf("SourceError = %v", err)
+	}
+}

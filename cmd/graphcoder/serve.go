@@ -26,6 +26,10 @@ import (
 
 func init() { rootCmd.AddCommand(newServeCmd()) }
 
+// testHookReindexed, when set, runs after each live re-index, before its
+// reload (tests stretch that moment).
+var testHookReindexed func()
+
 // serveFlags holds the settings of graphcoder serve.
 type serveFlags struct {
 	lsp, noWatch, allowRemote bool
@@ -238,7 +242,13 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		ready atomic.Pointer[engine.Engine]
 	)
 	live := server.NewLive(server.LiveOptions{
-		Reindex:  func(ctx context.Context, paths []string) ([]string, error) { return ix.Reindex(ctx, paths) },
+		Reindex: func(ctx context.Context, paths []string) ([]string, error) {
+			changed, err := ix.Reindex(ctx, paths)
+			if testHookReindexed != nil {
+				testHookReindexed()
+			}
+			return changed, err
+		},
 		Reload:   svc.Update,
 		Debounce: f.debounce, Logger: logger,
 	})

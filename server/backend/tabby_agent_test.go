@@ -19,7 +19,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/httpapi"
-	"github.com/graphcoder/graphcoder/server/jsonrpc"
+	"github.com/graphcoder/graphcoder/server/internal/jsonrpctest"
 )
 
 // TabbyAgentVersion is the release of Tabby's editor agent (the npm
@@ -284,7 +284,7 @@ func TestTabbyAgent(t *testing.T) {
 
 	t.Run("lsp", func(t *testing.T) {
 		in, out := startAgent(t, cli, home, "--lsp", "--stdio")
-		c := jsonrpc.NewClient(out, in)
+		c := jsonrpctest.NewClient(out, in)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		if err := c.Call(ctx, "initialize", map[string]any{"processId": nil, "rootUri": "file://" + repo,

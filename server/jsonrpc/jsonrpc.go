@@ -286,12 +286,12 @@ func (c *Conn) salvage(body []byte) []byte {
 	return body[:dec.InputOffset()]
 }
 
-// write sends one framed message.
-func (c *Conn) write(v any) error {
-	body, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
-	}
+// ReadFrame reads the next framed message body, as Serve does (for the
+// calling side of a connection, which reads answers).
+func (c *Conn) ReadFrame() ([]byte, error) { return c.readMessage() }
+
+// WriteFrame sends body, framed but otherwise as given.
+func (c *Conn) WriteFrame(body []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
@@ -301,6 +301,15 @@ func (c *Conn) write(v any) error {
 		return fmt.Errorf("write message: %w", err)
 	}
 	return nil
+}
+
+// write sends one framed message.
+func (c *Conn) write(v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	return c.WriteFrame(body)
 }
 
 // Notify sends a notification to the peer.

@@ -1,4 +1,4 @@
-package jsonrpc
+package jsonrpc_test
 
 import (
 	"context"
@@ -10,14 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphcoder/graphcoder/server/internal/jsonrpctest"
+	"github.com/graphcoder/graphcoder/server/jsonrpc"
 )
 
 // pair starts a server with handler h behind io.Pipe and returns a client.
-func pair(t *testing.T, opts Options, h Handler) (*Client, <-chan error) {
+func pair(t *testing.T, opts jsonrpc.Options, h jsonrpc.Handler) (*jsonrpctest.Client, <-chan error) {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	srv := NewConn(sr, sw, opts)
+	srv := jsonrpc.NewConn(sr, sw, opts)
 	done := make(chan error, 1)
 	go func() {
 		err := srv.Serve(context.Background(), h)
@@ -25,17 +28,17 @@ func pair(t *testing.T, opts Options, h Handler) (*Client, <-chan error) {
 		done <- err
 	}()
 	t.Cleanup(func() { cw.Close() })
-	return NewClient(cr, cw), done
+	return jsonrpctest.NewClient(cr, cw), done
 }
 
-func testHandler(ctx context.Context, req *Request) (Work, error) {
+func testHandler(ctx context.Context, req *jsonrpc.Request) (jsonrpc.Work, error) {
 	switch req.Method {
 	case "echo":
 		var v any
 		if err := json.Unmarshal(req.Params, &v); err != nil {
-			return nil, Errorf(CodeInvalidParams, "%v", err)
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%v", err)
 		}
-		return Value(v), nil
+		return jsonrpc.Value(v), nil
 	case "block":
 		return func(ctx context.Context) (any, error) {
 			<-ctx.Done()
@@ -46,23 +49,23 @@ func testHandler(ctx context.Context, req *Request) (Work, error) {
 	case "panicSync":
 		panic("sync boom")
 	case "exit":
-		return nil, ErrClose
+		return nil, jsonrpc.ErrClose
 	case "note":
 		return nil, nil
 	}
-	return nil, Errorf(CodeMethodNotFound, "method not found: %s", req.Method)
+	return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
 }
 
 func wantCode(t *testing.T, err error, code int64) {
 	t.Helper()
-	var e *Error
+	var e *jsonrpc.Error
 	if !errors.As(err, &e) || e.Code != code {
 		t.Fatalf("got error %v, want code %d", err, code)
 	}
 }
 
 func TestServeBadMessagesKeepServing(t *testing.T) {
-	c, _ := pair(t, Options{MaxMessage: 1 << 10}, testHandler)
+	c, _ := pair(t, jsonrpc.Options{MaxMessage: 1 << 10}, testHandler)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	echo := func() {
@@ -79,15 +82,15 @@ func TestServeBadMessagesKeepServing(t *testing.T) {
 		body string
 		code int64
 	}{
-		{"malformed json", "null", `{"jsonrpc":"2.0","id":1,"method":`, CodeParseError},
-		{"unknown method", "7", `{"jsonrpc":"2.0","id":7,"method":"nope"}`, CodeMethodNotFound},
-		{"bad params json", "null", `{"jsonrpc":"2.0","id":8,"method":"echo","params":{]}`, CodeParseError},
-		{"echo without params", "13", `{"jsonrpc":"2.0","id":13,"method":"echo"}`, CodeInvalidParams},
-		{"no method", "9", `{"jsonrpc":"2.0","id":9}`, CodeInvalidRequest},
-		{"object id", "null", `{"jsonrpc":"2.0","id":{},"method":"echo"}`, CodeInvalidRequest},
-		{"huge", "null", `{"jsonrpc":"2.0","id":10,"method":"echo","params":"` + strings.Repeat("x", 4<<10) + `"}`, CodeInvalidRequest},
-		{"panic in work", "11", `{"jsonrpc":"2.0","id":11,"method":"panic"}`, CodeInternalError},
-		{"panic in handler", "12", `{"jsonrpc":"2.0","id":"12","method":"panicSync"}`, CodeInternalError},
+		{"malformed json", "null", `{"jsonrpc":"2.0","id":1,"method":`, jsonrpc.CodeParseError},
+		{"unknown method", "7", `{"jsonrpc":"2.0","id":7,"method":"nope"}`, jsonrpc.CodeMethodNotFound},
+		{"bad params json", "null", `{"jsonrpc":"2.0","id":8,"method":"echo","params":{]}`, jsonrpc.CodeParseError},
+		{"echo without params", "13", `{"jsonrpc":"2.0","id":13,"method":"echo"}`, jsonrpc.CodeInvalidParams},
+		{"no method", "9", `{"jsonrpc":"2.0","id":9}`, jsonrpc.CodeInvalidRequest},
+		{"object id", "null", `{"jsonrpc":"2.0","id":{},"method":"echo"}`, jsonrpc.CodeInvalidRequest},
+		{"huge", "null", `{"jsonrpc":"2.0","id":10,"method":"echo","params":"` + strings.Repeat("x", 4<<10) + `"}`, jsonrpc.CodeInvalidRequest},
+		{"panic in work", "11", `{"jsonrpc":"2.0","id":11,"method":"panic"}`, jsonrpc.CodeInternalError},
+		{"panic in handler", "12", `{"jsonrpc":"2.0","id":"12","method":"panicSync"}`, jsonrpc.CodeInternalError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,9 +112,9 @@ func TestServeBadMessagesKeepServing(t *testing.T) {
 func TestServeMissingContentLength(t *testing.T) {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	go NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler)
+	go jsonrpc.NewConn(sr, sw, jsonrpc.Options{}).Serve(context.Background(), testHandler)
 	defer cw.Close()
-	c := NewClient(cr, cw)
+	c := jsonrpctest.NewClient(cr, cw)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := io.WriteString(cw, "X-Nothing: 1\r\n\r\n"); err != nil {
@@ -124,10 +127,10 @@ func TestServeMissingContentLength(t *testing.T) {
 }
 
 func TestCancelMidFlight(t *testing.T) {
-	c, _ := pair(t, Options{}, testHandler)
+	c, _ := pair(t, jsonrpc.Options{}, testHandler)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	wantCode(t, c.Call(ctx, "block", nil, nil), CodeRequestCancelled)
+	wantCode(t, c.Call(ctx, "block", nil, nil), jsonrpc.CodeRequestCancelled)
 	var got string
 	if err := c.Call(context.Background(), "echo", "after", &got); err != nil || got != "after" {
 		t.Fatalf("echo after cancel = %q, %v", got, err)
@@ -137,7 +140,7 @@ func TestCancelMidFlight(t *testing.T) {
 func TestParallelBound(t *testing.T) {
 	// With one slot, a blocked request holds it: a second request waits
 	// and is answered once the first is cancelled.
-	c, _ := pair(t, Options{Parallel: 1}, testHandler)
+	c, _ := pair(t, jsonrpc.Options{Parallel: 1}, testHandler)
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() { first <- c.Call(ctx1, "block", nil, nil) }()
@@ -150,14 +153,14 @@ func TestParallelBound(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	cancel1()
-	wantCode(t, <-first, CodeRequestCancelled)
+	wantCode(t, <-first, jsonrpc.CodeRequestCancelled)
 	if err := <-second; err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestCloseEndsServe(t *testing.T) {
-	c, done := pair(t, Options{}, testHandler)
+	c, done := pair(t, jsonrpc.Options{}, testHandler)
 	if err := c.Notify("exit", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -167,29 +170,29 @@ func TestCloseEndsServe(t *testing.T) {
 			t.Fatal(err)
 		}
 	case <-time.After(2 * time.Second):
-		t.Fatal("Serve did not return after ErrClose")
+		t.Fatal("Serve did not return after jsonrpc.ErrClose")
 	}
 }
 
-// Both ends of a connection call each other: a request's Work calls back
+// Both ends of a connection call each other: a request's jsonrpc.Work calls back
 // to the peer and answers with what it got.
 func TestCallBothWays(t *testing.T) {
 	ar, bw := io.Pipe()
 	br, aw := io.Pipe()
-	a, b := NewConn(ar, aw, Options{}), NewConn(br, bw, Options{})
+	a, b := jsonrpc.NewConn(ar, aw, jsonrpc.Options{}), jsonrpc.NewConn(br, bw, jsonrpc.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 2)
 	go func() {
-		done <- a.Serve(ctx, func(ctx context.Context, req *Request) (Work, error) {
+		done <- a.Serve(ctx, func(ctx context.Context, req *jsonrpc.Request) (jsonrpc.Work, error) {
 			if req.Method == "name" {
-				return Value("a"), nil
+				return jsonrpc.Value("a"), nil
 			}
-			return nil, Errorf(CodeMethodNotFound, "no %s", req.Method)
+			return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no %s", req.Method)
 		})
 	}()
 	go func() {
-		done <- b.Serve(ctx, func(ctx context.Context, req *Request) (Work, error) {
+		done <- b.Serve(ctx, func(ctx context.Context, req *jsonrpc.Request) (jsonrpc.Work, error) {
 			if req.Method == "block" {
 				return func(ctx context.Context) (any, error) { <-ctx.Done(); return nil, ctx.Err() }, nil
 			}
@@ -208,12 +211,12 @@ func TestCallBothWays(t *testing.T) {
 	if err := a.Call(cctx, "greet", map[string]int{"n": 1}, &got); err != nil || got != "b greets a" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	// An error answer comes back as an *Error.
-	var e *Error
-	if err := b.Call(cctx, "nothing", nil, nil); !errors.As(err, &e) || e.Code != CodeMethodNotFound {
+	// An error answer comes back as a *jsonrpc.Error.
+	var e *jsonrpc.Error
+	if err := b.Call(cctx, "nothing", nil, nil); !errors.As(err, &e) || e.Code != jsonrpc.CodeMethodNotFound {
 		t.Fatalf("error answer: %v", err)
 	}
-	// A call waiting when the connection ends gets ErrClosed, and so does
+	// A call waiting when the connection ends gets jsonrpc.ErrClosed, and so does
 	// one made after.
 	waiting := make(chan error, 1)
 	go func() { waiting <- a.Call(ctx, "block", nil, nil) }()
@@ -221,13 +224,13 @@ func TestCallBothWays(t *testing.T) {
 	bw.Close() // a reads the end of the stream
 	select {
 	case err := <-waiting:
-		if !errors.Is(err, ErrClosed) {
+		if !errors.Is(err, jsonrpc.ErrClosed) {
 			t.Fatalf("call waiting at the end: %v", err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a call on a closed connection did not return")
 	}
-	if err := a.Call(ctx, "x", nil, nil); !errors.Is(err, ErrClosed) {
+	if err := a.Call(ctx, "x", nil, nil); !errors.Is(err, jsonrpc.ErrClosed) {
 		t.Fatalf("call after the end: %v", err)
 	}
 	aw.Close()
@@ -268,9 +271,9 @@ func TestFramingResync(t *testing.T) {
 			cr, sw := io.Pipe()
 			sr, cw := io.Pipe()
 			done := make(chan error, 1)
-			go func() { done <- NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler) }()
+			go func() { done <- jsonrpc.NewConn(sr, sw, jsonrpc.Options{}).Serve(context.Background(), testHandler) }()
 			defer cw.Close()
-			c := NewClient(cr, cw)
+			c := jsonrpctest.NewClient(cr, cw)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			stream := []byte(tt.stream)
@@ -306,36 +309,23 @@ func TestFramingResync(t *testing.T) {
 func TestFramingTooLongIsAnswered(t *testing.T) {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	go NewConn(sr, sw, Options{}).Serve(context.Background(), testHandler)
+	go jsonrpc.NewConn(sr, sw, jsonrpc.Options{}).Serve(context.Background(), testHandler)
 	defer cw.Close()
-	c := NewClient(cr, cw)
+	c := jsonrpctest.NewClient(cr, cw)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := `{"jsonrpc":"2.0","id":41,"method":"echo","params":"first"}`
 	next := `{"jsonrpc":"2.0","id":42,"method":"echo","params":"second"}`
-	answers := make(chan error, 2)
-	for _, id := range []string{"41", "42"} {
-		ch := make(chan *wire, 1)
-		c.mu.Lock()
-		c.waiting[id] = ch
-		c.mu.Unlock()
-		go func() {
-			select {
-			case m := <-ch:
-				if m.Error != nil {
-					answers <- m.Error
-					return
-				}
-				answers <- nil
-			case <-ctx.Done():
-				answers <- fmt.Errorf("no answer to %s", id)
-			}
-		}()
-	}
+	first, second := c.Expect("41"), c.Expect("42")
 	io.WriteString(cw, frame(len(body)+10, body)+frame(len(next), next))
-	for range 2 {
-		if err := <-answers; err != nil {
-			t.Error(err)
+	for _, ch := range []<-chan jsonrpctest.Answer{first, second} {
+		select {
+		case a := <-ch:
+			if a.Err != nil {
+				t.Error(a.Err)
+			}
+		case <-ctx.Done():
+			t.Fatal("no answer")
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/graphcoder/graphcoder/server/jsonrpc"
 )
 
-// editor is a client that, unlike jsonrpc.Client, answers the server's
+// editor is a client that, unlike jsonrpctest.Client, answers the server's
 // requests: it takes work-done progress and records what it is sent.
 type editor struct {
 	conn *jsonrpc.Conn

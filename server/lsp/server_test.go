@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/server"
+	"github.com/graphcoder/graphcoder/server/internal/jsonrpctest"
 	"github.com/graphcoder/graphcoder/server/jsonrpc"
 )
 
@@ -48,7 +49,7 @@ type harness struct {
 	t      *testing.T
 	root   string
 	svc    *server.Service
-	client *jsonrpc.Client
+	client *jsonrpctest.Client
 	fake   *fakeCompleter
 	saved  chan string
 	done   chan error
@@ -74,7 +75,7 @@ func start(t *testing.T) *harness {
 		h.done <- err
 	}()
 	t.Cleanup(func() { cw.Close() })
-	h.client = jsonrpc.NewClient(cr, cw)
+	h.client = jsonrpctest.NewClient(cr, cw)
 	return h
 }
 

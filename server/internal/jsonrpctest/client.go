@@ -1,19 +1,36 @@
-package jsonrpc
+// Package jsonrpctest is the calling side of a JSON-RPC connection for
+// tests and load drivers: it sends requests over real framing and matches
+// their answers, so that a server is tested from outside, as an editor
+// speaks to it.
+package jsonrpctest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/graphcoder/graphcoder/server/jsonrpc"
 )
+
+// wire is an answer's shape.
+type wire struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
 
 // Client is the calling side of a connection: it sends requests and
 // matches their answers. Tests and load drivers use it to speak to a
 // server over real framing.
 type Client struct {
-	conn *Conn
+	conn *jsonrpc.Conn
 
 	mu      sync.Mutex
 	nextID  int64
@@ -24,7 +41,7 @@ type Client struct {
 
 // NewClient starts a client reading answers from r and writing requests to w.
 func NewClient(r io.Reader, w io.Writer) *Client {
-	c := &Client{conn: NewConn(r, w, Options{}), waiting: map[string]chan *wire{}, done: make(chan struct{})}
+	c := &Client{conn: jsonrpc.NewConn(r, w, jsonrpc.Options{}), waiting: map[string]chan *wire{}, done: make(chan struct{})}
 	go c.read()
 	return c
 }
@@ -32,7 +49,7 @@ func NewClient(r io.Reader, w io.Writer) *Client {
 func (c *Client) read() {
 	defer close(c.done)
 	for {
-		body, err := c.conn.readMessage()
+		body, err := c.conn.ReadFrame()
 		if err != nil {
 			c.fail(fmt.Errorf("read answer: %w", err))
 			return
@@ -65,14 +82,35 @@ func (c *Client) fail(err error) {
 func (c *Client) Notify(method string, params any) error { return c.conn.Notify(method, params) }
 
 // WriteRaw sends a raw body with correct framing (for malformed messages).
-func (c *Client) WriteRaw(body []byte) error {
-	c.conn.wmu.Lock()
-	defer c.conn.wmu.Unlock()
-	if _, err := fmt.Fprintf(c.conn.w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
-		return err
-	}
-	_, err := c.conn.w.Write(body)
-	return err
+func (c *Client) WriteRaw(body []byte) error { return c.conn.WriteFrame(body) }
+
+// Answer is the outcome of a request Expect waits for.
+type Answer struct {
+	Result json.RawMessage
+	Err    error
+}
+
+// Expect registers a wait for the answer whose id is id (its raw JSON
+// text) and returns the channel it arrives on, for requests the test
+// writes itself (unframed or misframed).
+func (c *Client) Expect(id string) <-chan Answer {
+	ch := make(chan *wire, 1)
+	out := make(chan Answer, 1)
+	c.mu.Lock()
+	c.waiting[id] = ch
+	c.mu.Unlock()
+	go func() {
+		m, ok := <-ch
+		switch {
+		case !ok:
+			out <- Answer{Err: c.err}
+		case m.Error != nil:
+			out <- Answer{Err: m.Error}
+		default:
+			out <- Answer{Result: m.Result}
+		}
+	}()
+	return out
 }
 
 // CallRaw sends body, framed but otherwise as given, and waits for the
@@ -129,13 +167,16 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	}
 	c.waiting[key] = ch
 	c.mu.Unlock()
-	err := c.conn.write(struct {
+	body, err := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      int64  `json:"id"`
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
 	}{"2.0", id, method, params})
 	if err != nil {
+		return err
+	}
+	if err := c.conn.WriteFrame(body); err != nil {
 		return err
 	}
 	var m *wire
