@@ -3,7 +3,6 @@ package ccg
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -20,10 +19,10 @@ func Build(f *lang.File) *Graph {
 	b.from = make([]int32, 0, n+n/2)
 	b.to = make([]int32, 0, n+n/2)
 	b.number(f.Stmts, NoScope)
-	b.inline(f.Stmts)
+	b.enclose(f.Stmts)
 	b.top(f.Stmts)
 	g.Nodes = b.nodes
-	g.endsInline, g.after = b.endsInline, b.after
+	g.enclosing, g.after = b.chain, b.after
 
 	var cd cdBuilder
 	cd.build(g.Nodes, b.from, b.to, b.exits)
@@ -108,85 +107,4 @@ func (g *Graph) index() {
 			*out++
 		}
 	}
-}
-
-// AppendTarget adds the query-side target: a Dummy vertex on the row after
-// the last statement, standing for the statement written next. The last
-// statement is the last in source order (largest StartRow, then largest
-// id); normally the target follows it in its scope with a CF edge from it.
-// Two cases differ:
-//   - when the last statement ends an inline body (lang.Stmt.InlineBody:
-//     `if (c) throw e;`, `while x: step()`), no later line continues that
-//     body, so the target follows the whole construct, transitively through
-//     nested inline bodies: it is in the construct's scope, with CF edges
-//     from every vertex whose normal completion leaves the construct (for
-//     an if without else, the header and a body that can complete; for a
-//     loop, its header and its breaks), or from the construct's header
-//     when none can complete;
-//   - after a function or class header with no body yet (a `def f():` or
-//     `void f() {` at the end of the context), the target is the first
-//     statement of that body, in the header's scope.
-//
-// It returns the new id. On an empty graph the target has no edge.
-func (g *Graph) AppendTarget() int32 {
-	last, row := int32(-1), 0
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		if n.Dummy {
-			continue
-		}
-		if last < 0 || n.StartRow >= g.Nodes[last].StartRow {
-			last = int32(i)
-		}
-		row = max(row, n.EndRow+1)
-	}
-	id := int32(len(g.Nodes))
-	scope := int32(NoScope)
-	var preds []int32
-	if last >= 0 {
-		construct := last
-		for {
-			c, ok := g.endsInline[construct]
-			if !ok {
-				break
-			}
-			construct = c
-		}
-		switch {
-		case construct != last:
-			scope = g.Nodes[construct].Scope
-			preds = g.after[construct]
-			if len(preds) == 0 {
-				preds = []int32{construct}
-			}
-		case g.opensBody(last):
-			scope = last
-			preds = []int32{last}
-		default:
-			scope = g.Nodes[last].Scope
-			preds = []int32{last}
-		}
-	}
-	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, Type: "target", StartRow: row, EndRow: row, Scope: scope, Dummy: true})
-	for _, p := range preds {
-		g.Edges = append(g.Edges, Edge{From: p, To: id, Type: CF})
-	}
-	slices.SortFunc(g.Edges, compareEdges)
-	g.Edges = slices.Compact(g.Edges)
-	g.index()
-	return id
-}
-
-// opensBody reports whether vertex v is a function or class header whose
-// body the next statement starts: not a declaration ending in ';' (a Java
-// abstract or interface method), which has no body.
-func (g *Graph) opensBody(v int32) bool {
-	n := &g.Nodes[v]
-	if n.Kind != lang.Func && n.Kind != lang.Class {
-		return false
-	}
-	if n.EndRow >= 0 && n.EndRow < len(g.Lines) {
-		return !strings.HasSuffix(strings.TrimSpace(g.Lines[n.EndRow]), ";")
-	}
-	return true
 }

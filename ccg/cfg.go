@@ -50,10 +50,10 @@ type cfgBuilder struct {
 	exits    []int32 // vertices flowing to their scope's virtual exit
 	frames   []frame
 
-	// endsInline and after are Graph.endsInline and Graph.after: after
-	// holds a key for every construct to record, filled in by stmt.
-	endsInline map[int32]int32
-	after      map[int32][]int32
+	// chain and after are Graph.enclosing and Graph.after: after holds
+	// a key for every construct to record, filled in by stmt.
+	chain []link
+	after map[int32][]int32
 
 	// pendingLoop is the first statement of a labeled With's body and
 	// pendingLabel that label: a loop found there also answers to it.
@@ -171,62 +171,6 @@ func merge(a, c []int32) []int32 {
 }
 
 func one(id int32) []int32 { return []int32{id} }
-
-// inline records, for every header whose body no later line continues
-// (lang.Stmt.InlineBody), which construct the last statement of that body
-// ends: the header itself, or for an if/else chain its first If, so that
-// the statement after it follows the whole chain. Loop and if bodies,
-// if/else and loop/else clauses, labeled statements, with blocks and
-// definitions count; try clauses and cases do not, since a further clause
-// may follow them.
-func (b *cfgBuilder) inline(stmts []*lang.Stmt) {
-	var chainTop map[*lang.Stmt]int32
-	mark := func(body []*lang.Stmt, construct int32) {
-		if len(body) == 0 {
-			return
-		}
-		if b.endsInline == nil {
-			b.endsInline = make(map[int32]int32)
-			b.after = make(map[int32][]int32)
-		}
-		b.endsInline[b.ids[body[len(body)-1]]] = construct
-		b.after[construct] = nil
-	}
-	lang.Walk(stmts, func(s *lang.Stmt) {
-		id := b.ids[s]
-		switch s.Kind {
-		case lang.If:
-			top, ok := chainTop[s]
-			if !ok {
-				top = id
-			}
-			if s.InlineBody {
-				mark(s.Body, top)
-			}
-			if e := s.Else; e != nil {
-				if e.Kind == lang.If {
-					if chainTop == nil {
-						chainTop = make(map[*lang.Stmt]int32)
-					}
-					chainTop[e] = top
-				} else if e.InlineBody {
-					mark(e.Body, top)
-				}
-			}
-		case lang.Loop:
-			if s.InlineBody {
-				mark(s.Body, id)
-			}
-			if e := s.Else; e != nil && e.InlineBody {
-				mark(e.Body, id)
-			}
-		case lang.With, lang.Func, lang.Class:
-			if s.InlineBody {
-				mark(s.Body, id)
-			}
-		}
-	})
-}
 
 // stmt wires statement s after preds and returns the frontier after it,
 // recording it when AppendTarget may need it.

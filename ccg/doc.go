@@ -56,12 +56,25 @@
 //     unmatched path: every call would otherwise branch to the exit.
 //   - Statements that error recovery left in a switch or match before its
 //     first case run between the header and the cases.
-//   - The query target appended after a function or class header with no
-//     body yet is the first statement of that body. After a statement that
-//     ends an inline body (lang.Stmt.InlineBody: a Java brace-less body, a
-//     Python body on its header's row), it follows the whole construct,
-//     with CF edges from the vertices that complete it normally. After any
-//     other statement it joins that statement's scope.
+//   - The query target (Graph.AppendTarget) stands where the index has
+//     the statement written after the context, with the same CF
+//     predecessors. After a function or class header with no body yet it
+//     is the first statement of that body. After a statement that ends an
+//     inline body (lang.Stmt.InlineBody: a Java brace-less body, a Python
+//     body on its header's row) it follows the whole construct, with CF
+//     edges from the vertices that complete it normally. In the brace
+//     languages the same holds for every construct the context's last
+//     lines close (`}`, `});`, ... with blank and comment lines between):
+//     the builder reads the brace depth of the rows with a small lexer
+//     that knows comments and literals, compares it with the depth of each
+//     statement enclosing the last one, and follows each closed construct
+//     in turn (an if/else chain, loop, switch or try, or a function or
+//     class header, a plain statement of its enclosing scope). Build
+//     records the chain of statements enclosing the file's last statement
+//     and the frontier leaving each of their constructs, a few entries per
+//     file, so indexing pays next to nothing for it. A Python context
+//     cannot show whether the next line dedents: after a body on its own
+//     rows, the target stays in that body.
 //   - A Python match does not catch break (it belongs to the enclosing
 //     loop); a Java, JavaScript or Go switch (and a Go select) does.
 //   - A case marked FallThrough (a Go case ending in fallthrough) flows

@@ -69,12 +69,13 @@ type Graph struct {
 
 	in, out [3]csr // adjacency by edge type, built by index()
 
-	// endsInline maps the last statement of an inline body
-	// (lang.Stmt.InlineBody) to the construct that body ends; after maps
-	// such a construct to the vertices whose normal completion flows into
-	// the statement following it. AppendTarget reads both.
-	endsInline map[int32]int32
-	after      map[int32][]int32
+	// enclosing is the chain of statements holding the last statement
+	// in source order, innermost first (that statement, the statement
+	// whose block holds it, ..., a top-level statement); after maps each
+	// construct of the chain to the vertices whose normal completion flows
+	// into the statement following it. AppendTarget reads both.
+	enclosing []link
+	after     map[int32][]int32
 }
 
 // Text returns the source text of vertex v ("" for a dummy).

@@ -1,0 +1,248 @@
+package ccg
+
+// brackets is the brace structure of the rows from..len(lines)-1 of a
+// source in a brace language (Java, Go, JavaScript, TypeScript), as a
+// lexer that knows comments and literals sees it. Depths are counted in
+// braces only and relative to the start of row from, so an unbalanced
+// brace above from shifts nothing.
+type brackets struct {
+	from int
+	// start[r-from] is the depth at the first token of row r other than
+	// a closing bracket, that is, where a statement starting the row
+	// stands: `} else {` and `} catch (E e) {` stand at the depth of their
+	// if or try. A row without such a token has the depth at its end.
+	// end[r-from] is the depth at the end of row r.
+	start, end []int32
+	// code is the last row holding anything other than brackets, ';' and
+	// ',' outside comments (from-1 when none does).
+	code int
+}
+
+// lexMode is what the lexer is inside of at a given byte.
+type lexMode uint8
+
+const (
+	inCode         lexMode = iota
+	inBlockComment         // /* ... */
+	inRaw                  // a Go raw string `...`
+	inTemplate             // a JavaScript template literal `...${...}...`
+	inTextBlock            // a Java text block """..."""
+)
+
+// regexKeywords are the JavaScript keywords after which a slash starts a
+// regular expression literal rather than a division.
+var regexKeywords = map[string]bool{
+	"return": true, "typeof": true, "case": true, "do": true, "else": true, "in": true,
+	"of": true, "new": true, "delete": true, "void": true, "throw": true, "yield": true,
+	"await": true, "instanceof": true,
+}
+
+// lexBrackets lexes lines[from:] as language (the literals of Java, Go,
+// JavaScript and TypeScript; any other name is read like Java). String
+// and character literals end at the end of their row, so a quote the
+// lexer misreads (JSX text, say) costs at most that row.
+func lexBrackets(lines []string, from int, language string) *brackets {
+	if from < 0 {
+		from = 0
+	}
+	n := max(len(lines)-from, 0)
+	br := &brackets{from: from, start: make([]int32, n), end: make([]int32, n), code: from - 1}
+	ecma := language == "javascript" || language == "typescript"
+	goLang := language == "go"
+	mode := inCode
+	var depth int32
+	var templates []int32 // depths at which each open ${ ... } of a template returns to it
+	var prev byte         // last significant code byte (JavaScript regex literals)
+	prevWord := ""        // the identifier prev ended, if any
+	for r := 0; r < n; r++ {
+		line := lines[from+r]
+		started := false
+		stand := func() {
+			if !started {
+				started = true
+				br.start[r] = depth
+			}
+		}
+		code := func() {
+			stand()
+			br.code = from + r
+		}
+		for i := 0; i < len(line); {
+			c := line[i]
+			switch mode {
+			case inBlockComment:
+				if c == '*' && i+1 < len(line) && line[i+1] == '/' {
+					mode = inCode
+					i += 2
+					continue
+				}
+				i++
+				continue
+			case inRaw:
+				if c == '`' {
+					mode = inCode
+				}
+				code()
+				i++
+				continue
+			case inTextBlock:
+				code()
+				if c == '\\' {
+					i += 2
+					continue
+				}
+				if c == '"' && i+2 < len(line) && line[i+1] == '"' && line[i+2] == '"' {
+					mode = inCode
+					i += 3
+					continue
+				}
+				i++
+				continue
+			case inTemplate:
+				code()
+				switch {
+				case c == '\\':
+					i += 2
+				case c == '`':
+					mode = inCode
+					i++
+				case c == '$' && i+1 < len(line) && line[i+1] == '{':
+					templates = append(templates, depth)
+					depth++
+					mode = inCode
+					i += 2
+				default:
+					i++
+				}
+				continue
+			}
+			// inCode
+			switch {
+			case c == ' ' || c == '\t' || c == '\r' || c == '\f':
+				i++
+				continue
+			case c == '/' && i+1 < len(line) && line[i+1] == '/':
+				i = len(line)
+				continue
+			case c == '/' && i+1 < len(line) && line[i+1] == '*':
+				mode = inBlockComment
+				i += 2
+				continue
+			}
+			word := ""
+			switch {
+			case c == '}' || c == ')' || c == ']':
+				if c == '}' {
+					depth--
+					if k := len(templates) - 1; k >= 0 && depth == templates[k] {
+						templates = templates[:k]
+						mode = inTemplate
+						code()
+						i++
+						continue
+					}
+				}
+				i++
+			case c == '{' || c == '(' || c == '[' || c == ';' || c == ',':
+				stand()
+				if c == '{' {
+					depth++
+				}
+				i++
+			case c == '"' && language == "java" && i+2 < len(line) && line[i+1] == '"' && line[i+2] == '"':
+				code()
+				mode = inTextBlock
+				i += 3
+			case c == '"' || c == '\'':
+				code()
+				i = quoteEnd(line, i)
+			case c == '`' && goLang:
+				code()
+				mode = inRaw
+				i++
+			case c == '`' && ecma:
+				code()
+				mode = inTemplate
+				i++
+			case c == '/' && ecma && regexAllowed(prev, prevWord):
+				code()
+				i = regexEnd(line, i)
+			case isWordByte(c):
+				code()
+				j := i + 1
+				for j < len(line) && isWordByte(line[j]) {
+					j++
+				}
+				word = line[i:j]
+				i = j
+			default:
+				code()
+				i++
+			}
+			prev, prevWord = c, word
+			if word != "" {
+				prev = 'a'
+			}
+		}
+		if !started {
+			br.start[r] = depth
+		}
+		br.end[r] = depth
+	}
+	return br
+}
+
+// quoteEnd returns the index after the string or character literal
+// opened by line[i], or len(line) when the row ends first.
+func quoteEnd(line string, i int) int {
+	q := line[i]
+	for j := i + 1; j < len(line); j++ {
+		switch line[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return len(line)
+}
+
+// regexEnd returns the index after the JavaScript regular expression
+// literal (and its flags) opened by the slash at line[i], or len(line).
+func regexEnd(line string, i int) int {
+	class := false
+	for j := i + 1; j < len(line); j++ {
+		switch c := line[j]; {
+		case c == '\\':
+			j++
+		case c == '[':
+			class = true
+		case c == ']':
+			class = false
+		case c == '/' && !class:
+			j++
+			for j < len(line) && isWordByte(line[j]) {
+				j++
+			}
+			return j
+		}
+	}
+	return len(line)
+}
+
+// regexAllowed reports whether a slash after the code byte prev (0 at the
+// start) and the identifier prevWord starts a regular expression.
+func regexAllowed(prev byte, prevWord string) bool {
+	if prevWord != "" {
+		return regexKeywords[prevWord]
+	}
+	switch prev {
+	case 0, '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', ';', '+', '-', '*', '%', '<', '>', '~', '^':
+		return true
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}

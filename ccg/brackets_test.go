@@ -1,0 +1,201 @@
+package ccg
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// The bracket lexer counts only braces that are code: none in comments,
+// strings, character literals, Go raw strings, Java text blocks,
+// JavaScript template text and regular expressions, while the code of a
+// template's ${...} counts. start is the depth of a row's first token
+// after its closing brackets, end the depth after the row, code the last
+// row with more than brackets, ';' and ','.
+func TestLexBrackets(t *testing.T) {
+	tests := []struct {
+		name, language string
+		lines          []string
+		start, end     []int32
+		code           int
+	}{
+		{"blocks", "java", []string{"class A {", "  void f() {", "  }", "} else {", "}"},
+			[]int32{0, 1, 1, 0, 0}, []int32{1, 2, 1, 1, 0}, 3},
+		{"closers only", "java", []string{"x();", "});", "", "}()", "]);"},
+			[]int32{0, -1, -1, -2, -2}, []int32{0, -1, -1, -2, -2}, 0},
+		{"comments", "java", []string{"a(); // {", "/* {", " * } {", " */ }", "/** { */ b();"},
+			[]int32{0, 0, 0, -1, -1}, []int32{0, 0, 0, -1, -1}, 4},
+		{"strings and chars", "java", []string{`s = "{\"{";`, `c = '{';`, `d = '\'';`, `t = "}`},
+			[]int32{0, 0, 0, 0}, []int32{0, 0, 0, 0}, 3},
+		{"java text block", "java", []string{`s = """`, `  { \"""`, `  """;`, `}`},
+			[]int32{0, 0, 0, -1}, []int32{0, 0, 0, -1}, 2},
+		{"go raw string and rune", "go", []string{"s := `{", "}` + string('{')", "}"},
+			[]int32{0, 0, -1}, []int32{0, 0, -1}, 1},
+		{"java backquote is no string", "java", []string{"a(`{`);"},
+			[]int32{0}, []int32{1}, 0},
+		{"template literal", "javascript", []string{"s = `{ ${ {a: 1}.a } {", "${ f(() => { return 1; }) }`;", "}"},
+			[]int32{0, 0, -1}, []int32{0, 0, -1}, 1},
+		{"regex and division", "typescript", []string{"r = /[{}]\\{/g.test(s);", "x = a / b / {c: 1}.c;", "return /}/;", "}"},
+			[]int32{0, 0, 0, -1}, []int32{0, 0, 0, -1}, 2},
+		{"regex after a word is division", "javascript", []string{"y = x /{a:1}.a/ 2; }"},
+			[]int32{0}, []int32{-1}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			br := lexBrackets(tc.lines, 0, tc.language)
+			if !slices.Equal(br.start, tc.start) || !slices.Equal(br.end, tc.end) || br.code != tc.code {
+				t.Errorf("start %v end %v code %d, want %v %v %d", br.start, br.end, br.code, tc.start, tc.end, tc.code)
+			}
+		})
+	}
+	// Rows before from are not read; depths start at 0 on row from.
+	br := lexBrackets([]string{"{ {", "a();", "}"}, 1, "go")
+	if br.from != 1 || !slices.Equal(br.start, []int32{0, -1}) || !slices.Equal(br.end, []int32{0, -1}) || br.code != 1 {
+		t.Errorf("from 1: %+v", br)
+	}
+}
+
+// line adds a row that holds no statement (a closing brace, a comment).
+func (t *tree) line(text string) { t.lines = append(t.lines, text) }
+
+// AppendTarget on hand-built statement trees, where the rows are exactly
+// the fixture's: what the brace walk does with each relation.
+func TestAppendTargetHandBuilt(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(t *tree) *lang.File
+		preds []string // texts of the target's CF predecessors, sorted
+		scope string   // text of the target's scope header, "" for top level
+	}{
+		{"nested inline ifs in an open method", func(t *tree) *lang.File {
+			c := t.st(lang.Class, "class A {")
+			f := t.st(lang.Func, "  void f() {")
+			ifc := t.st(lang.If, "    if (c)")
+			ifd := t.st(lang.If, "      if (d)")
+			ifd.Body, ifd.InlineBody = []*lang.Stmt{t.st(lang.Simple, "        g();")}, true
+			ifc.Body, ifc.InlineBody = []*lang.Stmt{ifd}, true
+			f.Body = []*lang.Stmt{ifc}
+			c.Body = []*lang.Stmt{f}
+			return t.file("java", c)
+		}, []string{"        g();", "      if (d)", "    if (c)"}, "  void f() {"},
+		{"loop and method closed", func(t *tree) *lang.File {
+			c := t.st(lang.Class, "class A {")
+			f := t.st(lang.Func, "  void f() {")
+			w := t.st(lang.Loop, "    while (x) {")
+			w.Body = []*lang.Stmt{t.st(lang.Simple, "      a();")}
+			f.Body = []*lang.Stmt{w}
+			c.Body = []*lang.Stmt{f}
+			t.line("    }")
+			t.line("  }")
+			return t.file("java", c)
+		}, []string{"  void f() {"}, "class A {"},
+		{"loop closed, then code the parser dropped", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			w := t.st(lang.Loop, "  while (x) {")
+			w.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
+			f.Body = []*lang.Stmt{w}
+			t.line("  }")
+			t.line("  @Deprecated")
+			return t.file("java", f)
+		}, []string{"    a();"}, "void f() {"},
+		{"classic case closed with its switch", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			sw := t.st(lang.Switch, "  switch (x) {")
+			cs := t.st(lang.Case, "  case 1:")
+			cs.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
+			sw.Cases = []*lang.Stmt{cs}
+			f.Body = []*lang.Stmt{sw}
+			t.line("  }")
+			return t.file("java", f)
+		}, []string{"    a();", "  switch (x) {"}, "void f() {"},
+		{"braced case body closed, switch open", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			sw := t.st(lang.Switch, "  switch (x) {")
+			cs := t.st(lang.Case, "  case 1: {")
+			cs.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
+			sw.Cases = []*lang.Stmt{cs}
+			f.Body = []*lang.Stmt{sw}
+			t.line("  }")
+			return t.file("java", f)
+		}, []string{"    a();"}, "void f() {"},
+		{"inner block closed", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			run := t.st(lang.Simple, "  run(() -> {")
+			run.Inner = [][]*lang.Stmt{{t.st(lang.Simple, "    a();")}}
+			f.Body = []*lang.Stmt{run}
+			t.line("  });")
+			return t.file("java", f)
+		}, []string{"  run(() -> {"}, "void f() {"},
+		{"inner block open", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			f.Body = []*lang.Stmt{t.st(lang.Simple, "  run(() -> {")}
+			return t.file("java", f)
+		}, []string{"  run(() -> {"}, "  run(() -> {"},
+		{"try closed", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "void f() {")
+			try := t.st(lang.Try, "  try {")
+			try.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
+			catch := t.st(lang.Catch, "  } catch (E e) {")
+			catch.Body = []*lang.Stmt{t.st(lang.Raise, "    throw e;")}
+			try.Handlers = []*lang.Stmt{catch}
+			f.Body = []*lang.Stmt{try}
+			t.line("  }")
+			return t.file("java", f)
+		}, []string{"    a();"}, "void f() {"},
+		{"python reads no braces", func(t *tree) *lang.File {
+			f := t.st(lang.Func, "def f():")
+			ifx := t.st(lang.If, "  if x:")
+			ifx.Body = []*lang.Stmt{t.st(lang.Simple, "    a()")}
+			f.Body = []*lang.Stmt{ifx}
+			t.line("}")
+			return t.file("python", f)
+		}, []string{"    a()"}, "def f():"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Build(tc.build(&tree{}))
+			id := g.AppendTarget()
+			var preds []string
+			for _, p := range g.In(id, CF) {
+				preds = append(preds, g.Text(p))
+			}
+			slices.Sort(preds)
+			scope := ""
+			if s := g.Nodes[id].Scope; s != NoScope {
+				scope = g.Text(s)
+			}
+			if !slices.Equal(preds, tc.preds) || scope != tc.scope {
+				var b strings.Builder
+				Write(&b, g, "text", nil)
+				t.Errorf("target preds %q scope %q, want %q scope %q\n%s", preds, scope, tc.preds, tc.scope, b.String())
+			}
+		})
+	}
+}
+
+// The lexer never fails, gives one depth per row, and on text without
+// comments or literals (no quote, slash or backquote) counts braces
+// exactly as a plain count does.
+func FuzzLexBrackets(f *testing.F) {
+	f.Add("class A {\n  void f() { /* } */ s = \"}\"; }\n}", 0)
+	f.Add("s := `{\n}` + '{'\n}", 1)
+	f.Add("x = `${ {a: `}`} }` / 2; r = /[{]/;\n}", 2)
+	f.Add("t = \"\"\"\n{\n\"\"\";", 3)
+	f.Fuzz(func(t *testing.T, src string, which int) {
+		language := [...]string{"java", "go", "javascript", "typescript"}[uint(which)%4]
+		lines := lang.SplitLines([]byte(src))
+		br := lexBrackets(lines, 0, language)
+		if len(br.start) != len(lines) || len(br.end) != len(lines) || br.code < -1 || br.code >= len(lines) {
+			t.Fatalf("%d rows: %d starts, %d ends, code row %d", len(lines), len(br.start), len(br.end), br.code)
+		}
+		if len(lines) == 0 || strings.ContainsAny(src, "\"'`/") {
+			return
+		}
+		want := int32(strings.Count(src, "{") - strings.Count(src, "}"))
+		if got := br.end[len(br.end)-1]; got != want {
+			t.Errorf("depth at the end %d, want %d", got, want)
+		}
+	})
+}
