@@ -25,6 +25,28 @@
 //     generation whole. Unreferenced generations and blobs are collected
 //     after the flip.
 //
+// The index is also a cache of what the sources give, kept on disks that
+// fill up, by processes that get killed, in files that get damaged, so:
+//
+//   - A reader never writes. Badger replays a killed writer's write-ahead
+//     logs only read-write, so a read-only Open reads such an index
+//     through a private folder of links in which each log is a copy of its
+//     valid prefix (wal.go); the last published generation is then as
+//     visible as after a clean close.
+//   - Damage is ErrCorrupt, never a panic or a missing key taken for an
+//     absent file: every block read is checksummed, the tables the
+//     MANIFEST lists are opened in the caller's goroutine before Badger
+//     opens them in its own (where a truncated table would panic beyond
+//     recovery), calls into the store recover, and a blob listed in the
+//     manifest but unreadable is damage. A reader leaves a damaged blob's
+//     file out (Snapshot.ForEachIntact); a full build (BuildOptions.Verify)
+//     writes it again, and indexer.Build rebuilds an index Badger cannot
+//     open.
+//   - A full disk is ErrNoSpace: Badger writes through memory-mapped files,
+//     where running out of space is a fatal signal rather than an error,
+//     so writers keep OpenOptions.MinFree free (checked before opening and
+//     before every new blob, the manifest and the switch) and stop short.
+//
 // # Layout (SchemaVersion 5)
 //
 // Keys are byte strings; <gen> is a generation number as 16 lower-case hex

@@ -538,6 +538,9 @@ func TestParseModes(t *testing.T) {
 // TestRankAllocs: a ranking allocates a handful of objects (its result),
 // whatever the index size: the scans and heaps reuse pooled scratch.
 func TestRankAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled buffers at random")
+	}
 	r := rand.New(rand.NewPCG(17, 18))
 	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
 	for i := range 20 {

@@ -395,13 +395,21 @@ func TestTabbyAgent(t *testing.T) {
 				t.Fatalf("postEvent %s: %s", typ, got)
 			}
 		}
+		// A request's record is written after its answer is sent: wait
+		// for the second event's.
 		var placed, events int
-		for _, r := range serveLog(t, logs) {
-			switch {
-			case r.Method == "POST /v1/completions" && r.Path == "billing/invoice.py" && r.Status == "200" && r.Placed == server.OnDisk:
-				placed++
-			case r.Method == "POST /v1/events" && r.Status == "200":
-				events++
+		for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			placed, events = 0, 0
+			for _, r := range serveLog(t, logs) {
+				switch {
+				case r.Method == "POST /v1/completions" && r.Path == "billing/invoice.py" && r.Status == "200" && r.Placed == server.OnDisk:
+					placed++
+				case r.Method == "POST /v1/events" && r.Status == "200":
+					events++
+				}
+			}
+			if placed > 0 && events >= 2 || time.Now().After(end) {
+				break
 			}
 		}
 		if placed == 0 || events != 2 {
