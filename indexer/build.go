@@ -27,7 +27,8 @@ type Options struct {
 	Repo string
 	// IndexDir is the index folder; "" means Repo/.graphcoder.
 	IndexDir string
-	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
+	// Workers bounds parallel parsing; 0 means GOMAXPROCS. Embedding
+	// requests run at most min(Workers, 2) at a time.
 	Workers int
 	// MaxFileSize skips larger files; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
@@ -204,7 +205,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	var denseErr error
 	if opts.Embedder != nil {
 		progress(Progress{Phase: "embed", FilesTotal: ds.Files})
-		es, err := d.Embed(ctx, db.EmbedOptions{Embedder: opts.Embedder, Progress: func(done, total int) {
+		es, err := d.Embed(ctx, db.EmbedOptions{Embedder: opts.Embedder, Workers: min(opts.Workers, 2), Progress: func(done, total int) {
 			progress(Progress{Phase: "embed", FilesTotal: total, FilesDone: done})
 		}})
 		dense, denseErr = &es, err
