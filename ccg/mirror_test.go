@@ -72,14 +72,11 @@ func closesOnly(lines []string, row int) bool {
 // edges) cannot be in a context and are left out.
 func mirror(t *testing.T, srcs []source, per int) mirrorStats {
 	var m mirrorStats
-	parsers := map[string]lang.Parser{}
+	if len(srcs) == 0 {
+		return m
+	}
+	p := lang.ForPath(srcs[0].name).NewParser() // the sources are of one language
 	for _, s := range srcs {
-		l := lang.ForPath(s.name)
-		p := parsers[l.Name]
-		if p == nil {
-			p = l.NewParser()
-			parsers[l.Name] = p
-		}
 		f, err := p.Parse(t.Context(), s.name, s.src)
 		if err != nil || f.Errors > 0 {
 			continue

@@ -253,6 +253,8 @@ func TestAppendTargetAfterClosedBlock(t *testing.T) {
 			[]string{"func: export function f(x) {"}, ""},
 		{"javascript callbacks", "a.js", jsHead + "  describe('a', () => {\n    it('b', () => {\n      expect(1);\n    });\n  });\n",
 			[]string{"simple: describe('a', () => {"}, "export function f(x) {"},
+		{"javascript else stays in its block", "a.js", jsHead + "  if (x) {\n    g();\n  } else {\n",
+			[]string{"else: } else {"}, "export function f(x) {"},
 		{"javascript code after the closer", "a.js", jsHead + "  foo(function () {\n    b();\n  }, 100);\n",
 			[]string{"simple: b();"}, "foo(function () {"},
 		{"javascript object literal", "a.js", jsHead + "  const o = {\n    m() {\n      return 1;\n    },\n  };\n",
