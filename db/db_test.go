@@ -568,23 +568,7 @@ func TestKillDuringBuild(t *testing.T) {
 			build(t, d, old)
 			d.Close()
 
-			cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.v")
-			cmd.Env = append(os.Environ(), "GRAPHCODER_CRASH_DIR="+dir)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(30 * time.Second)
-			for time.Now().Before(deadline) {
-				if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			time.Sleep(delay)
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-			_, ferr := os.Stat(filepath.Join(root, "finished"))
-			finished := ferr == nil
+			finished := killCrashHelper(t, dir, "started", 30*time.Second, delay)
 
 			for _, ro := range []bool{true, false} {
 				d, err := Open(dir, OpenOptions{ReadOnly: ro})
@@ -633,4 +617,28 @@ func TestOutlineRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// killCrashHelper runs TestCrashHelper in a child process writing the
+// index in dir, waits up to wait for it to create the file marker
+// ("started" or "finished") beside dir, then delay more, and kills it.
+// It reports whether the writer had finished.
+func killCrashHelper(t *testing.T, dir, marker string, wait, delay time.Duration) bool {
+	t.Helper()
+	root := filepath.Dir(dir)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
+	cmd.Env = append(os.Environ(), "GRAPHCODER_CRASH_DIR="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(root, marker)); err == nil {
+			break
+		}
+	}
+	time.Sleep(delay)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	_, err := os.Stat(filepath.Join(root, "finished"))
+	return err == nil
 }

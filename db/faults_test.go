@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -138,21 +137,7 @@ func TestReadOnlyAfterKillWritesNothing(t *testing.T) {
 		build(t, d, crashRepo(200, "old"))
 		d.Close()
 	}()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
-	cmd.Env = append(os.Environ(), "GRAPHCODER_CRASH_DIR="+dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(filepath.Join(root, "finished")); err == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	if _, err := os.Stat(filepath.Join(root, "finished")); err != nil {
+	if !killCrashHelper(t, dir, "finished", 60*time.Second, 0) {
 		t.Skip("the writer did not finish in time")
 	}
 	before := folderSnapshot(t, dir)

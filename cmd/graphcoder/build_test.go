@@ -5,20 +5,45 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
 )
 
-func runBuild(args ...string) (stdout, stderr string, err error) {
-	cmd := newBuildCmd()
-	var out, errOut bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
+// runCmd runs cmd with args as the command line, its output to out and
+// errOut, and returns its error as main would see it.
+func runCmd(cmd *cobra.Command, out, errOut io.Writer, args ...string) error {
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
 	cmd.SetArgs(args)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err = cmd.ExecuteContext(context.Background())
+	return cmd.ExecuteContext(context.Background())
+}
+
+// within returns f's error, failing the test when f takes more than ten
+// seconds: what hangs names the command.
+func within(t *testing.T, what string, f func() error) error {
+	t.Helper()
+	var err error
+	done := make(chan struct{})
+	go func() { defer close(done); err = f() }()
+	select {
+	case <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s hangs", what)
+		return nil
+	}
+}
+
+func runBuild(args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	err = runCmd(newBuildCmd(), &out, &errOut, args...)
 	return out.String(), errOut.String(), err
 }
 

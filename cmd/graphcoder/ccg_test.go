@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,13 +19,8 @@ import (
 )
 
 func runCcg(args ...string) (string, error) {
-	cmd := newCcgCmd()
 	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err := cmd.ExecuteContext(context.Background())
+	err := runCmd(newCcgCmd(), &out, &out, args...)
 	return out.String(), err
 }
 
@@ -57,14 +50,7 @@ func TestCcgBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			done := make(chan struct{})
-			go func() { defer close(done); _, err = runCcg(tt.args...) }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("ccg hangs")
-			}
+			err := within(t, "ccg", func() error { _, err := runCcg(tt.args...); return err })
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("error %v, want exit %d with %q", err, exitBadInput, tt.msg)
@@ -115,11 +101,7 @@ func evalRun(args ...string) error { return execute(newEvalCmd(), args) }
 func serveRun(args ...string) error { return execute(newServeCmd(), args) }
 
 func execute(cmd *cobra.Command, args []string) error {
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	return cmd.ExecuteContext(context.Background())
+	return runCmd(cmd, io.Discard, io.Discard, args...)
 }
 
 // A second serve on a busy port fails at once, before building an index.

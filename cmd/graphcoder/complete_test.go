@@ -14,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/lang"
@@ -66,13 +65,8 @@ func indexRepo(t *testing.T) string {
 }
 
 func runComplete(args ...string) (string, error) {
-	cmd := newCompleteCmd()
 	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err := cmd.ExecuteContext(context.Background())
+	err := runCmd(newCompleteCmd(), &out, &out, args...)
 	return out.String(), err
 }
 
@@ -230,14 +224,7 @@ func TestCompleteErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			done := make(chan struct{})
-			go func() { defer close(done); _, err = runComplete(tt.args...) }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("complete hangs")
-			}
+			err := within(t, "complete", func() error { _, err := runComplete(tt.args...); return err })
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.code != tt.code || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("error %v, want exit %d with %q", err, tt.code, tt.msg)

@@ -117,31 +117,16 @@ func (c *Client) Expect(id string) <-chan Answer {
 // answer whose id is id (its raw JSON text; "null" for the answer to a
 // message the server could not read), decoding its result into result.
 func (c *Client) CallRaw(ctx context.Context, id string, body []byte, result any) error {
-	ch := make(chan *wire, 1)
-	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return c.err
+	ch, err := c.await(id)
+	if err != nil {
+		return err
 	}
-	c.waiting[id] = ch
-	c.mu.Unlock()
 	if err := c.WriteRaw(body); err != nil {
 		return err
 	}
 	select {
 	case m, ok := <-ch:
-		if !ok {
-			return c.err
-		}
-		if m.Error != nil {
-			return m.Error
-		}
-		if result != nil && len(m.Result) > 0 {
-			if err := json.Unmarshal(m.Result, result); err != nil {
-				return fmt.Errorf("decode result: %w", err)
-			}
-		}
-		return nil
+		return c.answer(m, ok, result, "result")
 	case <-ctx.Done():
 		c.mu.Lock()
 		delete(c.waiting, id)
@@ -158,15 +143,10 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	c.nextID++
 	id := c.nextID
 	c.mu.Unlock()
-	key := strconv.FormatInt(id, 10)
-	ch := make(chan *wire, 1)
-	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return c.err
+	ch, err := c.await(strconv.FormatInt(id, 10))
+	if err != nil {
+		return err
 	}
-	c.waiting[key] = ch
-	c.mu.Unlock()
 	body, err := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      int64  `json:"id"`
@@ -187,6 +167,24 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		_ = c.Notify("$/cancelRequest", map[string]int64{"id": id})
 		m, ok = <-ch
 	}
+	return c.answer(m, ok, result, "result of "+method)
+}
+
+// await registers a wait for the answer whose id is the raw JSON text id.
+func (c *Client) await(id string) (chan *wire, error) {
+	ch := make(chan *wire, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return nil, c.err
+	}
+	c.waiting[id] = ch
+	return ch, nil
+}
+
+// answer returns the error of the answer m (ok false: the connection
+// ended) or decodes its result into result.
+func (c *Client) answer(m *wire, ok bool, result any, what string) error {
 	if !ok {
 		return c.err
 	}
@@ -195,7 +193,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	}
 	if result != nil && len(m.Result) > 0 {
 		if err := json.Unmarshal(m.Result, result); err != nil {
-			return fmt.Errorf("decode result of %s: %w", method, err)
+			return fmt.Errorf("decode %s: %w", what, err)
 		}
 	}
 	return nil
