@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 // folderState lists the files of dir with their sizes and times, to show
@@ -369,4 +371,25 @@ func TestWriterAfterUnsizedLogs(t *testing.T) {
 		t.Errorf("%d files", n)
 	}
 	build(t, d, crashRepo(60, "w"))
+}
+
+// A build whose previous generation cannot be read at the end fails
+// instead of publishing without collecting the old blobs.
+func TestFinishFailsWhenThePreviousGenerationIsUnreadable(t *testing.T) {
+	d := openTest(t, filepath.Join(t.TempDir(), "index"))
+	old := build(t, d, map[string]string{"a.py": "x = 1\n", "b.py": "y = 2\n"})
+	ctx := context.Background()
+	b := testBuilder(t, d, BuildOptions{Root: "/repo"})
+	for p, c := range map[string]string{"a.py": "x = 3\n", "b.py": "y = 4\n"} {
+		if err := b.Add(ctx, p, []byte(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.bdb.Update(func(txn *badger.Txn) error { return txn.Delete(genMetaKey(old.Generation)) }); err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.Finish(ctx)
+	if err == nil || !strings.Contains(err.Error(), "read generation") {
+		t.Fatalf("finish: %+v, %v; want the previous generation's read error", s, err)
+	}
 }

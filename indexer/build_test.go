@@ -436,3 +436,18 @@ func TestNameNotUTF8(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 }
+
+// DiskUsage counts what a folder holds and reports a folder it cannot
+// read instead of a size of 0 (Build returns that error).
+func TestDiskUsage(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a"), make([]byte, 10000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := DiskUsage(dir); err != nil || n < 10000 {
+		t.Errorf("DiskUsage: %d, %v; want at least 10000", n, err)
+	}
+	if n, err := DiskUsage(filepath.Join(dir, "missing")); err == nil {
+		t.Errorf("DiskUsage of a missing folder: %d, no error", n)
+	}
+}

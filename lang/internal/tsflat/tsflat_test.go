@@ -176,3 +176,25 @@ func TestParseCancelStopsTheParse(t *testing.T) {
 		small.Close()
 	}
 }
+
+// maxMicros bounds a parse without any deadline in ctx (every front end,
+// Java's too, passes MaxParseMicros), and the parser works afterwards.
+func TestParseTimeLimit(t *testing.T) {
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(python.GetLanguage())
+	big := []byte(strings.Repeat("x = f(a, b, [c, d], {e: g})\n", 50_000))
+	start := time.Now()
+	if tree, err := Parse(context.Background(), p, big, 1000); err == nil {
+		tree.Close()
+		t.Skipf("parsed %d bytes within a millisecond", len(big))
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a parse limited to 1ms stopped after %v", d)
+	}
+	small, err := Parse(context.Background(), p, []byte("x = 1\n"), 1000)
+	if err != nil {
+		t.Fatalf("parse after a timed-out one: %v", err)
+	}
+	small.Close()
+}
