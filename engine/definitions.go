@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/graphcoder/graphcoder/defctx"
@@ -85,7 +86,7 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 			if p == buf.path {
 				return buf.lines
 			}
-			return st.ix.Lines(p)
+			return st.sources.lines(st.ix, p)
 		}}
 	for i := range buf.cands {
 		// The statement's first line, from the window already read.
@@ -204,4 +205,40 @@ func (r *Result) InPrompt(d defctx.Definition) bool {
 		}
 	}
 	return false
+}
+
+// sourceCache keeps the lines of the files definition blocks were last
+// rendered from, decompressed, for the requests of one state (whose files
+// do not change): the same few files serve many requests.
+type sourceCache struct {
+	mu    sync.Mutex
+	files map[string][]string
+	order []string // oldest first
+}
+
+// maxCachedSources bounds the files a sourceCache holds.
+const maxCachedSources = 64
+
+func (c *sourceCache) lines(ix *retrieve.Snapshot, path string) []string {
+	c.mu.Lock()
+	if l, ok := c.files[path]; ok {
+		c.mu.Unlock()
+		return l
+	}
+	c.mu.Unlock()
+	l := ix.Lines(path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[string][]string{}
+	}
+	if _, ok := c.files[path]; !ok {
+		if len(c.order) == maxCachedSources {
+			delete(c.files, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.files[path] = l
+		c.order = append(c.order, path)
+	}
+	return l
 }

@@ -158,6 +158,7 @@ type state struct {
 	// changed files on top.
 	symBase, syms *symtab.View
 	rootName      string
+	sources       *sourceCache
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -261,7 +262,7 @@ func (e *Engine) loadBase() (*state, error) {
 	}
 	syms := symtab.NewView(sb.Finish())
 	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense, damaged: damaged,
-		symBase: syms, syms: syms, rootName: rootName}, nil
+		symBase: syms, syms: syms, rootName: rootName, sources: &sourceCache{}}, nil
 }
 
 // denseLoad counts the vectors a load found.
@@ -403,7 +404,7 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 	}
 	slices.Sort(damaged)
 	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense, damaged: damaged,
-		symBase: st.symBase, syms: st.symBase.With(sb.Finish(), append(removed, damaged...)), rootName: st.rootName}, nil
+		symBase: st.symBase, syms: st.symBase.With(sb.Finish(), append(removed, damaged...)), rootName: st.rootName, sources: &sourceCache{}}, nil
 }
 
 // fold builds a new base from the current generation in the background
