@@ -228,6 +228,9 @@ type ContextRecord struct {
 	// definition line a block shows.
 	APIs      int `json:"apis"`
 	APIsFound int `json:"apis_found"`
+	// APIsAfter counts those of them defined only at or after the hole in
+	// its own file: no prompt may show them (the leak rule).
+	APIsAfter int `json:"apis_after_hole"`
 	// Lines and DupLines count the blocks' non-blank lines and those
 	// repeating an earlier block line or an in-file line.
 	Lines          int `json:"lines"`
@@ -269,8 +272,10 @@ type ContextResult struct {
 	NovelIDRecall float64
 	// APIDefRecall: over tasks whose target calls repository APIs defined
 	// outside the in-file part, the mean share of them whose definition
-	// line the prompt shows.
-	APIDefRecall float64
+	// line the prompt shows. APIDefCeiling is the same mean of the share
+	// any prompt may show: those defined somewhere else than at or after
+	// the hole in its own file.
+	APIDefRecall, APIDefCeiling float64
 	// DupLineShare: of all block lines (non-blank) of all prompts, the
 	// share repeating an earlier block line or an in-file line.
 	DupLineShare float64
@@ -584,6 +589,7 @@ func aggregateContext(records []Record, j, stride int, of func(*Record) ContextR
 		if c.APIs > 0 {
 			r.APITasks++
 			r.APIDefRecall += float64(c.APIsFound) / float64(c.APIs)
+			r.APIDefCeiling += float64(c.APIs-c.APIsAfter) / float64(c.APIs)
 		}
 		lines += c.Lines
 		dups += c.DupLines
@@ -611,6 +617,7 @@ func aggregateContext(records []Record, j, stride int, of func(*Record) ContextR
 	}
 	if r.APITasks > 0 {
 		r.APIDefRecall = 100 * r.APIDefRecall / float64(r.APITasks)
+		r.APIDefCeiling = 100 * r.APIDefCeiling / float64(r.APITasks)
 	}
 	if lines > 0 {
 		r.DupLineShare = 100 * float64(dups) / float64(lines)

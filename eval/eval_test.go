@@ -485,14 +485,16 @@ func TestOutsideHits(t *testing.T) {
 
 // TestAPIDefRecall checks the API-definition count of one prompt by hand:
 // the target calls parse (defined in lib.toy, which a block shows), emit
-// (defined in lib.toy outside the blocks) and local (defined in the
-// in-file part, so not counted).
+// (defined in lib.toy outside the blocks), local (defined in the in-file
+// part, so not counted) and later (defined after the hole in its file:
+// counted, out of reach).
 func TestAPIDefRecall(t *testing.T) {
 	lib := &lang.File{Path: "lib.toy", Lines: []string{"def parse(x):", "    return x", "", "def emit(y):", "    return y"}}
 	lib.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"parse", "x"}},
 		{Kind: lang.Func, StartRow: 3, EndRow: 3, Defs: []string{"emit", "y"}}}
-	q := &lang.File{Path: "q.toy", Lines: []string{"def local(z):", "    return z", "v = parse(local(emit(1)))"}}
-	q.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"local", "z"}}}
+	q := &lang.File{Path: "q.toy", Lines: []string{"def local(z):", "    return z", "v = parse(local(emit(later(1))))", "def later(w):"}}
+	q.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"local", "z"}},
+		{Kind: lang.Func, StartRow: 3, EndRow: 3, Defs: []string{"later", "w"}}}
 	h := &harness{scorer: metrics.New("#", nil), apis: tasks.APIDefinitions([]*lang.File{lib, q})}
 	task := &tasks.Task{Path: "q.toy", Line: 2, GroundTruth: q.Lines[2]}
 	snips := []Snippet{{Path: "lib.toy", Start: 0, End: 2, Text: "def parse(x):\n    return x", Focus: 0}}
@@ -501,8 +503,8 @@ func TestAPIDefRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := h.contextRecord(task, c)
-	if r.APIs != 2 || r.APIsFound != 1 {
-		t.Fatalf("apis %d, found %d (want 2, 1): %+v", r.APIs, r.APIsFound, r)
+	if r.APIs != 3 || r.APIsFound != 1 || r.APIsAfter != 1 {
+		t.Fatalf("apis %d, found %d, after the hole %d (want 3, 1, 1): %+v", r.APIs, r.APIsFound, r.APIsAfter, r)
 	}
 	// A definition block showing emit's header row finds it; one showing
 	// only its body row (within the block's span, not shown) does not.
@@ -519,8 +521,8 @@ func TestAPIDefRecall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := h.contextRecord(task, c); r.APIs != 2 || r.APIsFound != tc.found {
-			t.Errorf("definition rows %v: apis %d, found %d (want 2, %d)", tc.rows, r.APIs, r.APIsFound, tc.found)
+		if r := h.contextRecord(task, c); r.APIs != 3 || r.APIsFound != tc.found {
+			t.Errorf("definition rows %v: apis %d, found %d (want 3, %d)", tc.rows, r.APIs, r.APIsFound, tc.found)
 		}
 	}
 }
@@ -530,10 +532,10 @@ func TestAPIDefRecall(t *testing.T) {
 func TestAggregateContext(t *testing.T) {
 	recs := []Record{
 		{Context: ContextRecord{FirstRelevant: 2, NovelIDs: 4, NovelFound: 1, APIs: 2, APIsFound: 2, Lines: 30, DupLines: 3, RelevantTokens: 50, Tokens: 900, Budget: 1000}},
-		{Context: ContextRecord{FirstRelevant: 0, NovelIDs: 0, APIs: 1, APIsFound: 0, Lines: 10, DupLines: 1, Tokens: 700, Budget: 1000}},
+		{Context: ContextRecord{FirstRelevant: 0, NovelIDs: 0, APIs: 1, APIsFound: 0, APIsAfter: 1, Lines: 10, DupLines: 1, Tokens: 700, Budget: 1000}},
 	}
 	got := aggregateContext(recs, 0, 1, func(r *Record) ContextRecord { return r.Context })
-	want := ContextResult{Recall5: 50, Recall10: 50, MRR: 25, NovelIDRecall: 25, APIDefRecall: 50,
+	want := ContextResult{Recall5: 50, Recall10: 50, MRR: 25, NovelIDRecall: 25, APIDefRecall: 50, APIDefCeiling: 50,
 		DupLineShare: 10, PromptTokens: 700, Utilization: 2.5, NovelTasks: 1, APITasks: 2}
 	if got != want {
 		t.Fatalf("got  %+v\nwant %+v", got, want)

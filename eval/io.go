@@ -40,6 +40,7 @@ type ContextSummary struct {
 	MRR           float64 `json:"mrr"`
 	NovelIDRecall float64 `json:"novel_id_recall"`
 	APIDefRecall  float64 `json:"api_def_recall"`
+	APIDefCeiling float64 `json:"api_def_ceiling"`
 	DupLineShare  float64 `json:"dup_line_share"`
 	PromptTokens  float64 `json:"prompt_tokens"`
 	Utilization   float64 `json:"utilization"`
@@ -49,7 +50,7 @@ type ContextSummary struct {
 
 func contextSummary(c ContextResult) ContextSummary {
 	return ContextSummary{Recall5: round2(c.Recall5), Recall10: round2(c.Recall10), MRR: round2(c.MRR),
-		NovelIDRecall: round2(c.NovelIDRecall), APIDefRecall: round2(c.APIDefRecall),
+		NovelIDRecall: round2(c.NovelIDRecall), APIDefRecall: round2(c.APIDefRecall), APIDefCeiling: round2(c.APIDefCeiling),
 		DupLineShare: round2(c.DupLineShare), PromptTokens: c.PromptTokens, Utilization: round2(c.Utilization),
 		NovelTasks: c.NovelTasks, APITasks: c.APITasks}
 }

@@ -225,11 +225,14 @@ func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord 
 	lo, hi := c.PrefixStart-1, c.PrefixStart-1+len(c.Prefix)
 	for _, name := range tasks.CalledAPIs(t.GroundTruth, h.apis) {
 		locs := h.apis[name]
-		visible, shown := false, false
+		visible, shown, before := false, false, false
 		for _, l := range locs {
 			if l.Path == t.Path && l.Row >= lo && l.Row < hi {
 				visible = true
 				break
+			}
+			if l.Path != t.Path || l.Row < t.Line {
+				before = true
 			}
 			for i := range c.Blocks {
 				b := &c.Blocks[i]
@@ -244,6 +247,9 @@ func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord 
 		r.APIs++
 		if shown {
 			r.APIsFound++
+		}
+		if !before {
+			r.APIsAfter++ // defined only at or after the hole in its own file
 		}
 	}
 	return r

@@ -58,14 +58,17 @@ retrieval time per task (median and p95); database entries and size.
 "es", "id_em", "id_f1", "hit@1", "hit@5", "hit@10", "outside_hit@1",
 "outside_hit@5", "outside_hit@10", "retrieval_ms_p50", "retrieval_ms_p95",
 "db_entries", "db_bytes", "recall@5", "recall@10", "mrr", "novel_id_recall",
-"api_def_recall", "dup_line_share", "prompt_tokens", "utilization"}}} with rates
+"api_def_recall", "api_def_ceiling", "dup_line_share", "prompt_tokens",
+"utilization"}}} with rates
 in percent. The last eight measure the prompt each method's snippets make
 under the common budget (--context-window, --max-new-tokens and the
 --context-* packing flags), without a model: recall@k and mrr (x 100) of the
 first block holding the target line, the share of the target's identifiers
 missing from the in-file part that the blocks show, the share of repository
 APIs the target calls (defined outside the in-file part) whose definition
-line the prompt shows, the share of block lines repeating an earlier line,
+line the prompt shows (and the share any prompt may show: the APIs defined
+only after the hole in its own file are out of reach), the share of block
+lines repeating an earlier line,
 the median prompt tokens, and the share of the budget taken by blocks holding
 the target line. --ablate measures them under other packing options too (see
 ` + "`--ablate list`" + `) and adds {"ablation": {VARIANT: {METHOD: {...}}}}.
