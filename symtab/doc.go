@@ -48,7 +48,9 @@
 // An import is an edge from the importing file to the file that defines
 // what it imports (or the module's file, or the files of a package
 // imported whole, at most maxWildcardEdges of them). Relations measures
-// how close a file is to another: 1 when one imports the other, else the
-// Jaccard similarity of the modules both import (repository or external);
-// graph modes of the retrieval re-rank by it (engine).
+// how close a file is to another: 1 for the file itself and when one
+// imports the other, else the Jaccard similarity of the modules both
+// import (repository or external). The retrieval's optional re-rank
+// (engine.Options.ImportBoost) and the definition context's lookup by
+// name (package defctx) order by it; the latter then by PageRank.
 package symtab
