@@ -58,8 +58,11 @@ type Options struct {
 	// ablations.
 	NoNear, NoPredicted, NoEnclosing, NoByName bool
 	// ByName bounds the definitions one name gives by name alone
-	// (default 2).
-	ByName int
+	// (default 2). ByNameExternal looks names up also for locals declared
+	// of a type the repository does not define (sb.append of a
+	// StringBuilder sb finds a repository append), for ablations.
+	ByName         int
+	ByNameExternal bool
 	// NoMemberDocs leaves out the doc lines of members.
 	NoMemberDocs bool
 	// NoRank orders the definitions found by name alone without the
@@ -358,7 +361,7 @@ func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64
 		return
 	}
 	c.st.Names++
-	t, n, typ := c.typed(r, at, parts, class, 0)
+	t, n, typ, external := c.typed(r, at, parts, class, 0)
 	if typ != nil {
 		c.add(*typ, 0.7*w, Declared, fmt.Sprintf("the declared type of %s (%s)", parts[0], reason))
 	}
@@ -372,7 +375,7 @@ func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64
 			c.add(d, scale, origin, reason)
 		}
 	}
-	if n < len(parts) && len(parts) > 1 && ch.call && byName && !c.o.NoByName {
+	if n < len(parts) && len(parts) > 1 && ch.call && byName && (!external || c.o.ByNameExternal) && !c.o.NoByName {
 		c.byName(parts[len(parts)-1], 0.4*w, reason)
 	}
 }
@@ -381,56 +384,64 @@ func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64
 // prefix refers to and its length (0: nothing). A first name the resolver
 // does not know (a local variable) is followed through its declaration
 // (see declared), and the rest of the path read as members of its type.
-// It also returns the type of a local name it followed, nil for none.
-func (c *collector) typed(r *symtab.Resolver, at scopeText, parts []string, class, depth int) (symtab.Target, int, *symtab.Def) {
+// It also returns the type of a local name it followed (nil for none),
+// and whether the local is declared of a type the repository does not
+// define (its attributes are no repository API: nothing is looked up by
+// name for them).
+func (c *collector) typed(r *symtab.Resolver, at scopeText, parts []string, class, depth int) (symtab.Target, int, *symtab.Def, bool) {
 	for k := len(parts); k >= 1; k-- {
 		t := r.Path(parts[:k], class)
 		if len(t.Defs) > 0 {
-			return t, k, nil
+			return t, k, nil, false
 		}
 		if t.Module != "" {
-			return symtab.Target{}, 0, nil // a module the repository does not define below this
+			return symtab.Target{}, 0, nil, false // a module the repository does not define below this
 		}
 	}
 	if len(parts) < 2 || r.IsReceiver(parts[0]) || at.lines == nil || depth > 1 {
-		return symtab.Target{}, 0, nil
+		return symtab.Target{}, 0, nil, false
 	}
-	typ, ok := c.declared(r, at, parts[0], class, depth)
+	typ, ok, external := c.declared(r, at, parts[0], class, depth)
 	if !ok {
-		return symtab.Target{}, 0, nil
+		return symtab.Target{}, 0, nil, external
 	}
 	// The rest as members of the type, in its own file.
 	rest := append(strings.Split(typ.Qualified(), "."), parts[1:]...)
 	rr := r.For(typ.File)
 	for k := len(rest); k > len(rest)-len(parts)+1; k-- {
 		if t := rr.Path(rest[:k], -1); len(t.Defs) > 0 {
-			return t, k - (len(rest) - len(parts)), &typ
+			return t, k - (len(rest) - len(parts)), &typ, false
 		}
 	}
-	return symtab.Target{Defs: []symtab.Def{typ}}, 1, &typ
+	return symtab.Target{Defs: []symtab.Def{typ}}, 1, &typ, false
 }
 
 // declared returns the repository type a local name's declaration names,
 // searched in the rows of the function enclosing the reading statement,
 // up to it (at most 60 rows up): a type, or what a function returns when
-// the name is assigned a call (x = store.open(n)).
-func (c *collector) declared(r *symtab.Resolver, at scopeText, name string, class, depth int) (symtab.Def, bool) {
+// the name is assigned a call (x = store.open(n)). When the nearest
+// declaration writes a type the repository does not define (StringBuilder
+// sb = ...), it reports external.
+func (c *collector) declared(r *symtab.Resolver, at scopeText, name string, class, depth int) (def symtab.Def, ok, external bool) {
 	from := max(at.row-60, 0)
 	if fn := enclosingCallable(at.f, at.row); fn >= 0 {
 		from = max(from, at.f.Symbols[fn].SigStart)
 	}
 	for _, t := range declaredTypes(at.lines, from, at.row+1, name, c.keywords) {
-		tt, n, _ := c.typed(r, at, strings.Split(t, "."), class, depth+1)
-		if n != len(strings.Split(t, ".")) {
-			continue
-		}
-		for _, d := range tt.Defs {
-			if types := r.TypesOf(d); len(types) > 0 {
-				return types[0], true
+		parts := strings.Split(t.name, ".")
+		tt, n, _, _ := c.typed(r, at, parts, class, depth+1)
+		if n == len(parts) {
+			for _, d := range tt.Defs {
+				if types := r.TypesOf(d); len(types) > 0 {
+					return types[0], true, false
+				}
 			}
 		}
+		if t.typed && n == 0 {
+			return symtab.Def{}, false, true // the nearest typed declaration names no repository type
+		}
 	}
-	return symtab.Def{}, false
+	return symtab.Def{}, false, false
 }
 
 func enclosingCallable(f *symtab.File, row int) int {

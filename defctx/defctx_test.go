@@ -192,3 +192,29 @@ func TestBadInput(t *testing.T) {
 		t.Logf("%s:%d: %d blocks, %+v", at.path, at.line, len(blocks), st)
 	}
 }
+
+// TestDeclaredExternal: a local declared of a type the repository does not
+// define has no repository methods: nothing is looked up by name for it,
+// while a local of unknown type is.
+func TestDeclaredExternal(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Tree.java", "class Tree {\n    void append(String s) {}\n    void visit() {}\n}\n")
+	write("Use.java", "class Use {\n    void run() {\n        var o = make();\n        StringBuilder sb = new StringBuilder();\n        sb.append(\"x\");\n        o.visit();\n\n    }\n}\n")
+	r := loadRepo(t, dir)
+	blocks, _ := Collect(r.input(t, "Use.java", 7, nil), Options{})
+	var names []string
+	for _, b := range blocks {
+		for _, d := range b.Definitions {
+			names = append(names, d.Name)
+		}
+	}
+	got := strings.Join(names, " ")
+	if strings.Contains(got, "Tree.append") || !strings.Contains(got, "Tree.visit") {
+		t.Errorf("definitions %q: want Tree.visit (o is of unknown type) and not Tree.append (sb is a StringBuilder)", got)
+	}
+}

@@ -36,7 +36,9 @@
 //     one statement off), and the rest of the window at 0.1.
 //   - ByName: a called attribute path the resolver cannot follow to its
 //     end (a method of a value of unknown type; not a bare name, more
-//     often a builtin or a local than a repository API) gives the callables
+//     often a builtin or a local than a repository API; not a local
+//     declared of a type the repository does not define, such as a
+//     StringBuilder, whose methods are that type's) gives the callables
 //     and types of that name in files of the buffer's language, at 0.4 of
 //     its weight, at most ByName of them (two): those of files nearest the
 //     buffer in the import graph first, then of files of highest PageRank.

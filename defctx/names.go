@@ -156,8 +156,8 @@ func equalParts(a, b []string) bool {
 // takes a function's return type), a typed declaration (`T name =`,
 // `T<A> name;`, a Java parameter `T name,`). Names are dotted; type
 // arguments are dropped. The caller keeps the first that resolves.
-func declaredTypes(lines []string, from, to int, name string, keywords map[string]bool) []string {
-	var out []string
+func declaredTypes(lines []string, from, to int, name string, keywords map[string]bool) []declType {
+	var out []declType
 	from, to = max(from, 0), min(to, len(lines))
 	for row := to - 1; row >= from && len(out) < 4; row-- {
 		line := lines[row]
@@ -167,15 +167,23 @@ func declaredTypes(lines []string, from, to int, name string, keywords map[strin
 				break
 			}
 			at = i + len(name)
-			if t := typeAfter(line, at, keywords); t != "" {
-				out = append(out, t)
+			if t, typed := typeAfter(line, at, keywords); t != "" {
+				out = append(out, declType{t, typed})
 			}
 			if t := typeBefore(line, i, at, keywords); t != "" {
-				out = append(out, t)
+				out = append(out, declType{t, true})
 			}
 		}
 	}
 	return out
+}
+
+// declType is a type name a declaration gives a local: typed when the
+// code writes it as the local's type (an annotation, a typed declaration
+// or parameter), not when the local is assigned a call.
+type declType struct {
+	name  string
+	typed bool
 }
 
 // wordAt returns the index of the next whole-word occurrence of w in line
@@ -203,8 +211,9 @@ func wordAt(line, w string, from int) int {
 	return -1
 }
 
-// typeAfter reads `: T` or `= T(` / `= new T(` / `:= T{` after a name.
-func typeAfter(line string, at int, keywords map[string]bool) string {
+// typeAfter reads `: T` (typed) or `= T(` / `= new T(` / `:= T{` after a
+// name.
+func typeAfter(line string, at int, keywords map[string]bool) (string, bool) {
 	k := skipSpace(line, at)
 	switch {
 	case k < len(line) && line[k] == ':' && (k+1 >= len(line) || line[k+1] != '='):
@@ -212,9 +221,9 @@ func typeAfter(line string, at int, keywords map[string]bool) string {
 		k = skipQuote(line, k)
 		t, _ := dotted(line, k)
 		if keywords[t] {
-			return ""
+			return "", false
 		}
-		return t
+		return t, t != ""
 	case k < len(line) && (line[k] == '=' && (k+1 >= len(line) || line[k+1] != '=') || strings.HasPrefix(line[k:], ":=")):
 		if line[k] == ':' {
 			k++
@@ -228,14 +237,14 @@ func typeAfter(line string, at int, keywords map[string]bool) string {
 		}
 		t, e := dotted(line, k)
 		if t == "" || keywords[t] {
-			return ""
+			return "", false
 		}
 		e = skipSpace(line, e)
 		if e < len(line) && (line[e] == '(' || line[e] == '{' || line[e] == '<') {
-			return t
+			return t, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // typeBefore reads `T name` followed by '=', ';', ',', ')' or ':' (a typed
