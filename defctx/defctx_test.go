@@ -2,20 +2,18 @@ package defctx
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
 	"github.com/graphcoder/graphcoder/symtab"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // repo is a fixture repository parsed into a symbol table, with its lines.
 type repo struct {
@@ -88,24 +86,6 @@ func dump(blocks []Block, st Stats) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
-
 func TestCollectGolden(t *testing.T) {
 	r := loadRepo(t, "testdata/py")
 	cands := []Candidate{
@@ -128,7 +108,7 @@ func TestCollectGolden(t *testing.T) {
 	// Inside a method: the enclosing class and its base.
 	out.WriteString("#### in Savings.accrue\n")
 	out.WriteString(dump(Collect(r.input(t, "ledger/models.py", 26, nil), Options{})))
-	golden(t, "py.golden", out.String())
+	golden.Check(t, "py.golden", out.String())
 }
 
 func TestChains(t *testing.T) {

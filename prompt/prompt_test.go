@@ -2,7 +2,6 @@ package prompt
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,28 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/token"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 func mustAssemble(t *testing.T, in Input, o Options) *Context {
 	t.Helper()
@@ -125,7 +105,7 @@ func TestGolden(t *testing.T) {
 				if layout != Paper {
 					name = tt.name + "." + string(layout) + ".golden"
 				}
-				golden(t, name, dump(c))
+				golden.Check(t, name, dump(c))
 			})
 		}
 	}

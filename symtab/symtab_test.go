@@ -2,19 +2,17 @@ package symtab
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // parseTree parses every file under dir into outlines.
 func parseTree(t testing.TB, dir string) []*File {
@@ -56,24 +54,6 @@ func buildTable(t testing.TB, files []*File, root string) *Table {
 		}
 	}
 	return b.Finish()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 func defs(t Target) string {
@@ -155,7 +135,7 @@ func TestPythonResolution(t *testing.T) {
 		{"pkg/__init__.py", "", "helper"},
 		{"pkg/__init__.py", "", "_private"},
 	})
-	golden(t, "py.golden", got)
+	golden.Check(t, "py.golden", got)
 }
 
 func TestJavaResolution(t *testing.T) {
@@ -177,7 +157,7 @@ func TestJavaResolution(t *testing.T) {
 		{"src/com/acme/Account.java", "Account", "Base"}, // same package
 		{"src/com/acme/util/Helper.java", "Helper", "Account.Inner"},
 	})
-	golden(t, "java.golden", got)
+	golden.Check(t, "java.golden", got)
 }
 
 // TestBadInput: import cycles through many files, a class with thousands
