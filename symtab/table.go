@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -211,9 +210,6 @@ type View struct {
 	t       *Table
 	parent  *View
 	removed map[string]bool
-
-	importersOnce sync.Once
-	importers     map[string][]*File // for the files of t and removed: who imports them
 }
 
 // NewView returns a view of one table.
@@ -239,19 +235,6 @@ func (v *View) Root() string {
 		}
 	}
 	return ""
-}
-
-// hides reports whether the layers from v up hide the version of path in
-// a table below v.
-func (v *View) hides(path string) bool {
-	if v.removed[path] {
-		return true
-	}
-	if v.t != nil {
-		_, ok := v.t.byPath[path]
-		return ok
-	}
-	return false
 }
 
 // File returns the visible version of path, or nil.
