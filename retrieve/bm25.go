@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -373,7 +372,7 @@ func (ix *Index) postings(t uint32) func(yield func(uint32) bool) {
 		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
 		e := uint32(0)
 		for len(b) > 0 {
-			v, k := binary.Uvarint(b)
+			v, k := uvarint(b)
 			b = b[k:]
 			e += uint32(v)
 			if !yield(e) {
@@ -457,8 +456,8 @@ func (s *Snapshot) initBM25() {
 	if s.delta != nil {
 		s.deltaToBase = make([]int32, len(s.delta.bm.df))
 		s.baseToDelta = map[uint32]uint32{}
-		for w, d := range s.delta.vocab {
-			b, ok := s.base.vocab[w]
+		for d := range uint32(s.delta.vocab.len()) {
+			b, ok := s.base.vocab.lookup(s.delta.vocab.view(d))
 			if !ok || int(d) >= len(s.deltaToBase) {
 				if int(d) < len(s.deltaToBase) {
 					s.deltaToBase[d] = -1
@@ -831,7 +830,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 				e += uint32(b[0])
 				b = b[1:]
 			} else {
-				v, k := binary.Uvarint(b)
+				v, k := uvarint(b)
 				e += uint32(v)
 				b = b[k:]
 			}

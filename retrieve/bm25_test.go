@@ -141,9 +141,9 @@ func TestFuseRRF(t *testing.T) {
 
 // layerWords returns the words of an index's token ids.
 func layerWords(ix *Index) []string {
-	w := make([]string, len(ix.vocab))
-	for s, id := range ix.vocab {
-		w[id] = s
+	w := make([]string, ix.vocab.len())
+	for id := range w {
+		w[id] = ix.vocab.str(uint32(id))
 	}
 	return w
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/embed"
+	"github.com/graphcoder/graphcoder/internal/mapfile"
 	"github.com/graphcoder/graphcoder/slice"
 )
 
@@ -90,7 +91,7 @@ type explicitGraph struct {
 type Index struct {
 	tok    Tokenizer
 	params Params
-	vocab  map[string]uint32
+	vocab  strTable // token id -> token, searchable
 
 	// damage records the first source that failed to decompress (see
 	// SourceError); a pointer, so that the Index may be copied.
@@ -106,7 +107,7 @@ type Index struct {
 	stmtEdges   []byte   // out-edges in the file's edge union: uvarint zigzag(to-from)<<2|type
 	stmtDefOff  []uint32 // len = statements+1, into stmtDefs
 	stmtDefs    []uint32 // ids into defNames
-	defNames    []string
+	defNames    strTable
 
 	// Entries, by id.
 	entryOff   []uint32 // len = entries+1, into entryBytes
@@ -129,13 +130,20 @@ type Index struct {
 	vec denseData
 
 	byPath map[string]int32
+
+	// keep is the mapped file the arrays are slices of (see mapped.go),
+	// nil for an index built in memory.
+	keep *mapfile.File
 }
 
 // Builder accumulates files into an Index.
 type Builder struct {
 	ix       *Index
 	maskBits int // tokens given a mask bit
+	vocab    map[string]uint32
+	words    []string // by token id
 	defIDs   map[string]uint32
+	defs     []string // by def id
 	// Key token sets of the entries until Index builds the masks and
 	// postings from them, as uvarint deltas.
 	keyOff []uint32
@@ -157,7 +165,6 @@ type Builder struct {
 func NewBuilder(tok Tokenizer, params Params) *Builder {
 	return &Builder{ix: &Index{
 		tok: tok, params: params,
-		vocab:       map[string]uint32{},
 		stmtTokOff:  []uint32{0},
 		stmtEdgeOff: []uint32{0},
 		stmtDefOff:  []uint32{0},
@@ -165,7 +172,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		explicit:    map[uint32]*explicitGraph{},
 		byPath:      map[string]int32{},
 		damage:      &sourceDamage{},
-	}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
+	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -183,10 +190,12 @@ func (b *Builder) Add(f *File) error {
 	}
 	global := make([]uint32, len(f.Vocab))
 	for i, t := range f.Vocab {
-		id, ok := ix.vocab[t]
+		id, ok := b.vocab[t]
 		if !ok {
-			id = uint32(len(ix.vocab))
-			ix.vocab[strings.Clone(t)] = id
+			id = uint32(len(b.words))
+			t = strings.Clone(t)
+			b.vocab[t] = id
+			b.words = append(b.words, t)
 			b.df = append(b.df, 0)
 			b.seen = append(b.seen, 0)
 			b.tf = append(b.tf, 0)
@@ -214,10 +223,10 @@ func (b *Builder) Add(f *File) error {
 		for _, d := range names(s.Defs, s.Params) {
 			id, ok := b.defIDs[d]
 			if !ok {
-				id = uint32(len(ix.defNames))
+				id = uint32(len(b.defs))
 				d = strings.Clone(d)
 				b.defIDs[d] = id
-				ix.defNames = append(ix.defNames, d)
+				b.defs = append(b.defs, d)
 			}
 			ix.stmtDefs = append(ix.stmtDefs, id)
 		}
@@ -357,7 +366,10 @@ func validate(f *File) error {
 func (b *Builder) Index() *Index {
 	ix := b.ix
 	b.ix = nil
-	nv := len(ix.vocab)
+	ix.vocab = newStrTable(b.words, true)
+	ix.defNames = newStrTable(b.defs, false)
+	b.vocab, b.words, b.defIDs, b.defs = nil, nil, nil, nil
+	nv := ix.vocab.len()
 	nEntries := len(ix.keyLen)
 
 	byDF := make([]uint32, 0, nv)
@@ -439,7 +451,6 @@ func (b *Builder) Index() *Index {
 	ix.stmtEdgeOff = slices.Clone(ix.stmtEdgeOff)
 	ix.stmtDefOff = slices.Clone(ix.stmtDefOff)
 	ix.stmtDefs = slices.Clone(ix.stmtDefs)
-	ix.defNames = slices.Clone(ix.defNames)
 	ix.entryOff = slices.Clone(ix.entryOff)
 	ix.bm.dl = slices.Clone(ix.bm.dl)
 	ix.vec.vals = slices.Clip(ix.vec.vals)
@@ -476,12 +487,7 @@ func (ix *Index) Bytes() int64 {
 		len(ix.entryOff)+len(ix.keyLen)+len(ix.maskBit)+len(ix.postOff)) * 4
 	n += int64(len(ix.stmtRows))*8 + int64(len(ix.masks))*8
 	n += int64(len(ix.stmtTokens) + len(ix.stmtEdges) + len(ix.entryBytes) + len(ix.post))
-	for t := range ix.vocab {
-		n += int64(len(t)) + 32
-	}
-	for _, d := range ix.defNames {
-		n += int64(len(d)) + 16
-	}
+	n += ix.vocab.size() + ix.defNames.size()
 	for _, f := range ix.files {
 		n += int64(len(f.src) + len(f.path) + 64)
 	}
@@ -505,7 +511,7 @@ func (ix *Index) appendStmtTokens(dst []uint32, s uint32) []uint32 {
 // defsOf appends to dst the names statement s defines.
 func (ix *Index) defsOf(dst []string, s uint32) []string {
 	for _, id := range ix.stmtDefs[ix.stmtDefOff[s]:ix.stmtDefOff[s+1]] {
-		dst = append(dst, ix.defNames[id])
+		dst = append(dst, ix.defNames.str(id))
 	}
 	return dst
 }
@@ -538,19 +544,28 @@ func (ix *Index) entry(e uint32, v *entryView) {
 	fi := ix.fileOf(e)
 	base := int64(ix.files[fi].stmtBase)
 	b := ix.entryBytes[ix.entryOff[e]:ix.entryOff[e+1]]
-	target, k := binary.Uvarint(b)
+	target, k := uvarint(b)
 	b = b[k:]
-	n, k := binary.Uvarint(b)
+	n, k := uvarint(b)
 	b = b[k:]
-	pos, k := binary.Uvarint(b)
+	pos, k := uvarint(b)
 	b = b[k:]
+	if base+int64(target) >= int64(len(ix.stmtRows)) {
+		panic(damaged("statement out of range"))
+	}
 	v.file, v.target, v.targetPos = fi, uint32(base+int64(target)), int(pos)
 	v.nodes = v.nodes[:0]
 	prev := int64(target)
 	for range n {
 		d, k := binary.Varint(b)
+		if k <= 0 {
+			panic(damaged("malformed varint"))
+		}
 		b = b[k:]
 		prev += d
+		if n := base + prev; n < 0 || n >= int64(len(ix.stmtRows)) {
+			panic(damaged("statement out of range"))
+		}
 		v.nodes = append(v.nodes, uint32(base+prev))
 	}
 }
@@ -608,7 +623,7 @@ func (d *deriveScratch) derive(ix *Index, base uint32, nodes []uint32, targetPos
 	for i, n := range nodes {
 		b := ix.stmtEdges[ix.stmtEdgeOff[n]:ix.stmtEdgeOff[n+1]]
 		for len(b) > 0 {
-			v, k := binary.Uvarint(b)
+			v, k := uvarint(b)
 			b = b[k:]
 			to := int64(n-base) + unzigzag(v>>2)
 			typ := v & 3
@@ -684,7 +699,7 @@ func appendSet(dst []byte, set []uint32) []byte {
 func decodeSet(dst []uint32, b []byte) []uint32 {
 	prev := uint32(0)
 	for len(b) > 0 {
-		v, k := binary.Uvarint(b)
+		v, k := uvarint(b)
 		b = b[k:]
 		prev += uint32(v)
 		dst = append(dst, prev)
@@ -708,4 +723,20 @@ func uvarintLen(v uint64) int {
 func sortedSet(s []uint32) []uint32 {
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// damaged is the panic of reading content that does not hold together,
+// which only a damaged mapped index holds; Snapshot.guard turns it into
+// ErrDamaged.
+type damaged string
+
+func (d damaged) Error() string { return string(d) }
+
+// uvarint decodes a uvarint of the index's arrays (see damaged).
+func uvarint(b []byte) (uint64, int) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 {
+		panic(damaged("malformed varint"))
+	}
+	return v, k
 }

@@ -177,6 +177,7 @@ const DefaultVoteK = 0
 // slices, so the alignment of the first candidate is easily off by one
 // while most of the others agree.
 func (s *Snapshot) Vote(q *Query, cands []Candidate, n int, k float64) string {
+	defer s.quiet()
 	if len(cands) == 0 {
 		return ""
 	}

@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -169,10 +168,10 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {
-			id, ok := ix.vocab[w]
+			id, ok := ix.vocab.lookup(w)
 			if !ok {
 				if id, ok = unknown[w]; !ok {
-					id = uint32(len(ix.vocab) + len(unknown))
+					id = uint32(ix.vocab.len() + len(unknown))
 					unknown[w] = id
 				}
 			}
@@ -299,7 +298,7 @@ func (ix *Index) count(q *Query, sc *scratch) {
 				e += uint32(b[0])
 				b = b[1:]
 			} else {
-				v, k := binary.Uvarint(b)
+				v, k := uvarint(b)
 				e += uint32(v)
 				b = b[k:]
 			}
@@ -529,7 +528,7 @@ func (ix *Index) candidate(e uint32, coarse float64) Candidate {
 
 // entryTarget returns the file-local target statement of entry e.
 func (ix *Index) entryTarget(e uint32) uint32 {
-	t, _ := binary.Uvarint(ix.entryBytes[ix.entryOff[e]:])
+	t, _ := uvarint(ix.entryBytes[ix.entryOff[e]:])
 	return uint32(t)
 }
 
@@ -550,7 +549,8 @@ func (s *Snapshot) fine(ctx context.Context, q, dq *Query, cands []Candidate, ga
 			g.Wait()
 			return errBudget
 		}
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			defer s.guard(&err)
 			fs := sedPool.Get().(*fineScratch)
 			defer sedPool.Put(fs)
 			for i := range part {

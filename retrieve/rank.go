@@ -95,9 +95,10 @@ type layerFunc func(ix *Index, q *Query, dead []bool, lim *scanLimit, st *RankSt
 // lists: each part holds its own best n under scores that do not depend
 // on the part, so the n best of the union, ordered by (score, entry id),
 // are the snapshot's.
-func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int, deadline time.Time, top layerFunc) ([]Hit, RankStats, error) {
+func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int, deadline time.Time, top layerFunc) (_ []Hit, st RankStats, err error) {
+	defer s.guard(&err)
 	t0 := time.Now()
-	st := RankStats{Name: name}
+	st = RankStats{Name: name}
 	if err := ctx.Err(); err != nil {
 		return nil, st, fmt.Errorf("rank %s: %w", name, err)
 	}

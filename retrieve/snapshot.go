@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"time"
@@ -47,8 +48,9 @@ type Snapshot struct {
 // for none) in their place; a file of delta masks the base's file of the
 // same path whether or not it is listed. delta must have been built with
 // base's tokenizer and parameters.
-func NewSnapshot(base, delta *Index, masked []string) (*Snapshot, error) {
+func NewSnapshot(base, delta *Index, masked []string) (_ *Snapshot, err error) {
 	s := &Snapshot{base: base}
+	defer s.guard(&err)
 	if delta != nil && delta.Len() == 0 && delta.Files() == 0 {
 		delta = nil
 	}
@@ -128,6 +130,7 @@ func (s *Snapshot) SourceError() error {
 
 // Lines returns the indexed lines of the live file at path, or nil.
 func (s *Snapshot) Lines(path string) []string {
+	defer s.quiet()
 	if s.delta != nil {
 		if l := s.delta.Lines(path); l != nil {
 			return l
@@ -157,8 +160,17 @@ func (ix *Index) fileEntries(fi int32) uint32 {
 
 // NewQuery turns the slice sl of the query-side graph g into a Query for
 // both parts of the snapshot (their token ids differ).
-func (s *Snapshot) NewQuery(g *ccg.Graph, sl *slice.Slice, path string, line int) *Query {
-	q := s.base.NewQuery(g, sl, path, line)
+func (s *Snapshot) NewQuery(g *ccg.Graph, sl *slice.Slice, path string, line int) (q *Query) {
+	defer func() {
+		if q == nil { // a damaged mapped base: a query that finds nothing
+			q = &Query{Path: path, Line: line}
+			if s.delta != nil {
+				q.delta = &Query{Path: path, Line: line}
+			}
+		}
+	}()
+	defer s.quiet()
+	q = s.base.NewQuery(g, sl, path, line)
 	if s.delta != nil {
 		q.delta = s.delta.NewQuery(g, sl, path, line)
 	}
@@ -176,7 +188,8 @@ func (s *Snapshot) layer(e int, q, dq *Query) (*Index, *Query, uint32) {
 
 // Search ranks the snapshot's live entries against q, as Index.Search
 // does. q must come from the snapshot's NewQuery.
-func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candidate, Stats, error) {
+func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) (_ []Candidate, _ Stats, err error) {
+	defer s.guard(&err)
 	opt = opt.withDefaults()
 	st := Stats{Entries: s.Len()}
 	var deadline time.Time
@@ -217,7 +230,7 @@ func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) ([]Candida
 		return cands, st, nil
 	}
 	t1 := time.Now()
-	err := s.fine(ctx, q, dq, cands, opt.Gamma, deadline)
+	err = s.fine(ctx, q, dq, cands, opt.Gamma, deadline)
 	st.Fine = time.Since(t1)
 	if errors.Is(err, errBudget) {
 		st.Partial = true
@@ -323,6 +336,7 @@ func (s *Snapshot) split(cands []Candidate) (parts [2][]Candidate, at [2][]int) 
 // Values returns the values of cands, reading each file once.
 func (s *Snapshot) Values(cands []Candidate) []string {
 	out := make([]string, len(cands))
+	defer s.quiet()
 	parts, at := s.split(cands)
 	for l, ix := range []*Index{s.base, s.delta} {
 		if len(parts[l]) == 0 {
@@ -337,6 +351,7 @@ func (s *Snapshot) Values(cands []Candidate) []string {
 
 // Statement returns the text of a candidate's target statement.
 func (s *Snapshot) Statement(c *Candidate) string {
+	defer s.quiet()
 	ix, _, e := s.layer(c.Entry, nil, nil)
 	lc := *c
 	lc.Entry = int(e)
@@ -345,8 +360,46 @@ func (s *Snapshot) Statement(c *Candidate) string {
 
 // Predict is Index.Predict for a candidate of the snapshot.
 func (s *Snapshot) Predict(q *Query, c *Candidate) string {
+	defer s.quiet()
 	ix, lq, e := s.layer(c.Entry, q, q.delta)
 	lc := *c
 	lc.Entry = int(e)
 	return ix.Predict(lq, &lc)
+}
+
+// guard turns a runtime error met while reading a snapshot whose base is
+// mapped from a file (an index or a slice bound out of range: content
+// that does not hold together, see Index.WriteTo) into ErrDamaged in
+// *err. On an index built in memory such a panic is a bug and goes on.
+// Deferred, it also keeps s, and so the mapping, reachable to the end of
+// the call.
+func (s *Snapshot) guard(err *error) {
+	if s.base == nil || s.base.keep == nil {
+		return
+	}
+	if r := recover(); r != nil {
+		if !isDamage(r) {
+			panic(r)
+		}
+		*err = fmt.Errorf("%w: %v", ErrDamaged, r)
+	}
+}
+
+// quiet is guard for the calls that return no error: on a damaged
+// mapped base they return what they have (empty text).
+func (s *Snapshot) quiet() {
+	if s.base == nil || s.base.keep == nil {
+		return
+	}
+	if r := recover(); r != nil && !isDamage(r) {
+		panic(r)
+	}
+}
+
+func isDamage(r any) bool {
+	switch r.(type) {
+	case runtime.Error, damaged:
+		return true
+	}
+	return false
 }

@@ -52,7 +52,8 @@ func (ix *Index) withSource(fi int32, fn func(src []byte)) {
 	f := &ix.files[fi]
 	decoderOnce.Do(func() {
 		// The constructor cannot fail with these options.
-		decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true))
+		decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxMemory(maxSource))
 	})
 	bp, _ := srcPool.Get().(*[]byte)
 	if bp == nil {

@@ -1,0 +1,425 @@
+package retrieve
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/slice"
+)
+
+// An Index is a few flat arrays (see Index), so it is stored by writing
+// them as they are into the sections of a mapfile, and opened by mapping
+// that file: the arrays become slices of the mapping, read in place. Only
+// the file table (a few dozen bytes per file) and the rare entries kept in
+// maps are decoded when an index is opened; opening costs milliseconds
+// whatever the index's size, and a search reads from disk only the pages
+// it touches.
+//
+// The sections, all prefixed "ix.", are listed in indexSections; "ix.head"
+// holds, as uvarints: mappedVersion, h, l, the mask words, the numbers of
+// files, statements, entries, tokens, def names and explicit slices, the
+// total key length of BM25 and the tokenizer's name (uvarint length and
+// bytes). "ix.files" holds per file: path and language (uvarint length and
+// bytes), then uvarint offset and length of its compressed source in
+// "ix.src", the length of the source, its lines, its first statement and
+// first entry. "ix.explicit" holds per explicit slice: uvarint entry, n,
+// n hop bytes, uvarint m, m x (uvarint from, uvarint to<<2|type); the
+// maps of large values ("ix.dlBig", "ix.maskTF.big", "ix.postTF.big")
+// hold uvarint key and value pairs. Every other section is a raw array.
+
+// maxSource bounds the length of a file's source in a mapped index (and
+// what decompressing it may allocate).
+const maxSource = 1 << 30
+
+// mappedVersion is the version of the sections' layout.
+const mappedVersion = 1
+
+// ErrDamaged is wrapped by the errors of an index opened from a file
+// whose content does not hold together: a search that meets it fails
+// with this error rather than trusting it.
+var ErrDamaged = errors.New("retrieval index is damaged")
+
+// WriteTo writes the index's sections to w. Dense vectors are written
+// too, when the index has them.
+func (ix *Index) WriteTo(w *mapfile.Writer) error {
+	h := binary.AppendUvarint(nil, mappedVersion)
+	for _, v := range []int{ix.params.Hops, ix.params.MaxStatements, ix.maskWords, len(ix.files), len(ix.stmtRows),
+		ix.Len(), ix.vocab.len(), ix.defNames.len(), len(ix.explicit)} {
+		h = binary.AppendUvarint(h, uint64(v))
+	}
+	h = binary.AppendUvarint(h, ix.bm.totalDL)
+	h = appendStr(h, ix.tok.Name())
+	h = binary.AppendUvarint(h, uint64(ix.vec.dim))
+	w.Section("ix.head", h)
+
+	var files []byte
+	var srcOff uint64
+	for i := range ix.files {
+		f := &ix.files[i]
+		files = appendStr(files, f.path)
+		files = appendStr(files, f.language)
+		for _, v := range []uint64{srcOff, uint64(len(f.src)), uint64(f.srcLen), uint64(f.lines), uint64(f.stmtBase), uint64(f.entryBase)} {
+			files = binary.AppendUvarint(files, v)
+		}
+		srcOff += uint64(len(f.src))
+	}
+	w.Section("ix.files", files)
+	w.Begin("ix.src")
+	for i := range ix.files {
+		w.Write(ix.files[i].src)
+	}
+
+	mapfile.Put(w, "ix.vocab.off", ix.vocab.off)
+	w.Section("ix.vocab.bytes", ix.vocab.bytes)
+	mapfile.Put(w, "ix.vocab.sorted", ix.vocab.sorted)
+	mapfile.Put(w, "ix.defs.off", ix.defNames.off)
+	w.Section("ix.defs.bytes", ix.defNames.bytes)
+
+	mapfile.Put(w, "ix.stmtRows", ix.stmtRows)
+	mapfile.Put(w, "ix.stmtTokOff", ix.stmtTokOff)
+	w.Section("ix.stmtTokens", ix.stmtTokens)
+	mapfile.Put(w, "ix.stmtEdgeOff", ix.stmtEdgeOff)
+	w.Section("ix.stmtEdges", ix.stmtEdges)
+	mapfile.Put(w, "ix.stmtDefOff", ix.stmtDefOff)
+	mapfile.Put(w, "ix.stmtDefs", ix.stmtDefs)
+
+	mapfile.Put(w, "ix.entryOff", ix.entryOff)
+	w.Section("ix.entryBytes", ix.entryBytes)
+	mapfile.Put(w, "ix.keyLen", ix.keyLen)
+	mapfile.Put(w, "ix.masks", ix.masks)
+	mapfile.Put(w, "ix.maskBit", ix.maskBit)
+	var ex []byte
+	for _, e := range slices.Sorted(maps.Keys(ix.explicit)) {
+		g := ix.explicit[e]
+		ex = binary.AppendUvarint(ex, uint64(e))
+		ex = binary.AppendUvarint(ex, uint64(len(g.hop)))
+		ex = append(ex, g.hop...)
+		ex = binary.AppendUvarint(ex, uint64(len(g.edges)))
+		for _, ed := range g.edges {
+			ex = binary.AppendUvarint(ex, uint64(ed.From))
+			ex = binary.AppendUvarint(ex, uint64(ed.To)<<2|uint64(ed.Type))
+		}
+	}
+	w.Section("ix.explicit", ex)
+	mapfile.Put(w, "ix.postOff", ix.postOff)
+	w.Section("ix.post", ix.post)
+
+	bm := &ix.bm
+	mapfile.Put(w, "ix.dl", bm.dl)
+	w.Section("ix.dlBig", appendMap(nil, bm.dlBig))
+	mapfile.Put(w, "ix.df", bm.df)
+	w.Section("ix.maxTF", bm.maxTF)
+	for _, c := range []struct {
+		name string
+		col  *tfColumn
+	}{{"maskTF", &bm.maskTF}, {"postTF", &bm.postTF}} {
+		mapfile.Put(w, "ix."+c.name+".many", c.col.many)
+		w.Section("ix."+c.name+".nib", c.col.nib)
+		w.Section("ix."+c.name+".big", appendMap(nil, c.col.big))
+	}
+	mapfile.Put(w, "ix.maskAt", bm.maskAt)
+	mapfile.Put(w, "ix.maskManyAt", bm.maskManyAt)
+	mapfile.Put(w, "ix.postAt", bm.postAt)
+	mapfile.Put(w, "ix.postManyAt", bm.postManyAt)
+	if ix.vec.dim > 0 {
+		mapfile.Put(w, "ix.vec.vals", ix.vec.vals)
+		mapfile.Put(w, "ix.vec.scale", ix.vec.scale)
+	}
+	_, err := w.Write(nil)
+	if err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+func appendStr(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func appendMap(dst []byte, m map[uint32]uint32) []byte {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		dst = binary.AppendUvarint(dst, uint64(k))
+		dst = binary.AppendUvarint(dst, uint64(m[k]))
+	}
+	return dst
+}
+
+// Open returns the index stored in m by WriteTo, reading its arrays in
+// place. tok must be the tokenizer the index was built with (its name is
+// checked). The index keeps m reachable; m must not be closed while the
+// index is in use (it is unmapped once neither is reachable).
+//
+// Opening checks that the sections are there and that their sizes hold
+// together; their checksums are mapfile.File.Verify's business. A search
+// that meets content that does not hold together fails with ErrDamaged.
+func Open(m *mapfile.File, tok Tokenizer) (*Index, error) {
+	ix, err := open(m, tok)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w: %w", m.Path(), ErrDamaged, err)
+	}
+	return ix, nil
+}
+
+func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
+	head, err := m.Section("ix.head")
+	if err != nil {
+		return nil, err
+	}
+	d := secDecoder{b: head}
+	if v := d.uv(); v != mappedVersion {
+		return nil, fmt.Errorf("index layout version %d, want %d", v, mappedVersion)
+	}
+	ix := &Index{tok: tok, keep: m}
+	ix.params.Hops, ix.params.MaxStatements, ix.maskWords = d.int(), d.int(), d.int()
+	nFiles, nStmts, nEntries, nVocab, nDefs, nExplicit := d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
+	ix.bm.totalDL = d.uv()
+	tokName := d.str()
+	dim := d.int()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if tokName != tok.Name() {
+		return nil, fmt.Errorf("built with tokenizer %q, not %q", tokName, tok.Name())
+	}
+	if ix.maskWords < 0 || ix.maskWords > 64 {
+		return nil, fmt.Errorf("%d mask words", ix.maskWords)
+	}
+
+	var errs []error
+	get := func(name string, want int) []byte {
+		b, err := m.Section(name)
+		if err == nil && want >= 0 && len(b) != want {
+			err = fmt.Errorf("section %s: %d bytes, want %d", name, len(b), want)
+		}
+		errs = append(errs, err)
+		return b
+	}
+	u32 := func(name string, n int) []uint32 {
+		b := get(name, 4*n)
+		s, err := mapfile.View[uint32](b)
+		errs = append(errs, err)
+		return s
+	}
+	offsets := func(name string, n int, arena []byte) []uint32 {
+		s := u32(name, n+1)
+		if len(s) == n+1 && (s[0] != 0 || int(s[n]) != len(arena)) {
+			errs = append(errs, fmt.Errorf("section %s: offsets do not span their arena", name))
+		}
+		return s
+	}
+
+	ix.vocab.bytes = get("ix.vocab.bytes", -1)
+	ix.vocab.off = offsets("ix.vocab.off", nVocab, ix.vocab.bytes)
+	ix.vocab.sorted = u32("ix.vocab.sorted", nVocab)
+	ix.defNames.bytes = get("ix.defs.bytes", -1)
+	ix.defNames.off = offsets("ix.defs.off", nDefs, ix.defNames.bytes)
+
+	rows, err := mapfile.View[[2]int32](get("ix.stmtRows", 8*nStmts))
+	ix.stmtRows = rows
+	errs = append(errs, err)
+	ix.stmtTokens = get("ix.stmtTokens", -1)
+	ix.stmtTokOff = offsets("ix.stmtTokOff", nStmts, ix.stmtTokens)
+	ix.stmtEdges = get("ix.stmtEdges", -1)
+	ix.stmtEdgeOff = offsets("ix.stmtEdgeOff", nStmts, ix.stmtEdges)
+	defIDs := get("ix.stmtDefs", -1)
+	ix.stmtDefs, err = mapfile.View[uint32](defIDs)
+	errs = append(errs, err)
+	ix.stmtDefOff = u32("ix.stmtDefOff", nStmts+1)
+	if len(ix.stmtDefOff) == nStmts+1 && (ix.stmtDefOff[0] != 0 || int(ix.stmtDefOff[nStmts]) != len(ix.stmtDefs)) {
+		errs = append(errs, errors.New("section ix.stmtDefOff: offsets do not span their arena"))
+	}
+
+	ix.entryBytes = get("ix.entryBytes", -1)
+	ix.entryOff = offsets("ix.entryOff", nEntries, ix.entryBytes)
+	ix.keyLen = u32("ix.keyLen", nEntries)
+	ix.masks, err = mapfile.View[uint64](get("ix.masks", 8*nEntries*ix.maskWords))
+	errs = append(errs, err)
+	ix.maskBit, err = mapfile.View[int32](get("ix.maskBit", 4*nVocab))
+	errs = append(errs, err)
+	ix.post = get("ix.post", -1)
+	ix.postOff = offsets("ix.postOff", nVocab, ix.post)
+
+	bm := &ix.bm
+	bm.dl, err = mapfile.View[uint16](get("ix.dl", 2*nEntries))
+	errs = append(errs, err)
+	bm.df = u32("ix.df", nVocab)
+	bm.maxTF = get("ix.maxTF", nEntries)
+	for _, c := range []struct {
+		name string
+		col  *tfColumn
+	}{{"maskTF", &bm.maskTF}, {"postTF", &bm.postTF}} {
+		c.col.many, err = mapfile.View[uint64](get("ix."+c.name+".many", -1))
+		errs = append(errs, err)
+		c.col.nib = get("ix."+c.name+".nib", -1)
+	}
+	groups := (nEntries + 15) / 16
+	bm.maskAt = u32("ix.maskAt", groups)
+	bm.maskManyAt = u32("ix.maskManyAt", groups)
+	bm.postAt = u32("ix.postAt", nVocab)
+	bm.postManyAt = u32("ix.postManyAt", nVocab)
+	if dim > 0 {
+		ix.vec.dim = dim
+		ix.vec.vals, err = mapfile.View[int8](get("ix.vec.vals", dim*nEntries))
+		errs = append(errs, err)
+		ix.vec.scale, err = mapfile.View[float32](get("ix.vec.scale", 4*nEntries))
+		errs = append(errs, err)
+		for _, s := range ix.vec.scale {
+			if s != 0 {
+				ix.vec.count++
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+
+	// The decoded parts.
+	if ix.files, err = decodeFiles(get("ix.files", -1), get("ix.src", -1), nFiles, nStmts, nEntries); err != nil {
+		return nil, err
+	}
+	ix.byPath = make(map[string]int32, nFiles)
+	for i := range ix.files {
+		if _, dup := ix.byPath[ix.files[i].path]; dup {
+			return nil, fmt.Errorf("file %s listed twice", ix.files[i].path)
+		}
+		ix.byPath[ix.files[i].path] = int32(i)
+	}
+	if ix.explicit, err = decodeExplicit(get("ix.explicit", -1), nExplicit, nEntries); err != nil {
+		return nil, err
+	}
+	var bigs [3]map[uint32]uint32
+	for i, name := range []string{"ix.dlBig", "ix.maskTF.big", "ix.postTF.big"} {
+		if bigs[i], err = decodeMap(get(name, -1)); err != nil {
+			return nil, fmt.Errorf("section %s: %w", name, err)
+		}
+	}
+	bm.dlBig, bm.maskTF.big, bm.postTF.big = bigs[0], bigs[1], bigs[2]
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+func decodeFiles(b, src []byte, n, nStmts, nEntries int) ([]fileData, error) {
+	d := secDecoder{b: b}
+	files := make([]fileData, 0, min(n, len(b)))
+	for range n {
+		f := fileData{path: d.str(), language: d.str()}
+		off, size := d.uv(), d.uv()
+		srcLen, lines, stmtBase, entryBase := d.uv(), d.uv(), d.uv(), d.uv()
+		if d.err != nil {
+			return nil, fmt.Errorf("section ix.files: %w", d.err)
+		}
+		if off > uint64(len(src)) || size > uint64(len(src))-off || srcLen > maxSource || lines > srcLen+1 ||
+			stmtBase > uint64(nStmts) || entryBase > uint64(nEntries) ||
+			len(files) > 0 && (uint32(stmtBase) < files[len(files)-1].stmtBase || uint32(entryBase) < files[len(files)-1].entryBase) {
+			return nil, fmt.Errorf("section ix.files: file %s out of range", f.path)
+		}
+		f.src = src[off : off+size : off+size]
+		f.srcLen, f.lines, f.stmtBase, f.entryBase = int32(srcLen), int32(lines), uint32(stmtBase), uint32(entryBase)
+		files = append(files, f)
+	}
+	if len(d.b) != 0 {
+		return nil, errors.New("section ix.files: trailing bytes")
+	}
+	return files, nil
+}
+
+func decodeExplicit(b []byte, n, nEntries int) (map[uint32]*explicitGraph, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	d := secDecoder{b: b}
+	out := make(map[uint32]*explicitGraph, min(n, len(b)))
+	for range n {
+		e := d.uv()
+		g := &explicitGraph{hop: slices.Clone(d.bytes(d.int()))}
+		m := d.int()
+		if d.err != nil || e >= uint64(nEntries) || m > len(d.b) {
+			return nil, errors.New("section ix.explicit: bad entry")
+		}
+		for range m {
+			from, to := d.uv(), d.uv()
+			if from >= uint64(len(g.hop)) || to>>2 >= uint64(len(g.hop)) || to&3 > 2 {
+				return nil, errors.New("section ix.explicit: bad edge")
+			}
+			g.edges = append(g.edges, slice.Edge{From: uint16(from), To: uint16(to >> 2), Type: ccg.EdgeType(to & 3)})
+		}
+		out[uint32(e)] = g
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, errors.New("section ix.explicit: bad layout")
+	}
+	return out, nil
+}
+
+func decodeMap(b []byte) (map[uint32]uint32, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	d := secDecoder{b: b}
+	out := map[uint32]uint32{}
+	for len(d.b) > 0 && d.err == nil {
+		k, v := d.uv(), d.uv()
+		if k > math.MaxUint32 || v > math.MaxUint32 {
+			return nil, errors.New("value out of range")
+		}
+		out[uint32(k)] = uint32(v)
+	}
+	return out, d.err
+}
+
+// secDecoder reads uvarints and strings, keeping the first error.
+type secDecoder struct {
+	b   []byte
+	err error
+}
+
+func (d *secDecoder) uv() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		if d.err == nil {
+			d.err = errors.New("bad varint")
+		}
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *secDecoder) int() int {
+	v := d.uv()
+	if v > math.MaxInt32 {
+		if d.err == nil {
+			d.err = errors.New("value out of range")
+		}
+		return 0
+	}
+	return int(v)
+}
+
+func (d *secDecoder) bytes(n int) []byte {
+	if n > len(d.b) {
+		if d.err == nil {
+			d.err = errors.New("bad length")
+		}
+		d.b = nil
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *secDecoder) str() string { return string(d.bytes(d.int())) }
+
+// Mapped reports whether the index reads a mapped file.
+func (ix *Index) Mapped() bool { return ix.keep != nil }
