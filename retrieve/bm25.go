@@ -456,8 +456,8 @@ func (s *Snapshot) initBM25() {
 	if s.delta != nil {
 		s.deltaToBase = make([]int32, len(s.delta.bm.df))
 		s.baseToDelta = map[uint32]uint32{}
-		for d := range uint32(s.delta.vocab.len()) {
-			b, ok := s.base.vocab.lookup(s.delta.vocab.view(d))
+		for d := range uint32(s.delta.vocab.Len()) {
+			b, ok := s.base.vocab.Lookup(s.delta.vocab.View(d))
 			if !ok || int(d) >= len(s.deltaToBase) {
 				if int(d) < len(s.deltaToBase) {
 					s.deltaToBase[d] = -1

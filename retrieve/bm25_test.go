@@ -141,9 +141,9 @@ func TestFuseRRF(t *testing.T) {
 
 // layerWords returns the words of an index's token ids.
 func layerWords(ix *Index) []string {
-	w := make([]string, ix.vocab.len())
+	w := make([]string, ix.vocab.Len())
 	for id := range w {
-		w[id] = ix.vocab.str(uint32(id))
+		w[id] = ix.vocab.Str(uint32(id))
 	}
 	return w
 }

@@ -91,7 +91,7 @@ type explicitGraph struct {
 type Index struct {
 	tok    Tokenizer
 	params Params
-	vocab  strTable // token id -> token, searchable
+	vocab  mapfile.Strings // token id -> token, searchable
 
 	// damage records the first source that failed to decompress (see
 	// SourceError); a pointer, so that the Index may be copied.
@@ -107,7 +107,7 @@ type Index struct {
 	stmtEdges   []byte   // out-edges in the file's edge union: uvarint zigzag(to-from)<<2|type
 	stmtDefOff  []uint32 // len = statements+1, into stmtDefs
 	stmtDefs    []uint32 // ids into defNames
-	defNames    strTable
+	defNames    mapfile.Strings
 
 	// Entries, by id.
 	entryOff   []uint32 // len = entries+1, into entryBytes
@@ -366,10 +366,10 @@ func validate(f *File) error {
 func (b *Builder) Index() *Index {
 	ix := b.ix
 	b.ix = nil
-	ix.vocab = newStrTable(b.words, true)
-	ix.defNames = newStrTable(b.defs, false)
+	ix.vocab = mapfile.NewStrings(b.words, true)
+	ix.defNames = mapfile.NewStrings(b.defs, false)
 	b.vocab, b.words, b.defIDs, b.defs = nil, nil, nil, nil
-	nv := ix.vocab.len()
+	nv := ix.vocab.Len()
 	nEntries := len(ix.keyLen)
 
 	byDF := make([]uint32, 0, nv)
@@ -487,7 +487,7 @@ func (ix *Index) Bytes() int64 {
 		len(ix.entryOff)+len(ix.keyLen)+len(ix.maskBit)+len(ix.postOff)) * 4
 	n += int64(len(ix.stmtRows))*8 + int64(len(ix.masks))*8
 	n += int64(len(ix.stmtTokens) + len(ix.stmtEdges) + len(ix.entryBytes) + len(ix.post))
-	n += ix.vocab.size() + ix.defNames.size()
+	n += ix.vocab.Size() + ix.defNames.Size()
 	for _, f := range ix.files {
 		n += int64(len(f.src) + len(f.path) + 64)
 	}
@@ -511,7 +511,7 @@ func (ix *Index) appendStmtTokens(dst []uint32, s uint32) []uint32 {
 // defsOf appends to dst the names statement s defines.
 func (ix *Index) defsOf(dst []string, s uint32) []string {
 	for _, id := range ix.stmtDefs[ix.stmtDefOff[s]:ix.stmtDefOff[s+1]] {
-		dst = append(dst, ix.defNames.str(id))
+		dst = append(dst, ix.defNames.Str(id))
 	}
 	return dst
 }

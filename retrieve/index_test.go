@@ -79,10 +79,10 @@ func randomQuery(r *rand.Rand, ix *Index, alphabet int) *Query {
 	q := &Query{Path: fmt.Sprintf("f%d.py", r.IntN(ix.Files())), Line: 1 + r.IntN(40)}
 	n := r.IntN(12)
 	for i := 0; i < n; i++ {
-		if id, ok := ix.vocab.lookup(fmt.Sprintf("t%d", r.IntN(alphabet+5))); ok {
+		if id, ok := ix.vocab.Lookup(fmt.Sprintf("t%d", r.IntN(alphabet+5))); ok {
 			q.Key = append(q.Key, id)
 		} else {
-			q.Key = append(q.Key, uint32(ix.vocab.len()+i)) // unseen token
+			q.Key = append(q.Key, uint32(ix.vocab.Len()+i)) // unseen token
 		}
 	}
 	q.Key = sortedSet(q.Key)

@@ -50,7 +50,7 @@ var ErrDamaged = errors.New("retrieval index is damaged")
 func (ix *Index) WriteTo(w *mapfile.Writer) error {
 	h := binary.AppendUvarint(nil, mappedVersion)
 	for _, v := range []int{ix.params.Hops, ix.params.MaxStatements, ix.maskWords, len(ix.files), len(ix.stmtRows),
-		ix.Len(), ix.vocab.len(), ix.defNames.len(), len(ix.explicit)} {
+		ix.Len(), ix.vocab.Len(), ix.defNames.Len(), len(ix.explicit)} {
 		h = binary.AppendUvarint(h, uint64(v))
 	}
 	h = binary.AppendUvarint(h, ix.bm.totalDL)
@@ -75,11 +75,11 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 		w.Write(ix.files[i].src)
 	}
 
-	mapfile.Put(w, "ix.vocab.off", ix.vocab.off)
-	w.Section("ix.vocab.bytes", ix.vocab.bytes)
-	mapfile.Put(w, "ix.vocab.sorted", ix.vocab.sorted)
-	mapfile.Put(w, "ix.defs.off", ix.defNames.off)
-	w.Section("ix.defs.bytes", ix.defNames.bytes)
+	mapfile.Put(w, "ix.vocab.Off", ix.vocab.Off)
+	w.Section("ix.vocab.Bytes", ix.vocab.Bytes)
+	mapfile.Put(w, "ix.vocab.Sorted", ix.vocab.Sorted)
+	mapfile.Put(w, "ix.defs.off", ix.defNames.Off)
+	w.Section("ix.defs.bytes", ix.defNames.Bytes)
 
 	mapfile.Put(w, "ix.stmtRows", ix.stmtRows)
 	mapfile.Put(w, "ix.stmtTokOff", ix.stmtTokOff)
@@ -215,11 +215,11 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 		return s
 	}
 
-	ix.vocab.bytes = get("ix.vocab.bytes", -1)
-	ix.vocab.off = offsets("ix.vocab.off", nVocab, ix.vocab.bytes)
-	ix.vocab.sorted = u32("ix.vocab.sorted", nVocab)
-	ix.defNames.bytes = get("ix.defs.bytes", -1)
-	ix.defNames.off = offsets("ix.defs.off", nDefs, ix.defNames.bytes)
+	ix.vocab.Bytes = get("ix.vocab.Bytes", -1)
+	ix.vocab.Off = offsets("ix.vocab.Off", nVocab, ix.vocab.Bytes)
+	ix.vocab.Sorted = u32("ix.vocab.Sorted", nVocab)
+	ix.defNames.Bytes = get("ix.defs.bytes", -1)
+	ix.defNames.Off = offsets("ix.defs.off", nDefs, ix.defNames.Bytes)
 
 	rows, err := mapfile.View[[2]int32](get("ix.stmtRows", 8*nStmts))
 	ix.stmtRows = rows

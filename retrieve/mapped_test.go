@@ -66,11 +66,11 @@ func sameIndex(t testing.TB, a, b *Index) {
 			t.Fatalf("%s differs", name)
 		}
 	}
-	eq("vocab.off", a.vocab.off, b.vocab.off)
-	eq("vocab.bytes", a.vocab.bytes, b.vocab.bytes)
-	eq("vocab.sorted", a.vocab.sorted, b.vocab.sorted)
-	eq("defs.off", a.defNames.off, b.defNames.off)
-	eq("defs.bytes", a.defNames.bytes, b.defNames.bytes)
+	eq("vocab.off", a.vocab.Off, b.vocab.Off)
+	eq("vocab.bytes", a.vocab.Bytes, b.vocab.Bytes)
+	eq("vocab.sorted", a.vocab.Sorted, b.vocab.Sorted)
+	eq("defs.off", a.defNames.Off, b.defNames.Off)
+	eq("defs.bytes", a.defNames.Bytes, b.defNames.Bytes)
 	eq("stmtRows", a.stmtRows, b.stmtRows)
 	eq("stmtTokOff", a.stmtTokOff, b.stmtTokOff)
 	eq("stmtTokens", a.stmtTokens, b.stmtTokens)

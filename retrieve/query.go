@@ -168,10 +168,10 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {
-			id, ok := ix.vocab.lookup(w)
+			id, ok := ix.vocab.Lookup(w)
 			if !ok {
 				if id, ok = unknown[w]; !ok {
-					id = uint32(ix.vocab.len() + len(unknown))
+					id = uint32(ix.vocab.Len() + len(unknown))
 					unknown[w] = id
 				}
 			}

@@ -64,10 +64,10 @@ func snapshotQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
 	mk := func(ix *Index) *Query {
 		q := &Query{Path: path, Line: line}
 		for i, w := range words {
-			if id, ok := ix.vocab.lookup(w); ok {
+			if id, ok := ix.vocab.Lookup(w); ok {
 				q.Key = append(q.Key, id)
 			} else {
-				q.Key = append(q.Key, uint32(ix.vocab.len()+i))
+				q.Key = append(q.Key, uint32(ix.vocab.Len()+i))
 			}
 		}
 		q.Key = sortedSet(q.Key)
@@ -239,10 +239,10 @@ func snapshotQueryWords(s *Snapshot, words ...string) *Query {
 	mk := func(ix *Index) *Query {
 		q := &Query{}
 		for i, w := range words {
-			if id, ok := ix.vocab.lookup(w); ok {
+			if id, ok := ix.vocab.Lookup(w); ok {
 				q.Key = append(q.Key, id)
 			} else {
-				q.Key = append(q.Key, uint32(ix.vocab.len()+i))
+				q.Key = append(q.Key, uint32(ix.vocab.Len()+i))
 			}
 		}
 		q.Key = sortedSet(q.Key)

@@ -120,14 +120,18 @@ func (v *View) Rank(path string) float64 {
 	for b.parent != nil {
 		b = b.parent
 	}
-	if b.t == nil || len(b.t.rank) == 0 {
+	if b.t == nil {
 		return 0
 	}
-	id, ok := b.t.byPath[path]
+	id, ok := b.t.lookup(path)
 	if !ok {
 		return 0
 	}
-	return b.t.rank[id] * float64(len(b.t.files))
+	r, ok := b.t.rankOf(id)
+	if !ok {
+		return 0
+	}
+	return r * float64(b.t.len())
 }
 
 // ImportedBy returns the visible files that import path, by path.
@@ -141,10 +145,12 @@ func (v *View) ImportedBy(path string) []*File {
 		layers = append(layers, l)
 	}
 	base := layers[len(layers)-1]
-	if base.t != nil && base.t.in != nil {
-		if id, ok := base.t.byPath[path]; ok && v.File(path) != nil {
-			for _, from := range base.t.in[id] {
-				f := base.t.files[from]
+	if base.t != nil {
+		id, ok := base.t.lookup(path)
+		in, graph := base.t.importers(id)
+		if ok && graph && v.File(path) != nil {
+			for _, from := range in {
+				f := base.t.file(from)
 				if v.visible(f) && !seen[f.Path] {
 					seen[f.Path] = true
 					out = append(out, f)

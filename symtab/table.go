@@ -132,6 +132,75 @@ type Table struct {
 	// each file over it.
 	out, in [][]int32
 	rank    []float64
+
+	// st, when set, holds all of the above in the arrays of a mapped
+	// file, the files loaded when first asked for (stored.go); the
+	// fields above are then unset.
+	st *stored
+}
+
+// len returns the number of files.
+func (t *Table) len() int {
+	if t.st != nil {
+		return t.st.paths.Len()
+	}
+	return len(t.files)
+}
+
+// file returns file id.
+func (t *Table) file(id int32) *File {
+	if t.st != nil {
+		return t.st.file(id)
+	}
+	return t.files[id]
+}
+
+// lookup returns the id of the file at path.
+func (t *Table) lookup(path string) (int32, bool) {
+	if t.st != nil {
+		return t.st.lookup(path)
+	}
+	id, ok := t.byPath[path]
+	return id, ok
+}
+
+// moduleList returns the files named name, nil for none.
+func (t *Table) moduleList(name string) *modList {
+	if t.st != nil {
+		return t.st.moduleList(t, name)
+	}
+	return t.modules[name]
+}
+
+// named returns the definitions called name.
+func (t *Table) named(name string) []Def {
+	if t.st != nil {
+		return t.st.named(t, name)
+	}
+	return t.names[name]
+}
+
+// importers returns the ids of the files importing file id, nil without
+// a graph.
+func (t *Table) importers(id int32) ([]int32, bool) {
+	if t.st != nil {
+		return t.st.importers(id)
+	}
+	if t.in == nil {
+		return nil, false
+	}
+	return t.in[id], true
+}
+
+// rankOf returns the PageRank of file id, ok false without a graph.
+func (t *Table) rankOf(id int32) (float64, bool) {
+	if t.st != nil {
+		return t.st.rankOf(id)
+	}
+	if len(t.rank) == 0 {
+		return 0, false
+	}
+	return t.rank[id], true
 }
 
 // Builder collects files into a Table. Add is not safe for concurrent use.
@@ -199,7 +268,7 @@ func (b *Builder) Finish() *Table {
 }
 
 // Files returns the number of files of the table.
-func (t *Table) Files() int { return len(t.files) }
+func (t *Table) Files() int { return t.len() }
 
 // View is a stack of tables: a base loaded whole and tables of files
 // changed since (a server's edited files, a request's own buffer), each
@@ -237,12 +306,25 @@ func (v *View) Root() string {
 	return ""
 }
 
+// hides reports whether the layers from v up hide the version of path in
+// a table below v.
+func (v *View) hides(path string) bool {
+	if v.removed[path] {
+		return true
+	}
+	if v.t != nil {
+		_, ok := v.t.lookup(path)
+		return ok
+	}
+	return false
+}
+
 // File returns the visible version of path, or nil.
 func (v *View) File(path string) *File {
 	for l := v; l != nil; l = l.parent {
 		if l.t != nil {
-			if id, ok := l.t.byPath[path]; ok {
-				return l.t.files[id]
+			if id, ok := l.t.lookup(path); ok {
+				return l.t.file(id)
 			}
 		}
 		if l.removed[path] {
@@ -263,14 +345,34 @@ func (v *View) Files() int {
 		if l.t == nil {
 			continue
 		}
-		for _, f := range l.t.files {
-			if !seen[f.Path] && v.visible(f) {
+		for id := range int32(l.t.len()) {
+			p := l.t.path(id)
+			if !seen[p] && v.sees(l, p) {
 				n++
 			}
-			seen[f.Path] = true
+			seen[p] = true
 		}
 	}
 	return n
+}
+
+// sees reports whether the version of path in layer l is the one the
+// view shows: no layer above l holds or removes it.
+func (v *View) sees(l *View, path string) bool {
+	for u := v; u != l; u = u.parent {
+		if u.hides(path) {
+			return false
+		}
+	}
+	return true
+}
+
+// path returns the path of file id.
+func (t *Table) path(id int32) string {
+	if t.st != nil {
+		return t.st.paths.Str(uint32(id))
+	}
+	return t.files[id].Path
 }
 
 // module returns the visible files named name, best first for a file at
@@ -280,7 +382,7 @@ func (v *View) module(name, from string) []*File {
 	var lists []*modList
 	for l := v; l != nil; l = l.parent {
 		if l.t != nil {
-			if ml := l.t.modules[name]; ml != nil {
+			if ml := l.t.moduleList(name); ml != nil {
 				lists = append(lists, ml)
 			}
 		}
@@ -370,7 +472,7 @@ func (v *View) Named(name string) []Def {
 		if l.t == nil {
 			continue
 		}
-		for _, d := range l.t.names[name] {
+		for _, d := range l.t.named(name) {
 			if v.visible(d.File) {
 				out = append(out, d)
 			}

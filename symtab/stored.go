@@ -1,0 +1,321 @@
+package symtab
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
+)
+
+// A Table is stored (Table.WriteTo) as the arrays of its indexes in the
+// sections of a mapfile, prefixed "sym.", and opened (OpenStored) by
+// mapping them: lookups search the arrays in place, and a file's outline
+// is decoded only when a lookup first returns it, by a loader the caller
+// gives (the outlines are stored by whoever stores the table). Opening a
+// table of any size costs nothing, and a request decodes the few files it
+// reads. The import graph and the PageRank are stored too, so they are
+// not computed again.
+//
+// "sym.head" holds uvarints storedVersion, the numbers of files, module
+// names and symbol names, 1 when the table has an import graph, and the
+// root name (uvarint length and bytes). The string tables "sym.paths",
+// "sym.mods" and "sym.names" (mapfile.PutStrings) hold the paths, module
+// names and symbol names in byte order; "sym.modOff" (one more than the
+// module names) indexes the files of each module in "sym.modFile" and
+// "sym.modPrio", "sym.modOneDir" holds a byte per module name (1: its
+// files share a folder); "sym.nameOff" indexes the definitions of each
+// name in "sym.defFile" and "sym.defSym"; "sym.outOff"/"sym.out" and
+// "sym.inOff"/"sym.in" are the import graph's adjacency lists and
+// "sym.rank" the PageRank (float64) of each file.
+
+const storedVersion = 1
+
+// WriteTo stores the table's indexes in w (see the comment above). It
+// does not store the files' outlines.
+func (t *Table) WriteTo(w *mapfile.Writer) error {
+	if t.st != nil {
+		return errors.New("symbol table: a stored table cannot be stored again")
+	}
+	mods := slices.Sorted(maps.Keys(t.modules))
+	names := slices.Sorted(maps.Keys(t.names))
+	h := binary.AppendUvarint(nil, storedVersion)
+	graph := uint64(0)
+	if t.in != nil {
+		graph = 1
+	}
+	for _, v := range []uint64{uint64(len(t.files)), uint64(len(mods)), uint64(len(names)), graph} {
+		h = binary.AppendUvarint(h, v)
+	}
+	h = binary.AppendUvarint(h, uint64(len(t.root)))
+	h = append(h, t.root...)
+	w.Section("sym.head", h)
+
+	paths := make([]string, len(t.files))
+	for i, f := range t.files {
+		paths[i] = f.Path
+	}
+	mapfile.PutStrings(w, "sym.paths", mapfile.NewStrings(paths, false))
+	mapfile.PutStrings(w, "sym.mods", mapfile.NewStrings(mods, false))
+	modOff := []uint32{0}
+	var modFile, modPrio []int32
+	oneDir := make([]byte, len(mods))
+	for i, m := range mods {
+		ml := t.modules[m]
+		for j, f := range ml.files {
+			modFile = append(modFile, t.byPath[f.Path])
+			modPrio = append(modPrio, ml.prio[j])
+		}
+		modOff = append(modOff, uint32(len(modFile)))
+		if ml.oneDir {
+			oneDir[i] = 1
+		}
+	}
+	mapfile.Put(w, "sym.modOff", modOff)
+	mapfile.Put(w, "sym.modFile", modFile)
+	mapfile.Put(w, "sym.modPrio", modPrio)
+	w.Section("sym.modOneDir", oneDir)
+
+	mapfile.PutStrings(w, "sym.names", mapfile.NewStrings(names, false))
+	nameOff := []uint32{0}
+	var defFile, defSym []int32
+	for _, n := range names {
+		for _, d := range t.names[n] {
+			defFile = append(defFile, t.byPath[d.File.Path])
+			defSym = append(defSym, int32(d.Sym))
+		}
+		nameOff = append(nameOff, uint32(len(defFile)))
+	}
+	mapfile.Put(w, "sym.nameOff", nameOff)
+	mapfile.Put(w, "sym.defFile", defFile)
+	mapfile.Put(w, "sym.defSym", defSym)
+
+	for _, g := range []struct {
+		name string
+		adj  [][]int32
+	}{{"sym.out", t.out}, {"sym.in", t.in}} {
+		off := []uint32{0}
+		var all []int32
+		for _, a := range g.adj {
+			all = append(all, a...)
+			off = append(off, uint32(len(all)))
+		}
+		mapfile.Put(w, g.name+"Off", off)
+		mapfile.Put(w, g.name, all)
+	}
+	mapfile.Put(w, "sym.rank", t.rank)
+	if _, err := w.Write(nil); err != nil {
+		return fmt.Errorf("write symbol table: %w", err)
+	}
+	return nil
+}
+
+// stored is the part of a Table read from a mapped file.
+type stored struct {
+	m     *mapfile.File // kept reachable: the arrays are slices of it
+	load  func(id int) *File
+	files []atomic.Pointer[File]
+	paths mapfile.Strings
+
+	mods             mapfile.Strings
+	modOff           []uint32
+	modFile, modPrio []int32
+	modOneDir        []byte
+	names            mapfile.Strings
+	nameOff          []uint32
+	defFile, defSym  []int32
+	graph            bool
+	outOff, inOff    []uint32
+	out, in          []int32
+	rank             []float64
+
+	modCache, nameCache sync.Map // name -> *modList, []Def
+}
+
+// ErrStored is wrapped by the errors of a stored table that does not
+// hold together.
+var ErrStored = errors.New("stored symbol table is damaged")
+
+// OpenStored returns the table stored in m by WriteTo. load returns the
+// outline of file id (in path order) when a lookup first needs it; it is
+// called at most once per file that wins (concurrent first lookups may
+// call it more than once and keep one result) and must return a File with
+// the file's path, even when its outline cannot be read. The table keeps
+// m reachable.
+func OpenStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
+	t, err := openStored(m, load)
+	if err != nil {
+		return nil, fmt.Errorf("open symbol table %s: %w: %w", m.Path(), ErrStored, err)
+	}
+	return t, nil
+}
+
+func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
+	head, err := m.Section("sym.head")
+	if err != nil {
+		return nil, err
+	}
+	var vals [5]uint64
+	for i := range vals {
+		v, n := binary.Uvarint(head)
+		if n <= 0 || v > 1<<31 {
+			return nil, errors.New("bad header")
+		}
+		vals[i], head = v, head[n:]
+	}
+	rl, n := binary.Uvarint(head)
+	if n <= 0 || rl != uint64(len(head)-n) {
+		return nil, errors.New("bad header")
+	}
+	if vals[0] != storedVersion {
+		return nil, fmt.Errorf("layout version %d, want %d", vals[0], storedVersion)
+	}
+	nFiles, nMods, nNames := int(vals[1]), int(vals[2]), int(vals[3])
+	st := &stored{m: m, load: load, files: make([]atomic.Pointer[File], nFiles), graph: vals[4] == 1}
+	t := &Table{root: string(head[n:]), st: st}
+	var errs []error
+	strs := func(name string, n int) mapfile.Strings {
+		s, err := mapfile.GetStrings(m, name, n, false)
+		errs = append(errs, err)
+		return s
+	}
+	i32 := func(name string, n int) []int32 {
+		s, err := mapfile.Get[int32](m, name)
+		if err == nil && n >= 0 && len(s) != n {
+			err = fmt.Errorf("section %s: %d values, want %d", name, len(s), n)
+		}
+		errs = append(errs, err)
+		return s
+	}
+	offs := func(name string, n int) []uint32 {
+		s, err := mapfile.Get[uint32](m, name)
+		if err == nil && (len(s) != n+1 || s[0] != 0 || !slices.IsSorted(s)) {
+			err = fmt.Errorf("section %s: bad offsets", name)
+		}
+		errs = append(errs, err)
+		return s
+	}
+	st.paths = strs("sym.paths", nFiles)
+	st.mods = strs("sym.mods", nMods)
+	st.names = strs("sym.names", nNames)
+	st.modOff = offs("sym.modOff", nMods)
+	st.nameOff = offs("sym.nameOff", nNames)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	st.modFile = i32("sym.modFile", int(st.modOff[nMods]))
+	st.modPrio = i32("sym.modPrio", int(st.modOff[nMods]))
+	st.defFile = i32("sym.defFile", int(st.nameOff[nNames]))
+	st.defSym = i32("sym.defSym", int(st.nameOff[nNames]))
+	st.modOneDir, err = m.Section("sym.modOneDir")
+	if err == nil && len(st.modOneDir) != nMods {
+		err = errors.New("section sym.modOneDir: bad size")
+	}
+	errs = append(errs, err)
+	if st.graph {
+		st.outOff = offs("sym.outOff", nFiles)
+		st.inOff = offs("sym.inOff", nFiles)
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		st.out = i32("sym.out", int(st.outOff[nFiles]))
+		st.in = i32("sym.in", int(st.inOff[nFiles]))
+		st.rank, err = mapfile.Get[float64](m, "sym.rank")
+		if err == nil && len(st.rank) != nFiles {
+			err = errors.New("section sym.rank: bad size")
+		}
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	// Every file id the arrays hold must name a file.
+	for _, ids := range [][]int32{st.modFile, st.defFile, st.out, st.in} {
+		for _, id := range ids {
+			if id < 0 || int(id) >= nFiles {
+				return nil, errors.New("file id out of range")
+			}
+		}
+	}
+	return t, nil
+}
+
+func (st *stored) file(id int32) *File {
+	if f := st.files[id].Load(); f != nil {
+		return f
+	}
+	f := st.load(int(id))
+	if f == nil || f.Path != st.paths.View(uint32(id)) {
+		// The loader could not read it: the file without an outline.
+		f = &File{Path: st.paths.Str(uint32(id))}
+	}
+	if !st.files[id].CompareAndSwap(nil, f) {
+		f = st.files[id].Load()
+	}
+	runtime.KeepAlive(st.m)
+	return f
+}
+
+func (st *stored) lookup(path string) (int32, bool) {
+	id, ok := st.paths.Search(path)
+	runtime.KeepAlive(st.m)
+	return int32(id), ok
+}
+
+func (st *stored) moduleList(t *Table, name string) *modList {
+	if v, ok := st.modCache.Load(name); ok {
+		return v.(*modList)
+	}
+	id, ok := st.mods.Search(name)
+	var ml *modList
+	if ok {
+		lo, hi := st.modOff[id], st.modOff[id+1]
+		ml = &modList{files: make([]*File, 0, hi-lo), prio: slices.Clone(st.modPrio[lo:hi]), oneDir: st.modOneDir[id] == 1}
+		for _, f := range st.modFile[lo:hi] {
+			ml.files = append(ml.files, st.file(f))
+		}
+	}
+	v, _ := st.modCache.LoadOrStore(name, ml)
+	runtime.KeepAlive(st.m)
+	return v.(*modList)
+}
+
+func (st *stored) named(t *Table, name string) []Def {
+	if v, ok := st.nameCache.Load(name); ok {
+		return v.([]Def)
+	}
+	id, ok := st.names.Search(name)
+	var defs []Def
+	if ok {
+		for i := st.nameOff[id]; i < st.nameOff[id+1]; i++ {
+			f := st.file(st.defFile[i])
+			if s := int(st.defSym[i]); s >= 0 && s < len(f.Symbols) {
+				defs = append(defs, Def{f, s})
+			}
+		}
+	}
+	v, _ := st.nameCache.LoadOrStore(name, defs)
+	runtime.KeepAlive(st.m)
+	return v.([]Def)
+}
+
+func (st *stored) importers(id int32) ([]int32, bool) {
+	if !st.graph {
+		return nil, false
+	}
+	in := slices.Clone(st.in[st.inOff[id]:st.inOff[id+1]])
+	runtime.KeepAlive(st.m)
+	return in, true
+}
+
+func (st *stored) rankOf(id int32) (float64, bool) {
+	if !st.graph {
+		return 0, false
+	}
+	return st.rank[id], true
+}

@@ -1,0 +1,131 @@
+package symtab
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
+)
+
+// storeTable writes t to a file and opens it stored, with a loader that
+// makes each file's record anew from the outline of files (by path), as
+// a loader decoding stored outlines does.
+func storeTable(tb testing.TB, t *Table, files []*File) (*Table, *int) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "sym")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := mapfile.NewWriter(f)
+	if err := t.WriteTo(w); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	m, err := mapfile.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	byPath := map[string]*File{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
+	loads := new(int)
+	st, err := OpenStored(m, func(id int) *File {
+		*loads++
+		o := byPath[t.files[id].Path]
+		return NewFile(o.Path, o.Language, t.root, o.Package, o.Symbols, o.Imports)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, loads
+}
+
+// TestStoredTable: a stored table answers every lookup of the golden
+// tests as the table it was written from, decoding only the files the
+// lookups reach; alone and under a table of changed files.
+func TestStoredTable(t *testing.T) {
+	for _, dir := range []string{"py", "java"} {
+		files := parseTree(t, filepath.Join("testdata", dir))
+		mem := buildTable(t, files, dir)
+		st, loads := storeTable(t, mem, files)
+		if *loads != 0 {
+			t.Errorf("%s: opening loaded %d files", dir, *loads)
+		}
+		if st.Files() != mem.Files() || NewView(st).Root() != dir {
+			t.Fatalf("%s: %d files, root %q", dir, st.Files(), NewView(st).Root())
+		}
+		want := graphDump(NewView(mem), files)
+		if got := graphDump(NewView(st), files); got != want {
+			t.Errorf("%s: stored table's graph:\n%s\nwant:\n%s", dir, got, want)
+		}
+		for _, f := range files {
+			for _, s := range f.Symbols {
+				a, b := NewView(mem).Named(s.Name), NewView(st).Named(s.Name)
+				if len(a) != len(b) {
+					t.Fatalf("%s: Named(%s): %d defs, want %d", dir, s.Name, len(b), len(a))
+				}
+				for i := range a {
+					if a[i].String() != b[i].String() {
+						t.Fatalf("%s: Named(%s)[%d] = %s, want %s", dir, s.Name, i, b[i], a[i])
+					}
+				}
+			}
+			for _, m := range f.Modules() {
+				a, b := NewView(mem).module(m, f.Path), NewView(st).module(m, f.Path)
+				if len(a) != len(b) {
+					t.Fatalf("%s: module %s: %d files, want %d", dir, m, len(b), len(a))
+				}
+				for i := range a {
+					if a[i].Path != b[i].Path {
+						t.Fatalf("%s: module %s: %s, want %s", dir, m, b[i].Path, a[i].Path)
+					}
+				}
+			}
+		}
+		// A changed file and a removed one on top.
+		top := NewBuilder(dir, false)
+		top.Add(files[0])
+		over := top.Finish()
+		removed := []string{files[len(files)-1].Path}
+		vm, vs := NewView(mem).With(over, removed), NewView(st).With(over, removed)
+		if a, b := graphDump(vm, files[:len(files)-1]), graphDump(vs, files[:len(files)-1]); a != b {
+			t.Errorf("%s: layered stored view:\n%s\nwant:\n%s", dir, b, a)
+		}
+		if vm.Files() != vs.Files() || vs.File(removed[0]) != nil {
+			t.Errorf("%s: layered: %d files, want %d", dir, vs.Files(), vm.Files())
+		}
+		if v := NewView(st); v.File(files[1].Path) != v.File(files[1].Path) {
+			t.Errorf("%s: a stored file is loaded twice", dir)
+		}
+	}
+}
+
+func TestStoredResolution(t *testing.T) {
+	files := parseTree(t, "testdata/py")
+	st, _ := storeTable(t, buildTable(t, files, "py"), files)
+	v := NewView(st)
+	got := graphDump(v, files) + resolveAll(t, v, []query{
+		{"pkg/sub/deep.py", "", "models.Account.deposit"},
+		{"pkg/sub/deep.py", "", "pkg.base.Base.save"},
+		{"pkg/sub/deep.py", "", "helper"},
+		{"pkg/sub/deep.py", "Report", "self.ledger.post"},
+		{"pkg/models.py", "", "Loop.mixed"},
+	})
+	mv := NewView(buildTable(t, files, "py"))
+	want := graphDump(mv, files) + resolveAll(t, mv, []query{
+		{"pkg/sub/deep.py", "", "models.Account.deposit"},
+		{"pkg/sub/deep.py", "", "pkg.base.Base.save"},
+		{"pkg/sub/deep.py", "", "helper"},
+		{"pkg/sub/deep.py", "Report", "self.ledger.post"},
+		{"pkg/models.py", "", "Loop.mixed"},
+	})
+	if got != want {
+		t.Errorf("stored:\n%s\nwant:\n%s", got, want)
+	}
+}
