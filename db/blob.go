@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/slice"
 )
@@ -29,6 +30,10 @@ type FileRecord struct {
 	Package string
 	Symbols []lang.Symbol
 	Imports []lang.Import
+	// Vectors are the embeddings of the entries' context sequence
+	// slices, one per entry, when the record is given them
+	// (Snapshot.Vectors; a blob does not hold them); nil otherwise.
+	Vectors []embed.Vector
 }
 
 // StmtRecord is one statement (CCG vertex) of a file.
@@ -625,7 +630,26 @@ func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 // decodeOutline reads the outline section. Its strings are substrings of
 // one copy of the section. Every row must lie inside the file.
-func decodeOutline(r *reader, rec *FileRecord) {
+func decodeOutline(r *reader, rec *FileRecord) { decodeOutlineIn(r, rec, len(rec.Lines)) }
+
+// EncodeOutline returns the outline of rec (Package, Symbols and Imports)
+// as a blob stores it (see doc.go), for a store of outlines apart from the
+// blobs (the snapshot of a generation).
+func EncodeOutline(rec *FileRecord) []byte { return appendOutline(nil, rec) }
+
+// DecodeOutline decodes what EncodeOutline returned for a file of the
+// given number of lines into rec's Package, Symbols and Imports. Bytes
+// that are not such an outline are an error wrapping ErrCorrupt.
+func DecodeOutline(b []byte, lines int, rec *FileRecord) error {
+	r := &reader{b: b}
+	decodeOutlineIn(r, rec, lines)
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("outline size")
+	}
+	return r.err
+}
+
+func decodeOutlineIn(r *reader, rec *FileRecord, lines int) {
 	n := r.count("outline size")
 	raw := r.bytes(n, "outline")
 	if r.err != nil {
@@ -643,7 +667,6 @@ func decodeOutline(r *reader, rec *FileRecord) {
 		}
 		return sec[at : at+l]
 	}
-	lines := len(rec.Lines)
 	row := func(v int, what string) int {
 		if v < 0 || v >= lines {
 			o.fail(what)

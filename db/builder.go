@@ -40,6 +40,15 @@ type BuildOptions struct {
 	// not reused, and its file is parsed and written again (counted in
 	// Summary.Damaged). A full build sets it; the live path does not.
 	Verify bool
+	// Snapshot, when set, gives the generation a snapshot file before it
+	// is published (see SnapshotWriter): a full build writes a new one;
+	// an incremental build writes one only when the newest is unusable or
+	// more than SnapshotLag files behind (0: DefaultSnapshotLag), and
+	// none when the index has none; a full build that changes nothing
+	// writes one when the newest is missing, damaged (every checksum is
+	// checked) or behind at all.
+	Snapshot    SnapshotWriter
+	SnapshotLag int
 }
 
 // Summary reports what a build did.
@@ -62,6 +71,9 @@ type Summary struct {
 	// Damaged counts blobs of the previous generation that failed their
 	// checksum or were missing (Verify) and were written again.
 	Damaged int `json:"damaged"`
+	// Snapshot reports on the snapshot file; nil without a
+	// BuildOptions.Snapshot.
+	Snapshot *SnapshotSummary `json:"snapshot,omitempty"`
 }
 
 // Builder adds files to a new generation and publishes it. Add is safe for
@@ -455,6 +467,15 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 	}
 	if same && s.Damaged == 0 {
 		s.Generation = b.prevGen
+		ss, err := b.snapshot(ctx, b.prevGen, false, true)
+		if err != nil {
+			return Summary{}, err
+		}
+		if s.Snapshot = ss; ss != nil && ss.Written {
+			if err := b.db.collectSnapshots(b.prevGen); err != nil {
+				return s, fmt.Errorf("collect index %s: %w", b.db.dir, storageError(err))
+			}
+		}
 		return s, nil
 	}
 	// Read what collection will need before anything is published.
@@ -472,6 +493,9 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 	meta.Generation = gen
 	if err := guard(func() error { return b.writeManifest(&meta, files) }); err != nil {
 		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
+	}
+	if s.Snapshot, err = b.snapshot(ctx, gen, !b.opts.Incremental, false); err != nil {
+		return Summary{}, err
 	}
 	if testHookBeforePublish != nil {
 		if err := testHookBeforePublish(); err != nil {
@@ -496,6 +520,9 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 	s.Generation, s.Published = gen, true
 	n, err := b.db.collect(gen, &meta, files, append(prevKeys, b.written...), b.startedDirty)
 	s.CollectedBlobs = n
+	if err == nil {
+		err = b.db.collectSnapshots(gen)
+	}
 	if err != nil {
 		return s, fmt.Errorf("collect index %s: %w", b.db.dir, storageError(err))
 	}

@@ -14,7 +14,7 @@ import (
 
 // SchemaVersion is the version of the layout documented in the package
 // comment. An index of any other version is refused.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // AnalysisVersion names the output of the front ends, the graph builder
 // and the slicer that produced a blob. It is part of every blob's key, so

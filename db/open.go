@@ -75,6 +75,9 @@ type DB struct {
 // storeFile reports whether name is a file the store keeps in an index
 // folder.
 func storeFile(name string) bool {
+	if _, _, ok := snapshotFileGen(name); ok {
+		return true
+	}
 	switch name {
 	case "MANIFEST", "KEYREGISTRY", "DISCARD", "LOCK", "MANIFEST-REWRITE":
 		return true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"github.com/graphcoder/graphcoder/prompt"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/slice"
+	"github.com/graphcoder/graphcoder/snapfile"
 	"github.com/graphcoder/graphcoder/symtab"
 	"github.com/graphcoder/graphcoder/token"
 )
@@ -112,6 +114,14 @@ type Options struct {
 	// prompt.Definition. NoDefinitions leaves it out.
 	Definitions   defctx.Options
 	NoDefinitions bool
+	// NoSnapshot loads the index from the blobs even when it has a
+	// snapshot file (package snapfile); VerifySnapshot checks every
+	// checksum of the snapshot file before mapping it (it reads the
+	// whole file once, which a long-running server can afford and a
+	// one-shot command need not: without it, only the file's structure
+	// is checked, and a search that meets damage fails over to the
+	// blobs).
+	NoSnapshot, VerifySnapshot bool
 	// ImportBoost re-ranks retrieved candidates by the import graph: a
 	// candidate's ranking score is multiplied by 1 + ImportBoost x its
 	// file's relation to the file being completed (symtab.Relations: 1
@@ -138,6 +148,11 @@ type Engine struct {
 	folding   bool
 	sinceFold map[string]bool
 	folds     sync.WaitGroup
+
+	// badImages are the snapshot files a search found damaged, with why:
+	// the engine loads from the blobs instead until a build replaces them.
+	badMu     sync.Mutex
+	badImages map[string]string
 }
 
 // state is one loaded snapshot: a base index loaded in full and a delta
@@ -159,6 +174,16 @@ type state struct {
 	symBase, syms *symtab.View
 	rootName      string
 	sources       *sourceCache
+	// image is the snapshot file the base is mapped from ("" when it was
+	// loaded from the blobs: imageError says why), written for
+	// generation imageGen, of imageBytes bytes; baseLag is the number of
+	// files it did not hold as the generation loaded with it has them
+	// (those are in the delta from the start).
+	image      string
+	imageGen   uint64
+	imageBytes int64
+	imageError string
+	baseLag    int
 }
 
 // Open opens the index in dir read-only and loads it.
@@ -221,7 +246,10 @@ func (e *Engine) Reload() error {
 	return nil
 }
 
-// loadBase reads the database's current generation into a new base index.
+// loadBase reads the database's current generation into a new base
+// index: the snapshot file's, mapped, when there is a usable one (the
+// files changed since it was written go into a delta, from the blobs),
+// else every blob decoded into memory.
 func (e *Engine) loadBase() (*state, error) {
 	t0 := time.Now()
 	snap, err := e.d.Snapshot()
@@ -242,27 +270,73 @@ func (e *Engine) loadBase() (*state, error) {
 		root = abs
 	}
 	rootName := filepath.Base(root)
-	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
-	sb := symtab.NewBuilder(rootName, true)
-	var dense denseLoad
-	var damaged []string
-	err = snap.ForEachIntact(context.Background(), func(r *db.FileRecord) error {
-		if err := sb.Add(outline(r, rootName)); err != nil {
-			return err
+	st := &state{meta: meta, tok: tok, root: root, rootName: rootName, sources: &sourceCache{}}
+	var changed []string
+	if im, why := e.openImage(snap); im != nil {
+		st.base, st.image, st.imageGen, st.imageBytes = im.Index, im.Path(), im.Generation, im.Size()
+		st.symBase = symtab.NewView(im.Symbols)
+		changed = im.Changed(snap.Files())
+	} else {
+		st.imageError = why
+		var dense denseLoad
+		o := snapfile.Options{}
+		if e.opts.Embedder != nil {
+			o.Vectors = func(s *db.Snapshot, r *db.FileRecord) []embed.Vector { return e.vectors(s, r, &dense) }
 		}
-		return b.Add(e.withVectors(snap, fromRecord(r), &dense))
-	}, func(path string, _ error) { damaged = append(damaged, path) })
-	if err != nil {
-		return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+		l, err := snapfile.Load(context.Background(), snap, o)
+		if err != nil {
+			return nil, fmt.Errorf("load index %s: %w", e.d.Dir(), err)
+		}
+		st.base, st.damaged, st.dense = l.Index, l.Damaged, dense
+		st.symBase = symtab.NewView(l.Symbols)
 	}
-	base := b.Index()
-	ix, err := retrieve.NewSnapshot(base, nil, nil)
-	if err != nil {
+	st.syms = st.symBase
+	if st.ix, err = retrieve.NewSnapshot(st.base, nil, nil); err != nil {
 		return nil, err
 	}
-	syms := symtab.NewView(sb.Finish())
-	return &state{ix: ix, base: base, meta: meta, tok: tok, root: root, load: time.Since(t0), dense: dense, damaged: damaged,
-		symBase: syms, syms: syms, rootName: rootName, sources: &sourceCache{}}, nil
+	if len(changed) > 0 {
+		set := make(map[string]bool, len(changed))
+		for _, p := range changed {
+			set[p] = true
+		}
+		next, err := e.withDelta(st, set)
+		if err != nil {
+			return nil, err
+		}
+		if next != nil {
+			st = next
+		}
+		st.baseLag = len(changed)
+	}
+	st.load = time.Since(t0)
+	return st, nil
+}
+
+// openImage maps the snapshot file of the generation s reads, or says
+// why there is none to use.
+func (e *Engine) openImage(s *db.Snapshot) (*snapfile.Image, string) {
+	if e.opts.NoSnapshot {
+		return nil, "not asked for"
+	}
+	if e.opts.Embedder != nil {
+		// A snapshot file holds no vectors: they come with the blobs.
+		return nil, "dense vectors are loaded from the blobs"
+	}
+	path, _, ok := s.SnapshotFile()
+	if !ok {
+		return nil, "the index has no snapshot file; graphcoder build writes one"
+	}
+	e.badMu.Lock()
+	bad := e.badImages[path]
+	e.badMu.Unlock()
+	if bad != "" {
+		return nil, bad
+	}
+	im, err := snapfile.Open(path, s.Meta(), e.opts.VerifySnapshot)
+	if err != nil {
+		return nil, fmt.Sprintf("%v; graphcoder build writes it again", err)
+	}
+	return im, ""
 }
 
 // denseLoad counts the vectors a load found.
@@ -272,20 +346,17 @@ type denseLoad struct {
 	damaged int // files whose vector records were refused
 }
 
-// withVectors attaches to f the vectors the snapshot holds for the
-// engine's embeddings model. A damaged record, or vectors of another
-// dimension than the first file's, leave the file without vectors (dense
-// retrieval then misses its entries; the rest of the index is unharmed).
-func (e *Engine) withVectors(snap *db.Snapshot, f *retrieve.File, dl *denseLoad) *retrieve.File {
-	if e.opts.Embedder == nil {
-		return f
-	}
-	vs, err := snap.Vectors(f.Path, e.opts.Embedder.Name())
-	if err != nil || len(vs) != len(f.Entries) {
+// vectors returns the vectors the snapshot holds for r in the engine's
+// embeddings model. A damaged record, or vectors of another dimension
+// than the first file's, leave the file without vectors (dense retrieval
+// then misses its entries; the rest of the index is unharmed).
+func (e *Engine) vectors(snap *db.Snapshot, r *db.FileRecord, dl *denseLoad) []embed.Vector {
+	vs, err := snap.Vectors(r.Path, e.opts.Embedder.Name())
+	if err != nil || len(vs) != len(r.Entries) {
 		if err != nil || vs != nil {
 			dl.damaged++
 		}
-		return f
+		return nil
 	}
 	for _, v := range vs {
 		if len(v.Values) == 0 {
@@ -296,12 +367,11 @@ func (e *Engine) withVectors(snap *db.Snapshot, f *retrieve.File, dl *denseLoad)
 		}
 		if len(v.Values) != dl.dim {
 			dl.damaged++
-			return f
+			return nil
 		}
 	}
-	f.Vectors = vs
 	dl.files++
-	return f
+	return vs
 }
 
 // Update makes the current versions of the given files (paths relative to
@@ -341,7 +411,7 @@ func (e *Engine) Update(paths []string) error {
 	if foldAfter <= 0 {
 		foldAfter = 32
 	}
-	if len(next.changed) > foldAfter && !e.folding {
+	if len(next.changed)-next.baseLag > foldAfter && !e.folding {
 		e.folding, e.sinceFold = true, map[string]bool{}
 		e.folds.Add(1)
 		go e.fold()
@@ -390,11 +460,14 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 		if err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
-		if err := sb.Add(outline(r, st.rootName)); err != nil {
+		if err := sb.Add(snapfile.Outline(r, st.rootName)); err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
-		dl := st.dense
-		if err := b.Add(e.withVectors(snap, fromRecord(r), &dl)); err != nil {
+		if e.opts.Embedder != nil {
+			dl := st.dense
+			r.Vectors = e.vectors(snap, r, &dl)
+		}
+		if err := b.Add(r); err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
 	}
@@ -403,8 +476,11 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 		return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 	}
 	slices.Sort(damaged)
-	return &state{ix: ix, base: st.base, changed: paths, meta: meta, tok: st.tok, root: st.root, load: time.Since(t0), dense: st.dense, damaged: damaged,
-		symBase: st.symBase, syms: st.symBase.With(sb.Finish(), append(removed, damaged...)), rootName: st.rootName, sources: &sourceCache{}}, nil
+	next := *st
+	next.ix, next.changed, next.meta, next.load, next.damaged = ix, paths, meta, time.Since(t0), damaged
+	next.sources = &sourceCache{}
+	next.syms = st.symBase.With(sb.Finish(), append(removed, damaged...))
+	return &next, nil
 }
 
 // fold builds a new base from the current generation in the background
@@ -432,23 +508,6 @@ func (e *Engine) fold() {
 	e.cur.Store(st)
 }
 
-// outline returns the symbol table's record of a file.
-func outline(r *db.FileRecord, rootName string) *symtab.File {
-	return symtab.NewFile(r.Path, lang.ByName(r.Language), rootName, r.Package, r.Symbols, r.Imports)
-}
-
-func fromRecord(r *db.FileRecord) *retrieve.File {
-	f := &retrieve.File{Path: r.Path, Language: r.Language, Lines: r.Lines, Vocab: r.Vocab,
-		Stmts: make([]retrieve.Stmt, len(r.Stmts)), Entries: make([]retrieve.Entry, len(r.Entries))}
-	for i, s := range r.Stmts {
-		f.Stmts[i] = retrieve.Stmt{StartRow: s.StartRow, EndRow: s.EndRow, Tokens: s.Tokens, Defs: s.Defs, Params: s.Params}
-	}
-	for i, en := range r.Entries {
-		f.Entries[i] = retrieve.Entry{Target: en.Target, Nodes: en.Nodes, Hop: en.Hop, Edges: en.Edges}
-	}
-	return f
-}
-
 // Info describes the loaded index.
 type Info struct {
 	Root       string        `json:"root"`
@@ -469,6 +528,16 @@ type Info struct {
 	// Dense describes the vectors loaded for the engine's embeddings
 	// model; nil without one.
 	Dense *DenseInfo `json:"dense,omitempty"`
+	// Snapshot is the snapshot file the base index is mapped from, written
+	// for generation SnapshotGen, of SnapshotBytes bytes; "" when the
+	// index was loaded from the blobs, and SnapshotError says why.
+	// SnapshotLag counts the files it did not hold as the loaded
+	// generation has them (read from the blobs into the delta).
+	Snapshot      string `json:"snapshot,omitempty"`
+	SnapshotGen   uint64 `json:"snapshot_generation,omitempty"`
+	SnapshotBytes int64  `json:"snapshot_bytes,omitempty"`
+	SnapshotLag   int    `json:"snapshot_lag,omitempty"`
+	SnapshotError string `json:"snapshot_error,omitempty"`
 }
 
 // DenseInfo describes the dense vectors of a loaded index.
@@ -485,7 +554,8 @@ func (e *Engine) Info() Info {
 	s := e.cur.Load()
 	info := Info{Root: s.root, Generation: s.meta.Generation, Tokenizer: s.meta.Tokenizer,
 		Hops: s.meta.Hops, MaxStmts: s.meta.MaxStatements, Files: s.ix.Files(), Entries: s.ix.Len(),
-		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed), Damaged: s.damaged}
+		Bytes: s.ix.Bytes(), Load: s.load, Changed: len(s.changed), Damaged: s.damaged,
+		Snapshot: s.image, SnapshotGen: s.imageGen, SnapshotBytes: s.imageBytes, SnapshotLag: s.baseLag, SnapshotError: s.imageError}
 	if e.opts.Embedder != nil {
 		n, dim := s.base.Vectors()
 		info.Dense = &DenseInfo{Model: e.opts.Embedder.Name(), Entries: n, Dim: dim, Files: s.dense.files, Damaged: s.dense.damaged}
@@ -627,9 +697,40 @@ func (e *Engine) Root() string { return e.cur.Load().root }
 func (e *Engine) Rel(path string) (string, error) { return indexer.RelPath(e.cur.Load().root, path) }
 
 // Complete answers one request.
+//
+// A search that finds the mapped snapshot file damaged makes the engine
+// load the index from the blobs (until a build writes the file again) and
+// answer from that.
 func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
-	t0 := time.Now()
 	st := e.cur.Load()
+	res, err := e.complete(ctx, st, req)
+	if errors.Is(err, retrieve.ErrDamaged) && st.image != "" {
+		if rerr := e.refuseImage(st, err); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		res, err = e.complete(ctx, e.cur.Load(), req)
+	}
+	runtime.KeepAlive(st)
+	return res, err
+}
+
+// refuseImage marks st's snapshot file damaged and reloads the index
+// without it.
+func (e *Engine) refuseImage(st *state, damage error) error {
+	e.badMu.Lock()
+	if e.badImages == nil {
+		e.badImages = map[string]string{}
+	}
+	e.badImages[st.image] = fmt.Sprintf("snapshot file %s is damaged (%v); graphcoder build writes it again", st.image, damage)
+	e.badMu.Unlock()
+	if e.d == nil {
+		return damage
+	}
+	return e.Reload()
+}
+
+func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result, error) {
+	t0 := time.Now()
 	var relPath string
 	var l *lang.Language
 	if req.Path != "" {
@@ -790,6 +891,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	if err != nil {
 		return err
 	}
+	runtime.KeepAlive(st)
 	rerank := req.Rerank
 	if rerank <= 0 && mode == retrieve.Hybrid {
 		rerank = retrieve.DefaultHybridPool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/embed"
+	"github.com/graphcoder/graphcoder/snapfile"
 )
 
 // DefaultMaxFileSize is the size above which a file is not indexed.
@@ -47,6 +48,9 @@ type Options struct {
 	// MinFree is the free space the index's file system must keep (see
 	// db.OpenOptions); 0 means db.DefaultMinFree.
 	MinFree int64
+	// NoSnapshot publishes the generation without a snapshot file
+	// (package snapfile): readers then decode every blob to load it.
+	NoSnapshot bool
 }
 
 // Progress reports how far a build is.
@@ -90,6 +94,9 @@ type Summary struct {
 	// Repaired says what damage the build found in the index and
 	// repaired from the sources; empty when there was none.
 	Repaired string `json:"repaired,omitempty"`
+	// Snapshot reports on the generation's snapshot file; nil with
+	// Options.NoSnapshot.
+	Snapshot *db.SnapshotSummary `json:"snapshot,omitempty"`
 }
 
 // readSource reads a file to index; tests replace it to simulate failures
@@ -139,6 +146,9 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 
 	bo := db.BuildOptions{Tokenizer: opts.Tokenizer, Hops: opts.Hops,
 		MaxStatements: opts.MaxStatements, Root: root, Verify: true}
+	if !opts.NoSnapshot {
+		bo.Snapshot = snapfile.Writer{}
+	}
 	d, b, repaired, err := openForBuild(ctx, indexDir, bo, opts.MinFree)
 	if err != nil {
 		return Summary{}, err
@@ -222,7 +232,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		Parsed: ds.Parsed, Removed: ds.Removed, Skipped: w.Skipped, Failures: failures, Unsupported: w.Unsupported,
 		SyntaxErrors: ds.SyntaxErrors, Lines: ds.Lines, Statements: ds.Statements,
 		Entries: ds.Entries, Generation: ds.Generation, Published: ds.Published,
-		Tokenizer: opts.Tokenizer, Repaired: repaired,
+		Tokenizer: opts.Tokenizer, Repaired: repaired, Snapshot: ds.Snapshot,
 	}
 	if sum.Tokenizer == "" {
 		sum.Tokenizer = "code"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/snapfile"
 )
 
 // UpdateSummary reports an Update.
@@ -104,7 +105,7 @@ func Update(ctx context.Context, d *db.DB, r *Rules, paths []string) (UpdateSumm
 	}
 
 	b, err := db.NewBuilder(d, db.BuildOptions{Tokenizer: meta.Tokenizer, Hops: meta.Hops,
-		MaxStatements: meta.MaxStatements, Root: meta.Root, Incremental: true})
+		MaxStatements: meta.MaxStatements, Root: meta.Root, Incremental: true, Snapshot: snapfile.Writer{}})
 	if err != nil {
 		return UpdateSummary{}, fmt.Errorf("update index: %w", err)
 	}

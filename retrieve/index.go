@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/graphcoder/graphcoder/ccg"
-	"github.com/graphcoder/graphcoder/embed"
+	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
 	"github.com/graphcoder/graphcoder/slice"
 )
@@ -23,36 +23,17 @@ type Tokenizer interface {
 }
 
 // File is one indexed file in the form the index is built from: the
-// database record of a file, with token ids local to the file.
-type File struct {
-	Path     string // relative to the repository root, '/'-separated
-	Language string
-	Lines    []string
-	Vocab    []string // local token id -> token
-	Stmts    []Stmt
-	Entries  []Entry
-	// Vectors are the embeddings of the entries' context sequence slices,
-	// one per entry, or none at all; an entry whose Vector is empty has
-	// none (see dense.go).
-	Vectors []embed.Vector
-}
+// database record of a file, with token ids local to the file, and the
+// embeddings of its entries when it has them (Vectors: one per entry, or
+// none at all; an entry whose vector is empty has none, see dense.go).
+type File = db.FileRecord
 
-// Stmt is one statement of a File.
-type Stmt struct {
-	StartRow, EndRow int      // 0-based, inclusive
-	Tokens           []uint32 // local ids, sorted, no duplicates
-	Defs             []string // names the statement defines (for renaming)
-	Params           []string // parameters it binds in the scope it opens (for renaming)
-}
+// Stmt is one statement of a File (Kind is not used).
+type Stmt = db.StmtRecord
 
 // Entry is the database key of one statement: the slice taken with that
 // statement standing in as the target.
-type Entry struct {
-	Target uint32       // statement index
-	Nodes  []uint32     // statement indexes of the slice, by position
-	Hop    []uint8      // per node
-	Edges  []slice.Edge // between node positions
-}
+type Entry = db.Entry
 
 // Params are the slicing parameters an index was built with.
 type Params struct {

@@ -146,9 +146,12 @@ func (v *View) ImportedBy(path string) []*File {
 	}
 	base := layers[len(layers)-1]
 	if base.t != nil {
+		var in []int32
 		id, ok := base.t.lookup(path)
-		in, graph := base.t.importers(id)
-		if ok && graph && v.File(path) != nil {
+		if ok {
+			in, ok = base.t.importers(id)
+		}
+		if ok && v.File(path) != nil {
 			for _, from := range in {
 				f := base.t.file(from)
 				if v.visible(f) && !seen[f.Path] {

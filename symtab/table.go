@@ -485,3 +485,6 @@ func (v *View) Named(name string) []Def {
 func FromLang(f *lang.File, l *lang.Language, root string) *File {
 	return NewFile(f.Path, l, root, f.Package, f.Symbols, f.Imports)
 }
+
+// FileAt returns the table's file i, in path order.
+func (t *Table) FileAt(i int) *File { return t.file(int32(i)) }
