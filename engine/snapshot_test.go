@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/internal/realcode"
+	"github.com/graphcoder/graphcoder/retrieve"
+)
+
+// answer is what a completion returns, without the timings.
+func answer(t *testing.T, e *Engine, req Request) string {
+	t.Helper()
+	res, err := e.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s:%d: %v", req.Path, req.Line, err)
+	}
+	res.Stats = Stats{}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// cursors draws n cursors of the repository's indexed files.
+func cursors(t *testing.T, e *Engine, n int, seed uint64) []Request {
+	st := e.cur.Load()
+	snap, err := e.d.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range snap.Files() {
+		paths = append(paths, f.Path)
+	}
+	snap.Close()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var out []Request
+	for len(out) < n && len(paths) > 0 {
+		p := paths[r.IntN(len(paths))]
+		lines := st.ix.Lines(p)
+		if len(lines) < 3 {
+			continue
+		}
+		out = append(out, Request{Path: p, Line: 2 + r.IntN(len(lines)-1)})
+	}
+	return out
+}
+
+// TestSnapshotAnswersAsBlobs: an engine that maps the snapshot file the
+// build wrote answers every request exactly as one that decodes every
+// blob, in every coarse mode; on the demo repository and on a sample of
+// the Python standard library.
+func TestSnapshotAnswersAsBlobs(t *testing.T) {
+	repos := []string{filepath.Join("..", "testdata", "demo")}
+	if py := realcode.PythonStdlib(); py != "" {
+		repos = append(repos, filepath.Join(py, "json"), filepath.Join(py, "email"))
+	}
+	for _, repo := range repos {
+		idx := filepath.Join(t.TempDir(), "idx")
+		sum, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Snapshot == nil || !sum.Snapshot.Written {
+			t.Fatalf("%s: no snapshot file written: %+v", repo, sum.Snapshot)
+		}
+		mapped, err := Open(idx, Options{VerifySnapshot: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := Open(idx, Options{NoSnapshot: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := mapped.Info(); i.Snapshot == "" || i.SnapshotLag != 0 || i.Entries != sum.Entries {
+			t.Fatalf("%s: mapped engine %+v", repo, i)
+		}
+		if i := decoded.Info(); i.Snapshot != "" || i.SnapshotError != "not asked for" || i.Entries != sum.Entries {
+			t.Fatalf("%s: decoding engine %+v", repo, i)
+		}
+		for i, req := range cursors(t, decoded, 40, 7) {
+			req.Mode = []retrieve.Mode{"", retrieve.Coarse, retrieve.BM25Only, retrieve.Hybrid}[i%4]
+			if a, b := answer(t, mapped, req), answer(t, decoded, req); a != b {
+				t.Fatalf("%s %s:%d mode %q: mapped\n%s\ndecoded\n%s", repo, req.Path, req.Line, req.Mode, a, b)
+			}
+		}
+		mapped.Close()
+		decoded.Close()
+	}
+}
+
+// TestSnapshotDamaged: a snapshot file whose bytes are damaged leaves an
+// index that opens and answers every request: refused at open when its
+// checksums are checked, else failing over to the blobs when a search
+// meets the damage; the next build writes it again.
+func TestSnapshotDamaged(t *testing.T) {
+	repo := filepath.Join("..", "testdata", "demo")
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := Open(idx, Options{NoSnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := cursors(t, decoded, 12, 3)
+	want := make([]string, len(reqs))
+	for i, req := range reqs {
+		want[i] = answer(t, decoded, req)
+	}
+	decoded.Close()
+	files, _ := filepath.Glob(filepath.Join(idx, "snapshot-*.gcs"))
+	if len(files) != 1 {
+		t.Fatalf("snapshot files %v", files)
+	}
+	good, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 30 {
+		bad := slices.Clone(good)
+		for range 1 + trial%4 {
+			bad[r.IntN(len(bad))] ^= byte(1 + r.IntN(255))
+		}
+		if err := os.WriteFile(files[0], bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		verified, err := Open(idx, Options{VerifySnapshot: true})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if i := verified.Info(); i.Snapshot != "" || i.SnapshotError == "" {
+			t.Fatalf("trial %d: a damaged file was mapped: %+v", trial, i)
+		}
+		for i, req := range reqs {
+			if got := answer(t, verified, req); got != want[i] {
+				t.Fatalf("trial %d: the blobs answer otherwise:\n%s\nwant\n%s", trial, got, want[i])
+			}
+		}
+		verified.Close()
+		// Without the checksums: it opens and answers (the damage may
+		// change an answer it does not make fail).
+		unverified, err := Open(idx, Options{})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		for _, req := range reqs {
+			if _, err := unverified.Complete(context.Background(), req); err != nil {
+				t.Fatalf("trial %d: %s:%d: %v", trial, req.Path, req.Line, err)
+			}
+		}
+		unverified.Close()
+	}
+	sum, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Published || sum.Snapshot == nil || !sum.Snapshot.Written || !strings.Contains(sum.Snapshot.Reason, "unusable") {
+		t.Fatalf("the rebuild did not repair the snapshot file: %+v", sum.Snapshot)
+	}
+	e, err := Open(idx, Options{VerifySnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Info().Snapshot == "" {
+		t.Fatalf("after the repair: %+v", e.Info())
+	}
+	for i, req := range reqs {
+		if got := answer(t, e, req); got != want[i] {
+			t.Fatalf("after the repair:\n%s\nwant\n%s", got, want[i])
+		}
+	}
+}
+
+// TestSnapshotFailover: a search that meets damage in the mapped file
+// (entries that do not decode, past what opening checks) reloads the index
+// from the blobs and answers as they do.
+func TestSnapshotFailover(t *testing.T) {
+	repo := filepath.Join("..", "testdata", "demo")
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := Open(idx, Options{NoSnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := cursors(t, decoded, 1, 5)[0]
+	want := answer(t, decoded, req)
+	decoded.Close()
+	files, _ := filepath.Glob(filepath.Join(idx, "snapshot-*.gcs"))
+	m, err := mapfile.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(files[0])
+	for _, sec := range m.Sections() {
+		if sec.Name == "ix.entryBytes" {
+			for i := sec.Offset; i < sec.Offset+sec.Length; i++ {
+				data[i] = 0xff // no varint ends
+			}
+		}
+	}
+	m.Close()
+	os.WriteFile(files[0], data, 0o644)
+	e, err := Open(idx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Info().Snapshot == "" {
+		t.Fatalf("the file was not mapped: %+v", e.Info())
+	}
+	if got := answer(t, e, req); got != want {
+		t.Fatalf("after failover:\n%s\nwant\n%s", got, want)
+	}
+	if i := e.Info(); i.Snapshot != "" || !strings.Contains(i.SnapshotError, "damaged") {
+		t.Fatalf("after failover: %+v", i)
+	}
+}
