@@ -202,14 +202,18 @@ func (d *bm25Data) addDL(dl uint64) {
 }
 
 // bm25Builder fills an Index's bm25Data while Builder.Index builds the
-// masks and postings: the first pass over the keys calls startEntry,
-// maskTF and endEntry per entry and countPosting per posting, the second
-// postingTF per posting.
+// masks and postings from the keys, in two passes: the first calls
+// startEntry, maskTF and endEntry per entry (counting the mask pairs) and
+// countPosting per posting; the second maskTF and endEntry2 per entry
+// (storing the mask pairs' tfs) and postingTF per posting. Nothing is
+// kept per pair between the passes.
 type bm25Builder struct {
 	ix        *Index
 	d         *bm25Data
 	pairs     []uint64 // bit<<32 | tf of the current entry's mask tokens
-	mask      []uint64 // bit<<32 | tf of every mask pair, in order
+	nPairs    uint64   // mask pairs so far
+	nMany     uint64   // of them, those of tf > 1
+	i, j      uint32   // the second pass's next pair and next pair of tf > 1
 	postN     []uint32 // per token: postings seen
 	postManyN []uint32 // per token: postings of tf > 1 seen
 }
@@ -226,7 +230,8 @@ func newBM25Builder(ix *Index, df []uint32) *bm25Builder {
 
 func (b *bm25Builder) startEntry(e int) {
 	if e%16 == 0 {
-		b.d.maskAt[e/16] = uint32(len(b.mask))
+		b.d.maskAt[e/16] = uint32(b.nPairs)
+		b.d.maskManyAt[e/16] = uint32(b.nMany)
 	}
 	b.pairs = b.pairs[:0]
 }
@@ -236,12 +241,15 @@ func (b *bm25Builder) maskTF(bit int32, tf uint64) {
 }
 
 func (b *bm25Builder) endEntry(e int) {
-	slices.Sort(b.pairs)
 	var top uint64
 	for _, p := range b.pairs {
-		top = max(top, p&math.MaxUint32)
+		tf := p & math.MaxUint32
+		top = max(top, tf)
+		if tf > 1 {
+			b.nMany++
+		}
 	}
-	b.mask = append(b.mask, b.pairs...)
+	b.nPairs += uint64(len(b.pairs))
 	b.d.maxTF[e] = uint8(min(top, 255))
 }
 
@@ -251,10 +259,10 @@ func (b *bm25Builder) countPosting(t uint32, tf uint64) {
 	}
 }
 
-// startPostings lays out the postings' tfs, once the first pass counted
-// them.
+// startPostings lays out the tfs, once the first pass counted them.
 func (b *bm25Builder) startPostings() {
 	d := b.d
+	d.maskTF = newTFColumn(b.nPairs, b.nMany)
 	d.postAt = make([]uint32, len(d.df))
 	d.postManyAt = make([]uint32, len(d.df))
 	var pairs, many uint64
@@ -268,6 +276,22 @@ func (b *bm25Builder) startPostings() {
 	}
 	d.postTF = newTFColumn(pairs, many)
 	clear(b.postManyN)
+	b.pairs = b.pairs[:0]
+}
+
+// endEntry2 stores the tfs of the mask pairs of the entry the second
+// pass collected (with maskTF): by increasing bit.
+func (b *bm25Builder) endEntry2() {
+	slices.Sort(b.pairs)
+	for _, p := range b.pairs {
+		tf := p & math.MaxUint32
+		b.d.maskTF.set(b.i, b.j, tf)
+		b.i++
+		if tf > 1 {
+			b.j++
+		}
+	}
+	b.pairs = b.pairs[:0]
 }
 
 func (b *bm25Builder) postingTF(t uint32, tf uint64) {
@@ -277,35 +301,6 @@ func (b *bm25Builder) postingTF(t uint32, tf uint64) {
 	if tf > 1 {
 		b.postManyN[t]++
 	}
-}
-
-func (b *bm25Builder) finish() {
-	d := b.d
-	var many uint64
-	for _, p := range b.mask {
-		if p&math.MaxUint32 > 1 {
-			many++
-		}
-	}
-	d.maskTF = newTFColumn(uint64(len(b.mask)), many)
-	j := uint32(0)
-	for i, p := range b.mask {
-		if i%16 == 0 {
-			// Not used: maskManyAt is per 16 entries, below.
-		}
-		d.maskTF.set(uint32(i), j, p&math.MaxUint32)
-		if p&math.MaxUint32 > 1 {
-			j++
-		}
-	}
-	for g, at := range d.maskAt {
-		if g == 0 {
-			d.maskManyAt[g] = 0
-			continue
-		}
-		d.maskManyAt[g] = d.maskManyAt[g-1] + d.maskTF.countMany(d.maskAt[g-1], at)
-	}
-	b.mask = nil
 }
 
 // maskTFAt returns the index of entry e's first mask pair and the number

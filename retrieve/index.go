@@ -411,35 +411,70 @@ func (b *Builder) Index() *Index {
 		for _, t := range key {
 			tf, k := binary.Uvarint(tfs)
 			tfs = tfs[k:]
-			if ix.maskBit[t] < 0 {
-				fill[t] += uint32(binary.PutUvarint(ix.post[fill[t]:], uint64(uint32(e)-last[t])))
-				last[t] = uint32(e)
-				bm.postingTF(t, tf)
+			if bit := ix.maskBit[t]; bit >= 0 {
+				bm.maskTF(bit, tf)
+				continue
 			}
+			fill[t] += uint32(binary.PutUvarint(ix.post[fill[t]:], uint64(uint32(e)-last[t])))
+			last[t] = uint32(e)
+			bm.postingTF(t, tf)
 		}
+		bm.endEntry2()
 	}
-	bm.finish()
 	b.keys, b.keyOff, b.keyTF, b.df, b.seen, b.tf, b.encoder = nil, nil, nil, nil, nil, nil, nil
 
-	// Copy the arenas grown by append to their exact size.
-	ix.stmtTokens = slices.Clone(ix.stmtTokens)
-	ix.stmtEdges = slices.Clone(ix.stmtEdges)
-	ix.entryBytes = slices.Clone(ix.entryBytes)
-	ix.stmtRows = slices.Clone(ix.stmtRows)
-	ix.keyLen = slices.Clone(ix.keyLen)
-	ix.files = slices.Clone(ix.files)
-	ix.stmtTokOff = slices.Clone(ix.stmtTokOff)
-	ix.stmtEdgeOff = slices.Clone(ix.stmtEdgeOff)
-	ix.stmtDefOff = slices.Clone(ix.stmtDefOff)
-	ix.stmtDefs = slices.Clone(ix.stmtDefs)
-	ix.entryOff = slices.Clone(ix.entryOff)
-	ix.bm.dl = slices.Clone(ix.bm.dl)
+	// Copy the arenas grown by append to their exact size (those a Grow
+	// hint sized well are only clipped).
+	ix.stmtTokens = fit(ix.stmtTokens)
+	ix.stmtEdges = fit(ix.stmtEdges)
+	ix.entryBytes = fit(ix.entryBytes)
+	ix.stmtRows = fit(ix.stmtRows)
+	ix.keyLen = fit(ix.keyLen)
+	ix.files = fit(ix.files)
+	ix.stmtTokOff = fit(ix.stmtTokOff)
+	ix.stmtEdgeOff = fit(ix.stmtEdgeOff)
+	ix.stmtDefOff = fit(ix.stmtDefOff)
+	ix.stmtDefs = fit(ix.stmtDefs)
+	ix.entryOff = fit(ix.entryOff)
+	ix.bm.dl = fit(ix.bm.dl)
 	ix.vec.vals = slices.Clip(ix.vec.vals)
 	ix.vec.scale = slices.Clip(ix.vec.scale)
 	if len(ix.explicit) == 0 {
 		ix.explicit = nil
 	}
 	return ix
+}
+
+// fit returns s without spare capacity: a copy when it has more than an
+// eighth to spare.
+func fit[T any](s []T) []T {
+	if cap(s)-len(s) > len(s)/8 {
+		return slices.Clone(s)
+	}
+	return slices.Clip(s)
+}
+
+// Grow sizes the builder's arrays for files of the given numbers of
+// statements and entries in all, so that adding them does not copy the
+// arrays as they grow (which doubles the memory of a large build).
+func (b *Builder) Grow(stmts, entries int) {
+	ix := b.ix
+	grow := func(s []uint32, n int) []uint32 { return slices.Grow(s, n) }
+	ix.stmtRows = slices.Grow(ix.stmtRows, stmts)
+	ix.stmtTokOff = grow(ix.stmtTokOff, stmts)
+	ix.stmtEdgeOff = grow(ix.stmtEdgeOff, stmts)
+	ix.stmtDefOff = grow(ix.stmtDefOff, stmts)
+	ix.entryOff = grow(ix.entryOff, entries)
+	ix.keyLen = grow(ix.keyLen, entries)
+	b.keyOff = grow(b.keyOff, entries)
+	ix.bm.dl = slices.Grow(ix.bm.dl, entries)
+	// The byte arenas, by the sizes measured on large code bases (bytes
+	// per statement or entry), a little more.
+	ix.stmtTokens = slices.Grow(ix.stmtTokens, 20*stmts)
+	ix.stmtEdges = slices.Grow(ix.stmtEdges, 4*stmts)
+	ix.entryBytes = slices.Grow(ix.entryBytes, 16*entries)
+	b.keys = slices.Grow(b.keys, 44*entries)
+	b.keyTF = slices.Grow(b.keyTF, 40*entries)
 }
 
 // Len returns the number of entries.

@@ -67,6 +67,9 @@ func (ix *Index) withSource(fi int32, fn func(src []byte)) {
 		// The bytes were produced by compress in this process, so the
 		// index in memory is damaged: say so (SourceError), and hand
 		// out blank text of the right shape meanwhile, never garbage.
+		if ix.keep != nil { // a mapped file whose content is damaged
+			err = fmt.Errorf("%w: %w", ErrDamaged, err)
+		}
 		ix.damage.record(fmt.Errorf("the loaded source of %s does not decompress: %w", f.path, err))
 		src = bytes.Repeat([]byte{'\n'}, max(int(f.lines)-1, 0))
 	}

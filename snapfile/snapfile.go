@@ -94,6 +94,7 @@ func Load(ctx context.Context, s *db.Snapshot, o Options) (*Loaded, error) {
 	}
 	root := RootName(meta.Root)
 	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
+	b.Grow(meta.Statements, meta.Entries)
 	sb := symtab.NewBuilder(root, true)
 	out := &Loaded{}
 	err = s.ForEachIntact(ctx, func(r *db.FileRecord) error {
