@@ -104,15 +104,7 @@ func TestSnapshotAnswersAsBlobs(t *testing.T) {
 // checksums are checked, else failing over to the blobs when a search
 // meets the damage; the next build writes it again.
 func TestSnapshotDamaged(t *testing.T) {
-	repo := filepath.Join("..", "testdata", "demo")
-	idx := filepath.Join(t.TempDir(), "idx")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
-	decoded, err := Open(idx, Options{NoSnapshot: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, decoded := buildDemo(t)
 	reqs := cursors(t, decoded, 12, 3)
 	want := make([]string, len(reqs))
 	for i, req := range reqs {
@@ -162,7 +154,7 @@ func TestSnapshotDamaged(t *testing.T) {
 		}
 		unverified.Close()
 	}
-	sum, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx})
+	sum, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,15 +180,7 @@ func TestSnapshotDamaged(t *testing.T) {
 // (entries that do not decode, past what opening checks) reloads the index
 // from the blobs and answers as they do.
 func TestSnapshotFailover(t *testing.T) {
-	repo := filepath.Join("..", "testdata", "demo")
-	idx := filepath.Join(t.TempDir(), "idx")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
-	decoded, err := Open(idx, Options{NoSnapshot: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, decoded := buildDemo(t)
 	req := cursors(t, decoded, 1, 5)[0]
 	want := answer(t, decoded, req)
 	decoded.Close()
@@ -229,4 +213,20 @@ func TestSnapshotFailover(t *testing.T) {
 	if i := e.Info(); i.Snapshot != "" || !strings.Contains(i.SnapshotError, "damaged") {
 		t.Fatalf("after failover: %+v", i)
 	}
+}
+
+// buildDemo builds the demo repository's index with its snapshot file and
+// opens it from the blobs alone.
+func buildDemo(t *testing.T) (string, *Engine) {
+	t.Helper()
+	repo := filepath.Join("..", "testdata", "demo")
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := Open(idx, Options{NoSnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx, decoded
 }
