@@ -45,7 +45,7 @@ func DefaultMode(language string) retrieve.Mode {
 }
 
 // DefaultContextPool is the default of Options.ContextPool.
-const DefaultContextPool = 100
+const DefaultContextPool = 50
 
 // Errors of bad requests; test them with errors.Is, or all at once with
 // IsBadRequest. The file errors are the indexer's: a request is held to the

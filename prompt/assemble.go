@@ -203,6 +203,7 @@ type assembler struct {
 	c      *counter
 	in     Input
 	budget int
+	limit  int // the blocks' tokens, their header excluded
 
 	header, instruction string
 	fixed               int // tokens of the instruction
@@ -233,6 +234,10 @@ func (a *assembler) run() *Context {
 
 	// The in-file lines shown even when the blocks take their whole share.
 	minPre, minSuf := a.inFile(a.budget - share)
+	if spare := a.spare(minPre, minSuf, a.budget-share); spare > 0 && !o.FixedShare {
+		limit += spare
+	}
+	a.limit = limit
 	st := Stats{Offered: len(a.in.Candidates)}
 	units := a.units(minPre, minSuf, &st)
 	a.sortUnits(units)
@@ -384,6 +389,22 @@ func (a *assembler) inFile(n int) (pre, suf int) {
 	}
 	pre, _ = a.tail(a.in.Prefix, n-sufUsed)
 	return pre, suf
+}
+
+// spare returns the tokens of the in-file part's n that the in-file
+// context leaves unused when it shows the whole prefix (and suffix) in
+// pre and suf lines, and 0 when lines of it had to stay out.
+func (a *assembler) spare(pre, suf, n int) int {
+	if pre < len(a.in.Prefix) || (a.withSuffix() && suf < len(a.in.Suffix)) {
+		return 0
+	}
+	_, p := a.tail(a.in.Prefix, n)
+	need := a.fixed + p
+	if a.withSuffix() {
+		_, q := a.head(a.in.Suffix, n)
+		need += q
+	}
+	return max(n-need, 0)
 }
 
 // tail returns the number of last lines whose token total fits in limit,

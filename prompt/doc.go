@@ -7,7 +7,7 @@
 // the layout the model backend takes.
 //
 // The candidates are usually more than the prompt can hold: the engine
-// retrieves a pool (engine.Options.ContextPool, 100 by default), its top
+// retrieves a pool (engine.Options.ContextPool, 50 by default), its top
 // k first, and the assembler keeps what fits once merged, deduplicated and
 // cut.
 //
@@ -24,7 +24,10 @@
 // B = ContextWindow - MaxNewTokens, counted with the index's tokenizer.
 // The blocks may take Share of B (default half, as in the GraphCoder
 // paper), their header line included; the in-file context takes the rest
-// and whatever the blocks leave. Within that share, the blocks of a source
+// and whatever the blocks leave. A file too short to fill its part (or a
+// cursor near its top) leaves the rest to the blocks: when the whole
+// prefix (and suffix) fits in B - Share x B, the blocks may take all of B
+// the in-file context does not (unless FixedShare). Within that share, the blocks of a source
 // listed in Shares take at most its part (DefaultShares: definitions at
 // most three quarters). Where the layout sends a suffix, the
 // suffix takes up to a quarter of the in-file part and the prefix the
@@ -66,8 +69,8 @@
 //  5. Per-file cap. At most PerFile blocks (default 2) of one source and
 //     file. Blocks with explicit rows are exempt: definitions are
 //     distinct by construction.
-//  6. Repeats. A block is dropped when more than MaxRepeat (default half)
-//     of its non-blank lines are lines the prompt shows already: the
+//  6. Repeats. A block is dropped when more than MaxRepeat (default
+//     three quarters) of its non-blank lines are lines the prompt shows already: the
 //     in-file lines of rule 1 and the lines of the blocks chosen before
 //     it. A block with no non-blank line is always dropped.
 //  7. Elision (unless NoElide). In what a block shows, each run of lines

@@ -96,8 +96,14 @@ type Options struct {
 	MaxBlocks int
 	// Share is the part of the budget the blocks may take, in (0, 1]
 	// (default 0.5, the paper's half); the in-file context takes the rest
-	// and whatever the blocks leave.
+	// and whatever the blocks leave. When the whole in-file context takes
+	// less than its part (a short file, a cursor near its top), the blocks
+	// may take what it leaves, unless FixedShare.
 	Share float64
+	// FixedShare keeps the blocks to Share of the budget even when the
+	// in-file context cannot use the rest (the layout before the
+	// assembler).
+	FixedShare bool
 	// PerFile bounds the blocks taken from one file (default 2; NoCap
 	// for no bound).
 	PerFile int
@@ -108,7 +114,7 @@ type Options struct {
 	// windows, keeps the lines around its focus.
 	MaxLines int
 	// MaxRepeat drops a block when more than this share of its code lines
-	// repeats lines the prompt already shows, in [0, 1] (default 0.5; 1
+	// repeats lines the prompt already shows, in [0, 1] (default 0.75; 1
 	// keeps every block).
 	MaxRepeat float64
 	Order     Order    // default ByRank
@@ -146,10 +152,11 @@ var (
 
 // Legacy returns o with every rule of the assembler off: no merging, no
 // repeat or per-file rule, in-file rows kept, blocks that do not fit
-// skipped. That is the layout graphcoder wrote before it had an
+// skipped, the blocks' share fixed. That is the layout graphcoder wrote before it had an
 // assembler; evaluations compare against it.
 func Legacy(o Options) Options {
 	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide, o.MaxLines = true, 1, NoCap, true, true, true, NoCap
+	o.FixedShare = true
 	return o
 }
 
@@ -161,7 +168,7 @@ const (
 	DefaultShare         = 0.5
 	DefaultPerFile       = 2
 	DefaultMaxLines      = NoCap
-	DefaultMaxRepeat     = 0.5
+	DefaultMaxRepeat     = 0.75
 )
 
 // ErrBudget reports options that leave no room for a prompt.

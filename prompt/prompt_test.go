@@ -182,7 +182,7 @@ func TestRepeatsAndCap(t *testing.T) {
 		{Source: Retrieved, Path: "a.py", StartLine: 50, Lines: []string{"z = 3"}}, // a third block of a.py: capped
 		{Source: Retrieved, Path: "d.py", StartLine: 1, Lines: []string{"", "  "}}, // blank: dropped
 	}}
-	c := mustAssemble(t, in, Options{})
+	c := mustAssemble(t, in, Options{MaxRepeat: 0.5})
 	var paths []string
 	for _, b := range c.Blocks {
 		paths = append(paths, fmt.Sprintf("%s:%d", b.Path, b.StartLine))
@@ -406,7 +406,7 @@ func TestProperties(t *testing.T) {
 			Layout: []Layout{Paper, FIM, Files}[r.IntN(3)], NoMerge: r.IntN(4) == 0,
 			Order: []Order{ByRank, ByDensity}[r.IntN(2)], Position: []Position{BestLast, Edges}[r.IntN(2)],
 			PerFile: []int{0, 1, 3, NoCap}[r.IntN(4)], MaxRepeat: []float64{0, 0.2, 1}[r.IntN(3)], NoElide: r.IntN(3) == 0,
-			Share:    []float64{0, 0.25, 0.75, 1}[r.IntN(4)],
+			Share: []float64{0, 0.25, 0.75, 1}[r.IntN(4)], FixedShare: r.IntN(2) == 0,
 			Priority: [][]Source{nil, {}, {Retrieved}, {Definition, Clipboard}}[r.IntN(4)],
 			Shares:   []map[Source]float64{nil, {}, {Definition: 0.3}, {Definition: 1, Retrieved: 0.5}}[r.IntN(4)]}
 		if o.ContextWindow <= o.MaxNewTokens {
@@ -438,9 +438,14 @@ func TestProperties(t *testing.T) {
 			bySource[b.Source] += b.Tokens
 		}
 		limit := int(od.Share * float64(od.Budget())) // the share of the blocks, their header included
+		if !od.FixedShare && len(c.Prefix) == len(in.Prefix) {
+			// A wholly shown in-file context may have left the blocks
+			// more than their share; at most the whole budget.
+			limit = od.Budget()
+		}
 		for src, sh := range od.Shares {
 			if bySource[src] > int(sh*float64(limit)) {
-				t.Fatalf("trial %d: %s blocks take %d tokens, over their share %g of %d", trial, src, bySource[src], sh, limit)
+				t.Fatalf("trial %d: %s blocks take %d tokens, over their share %g of %d (layout %v, prefix %d of %d, suffix %d of %d, budget %d, share %g, fixed %v)", trial, src, bySource[src], sh, limit, od.Layout, len(c.Prefix), len(in.Prefix), len(c.Suffix), len(in.Suffix), od.Budget(), od.Share, od.FixedShare)
 			}
 		}
 		for i, b := range c.Blocks {
@@ -552,7 +557,7 @@ func TestDefinitions(t *testing.T) {
 	// first three.
 	whole := b.Tokens
 	cost := len(strings.Fields("# " + b.Lines[3])) // the last line as rendered
-	o := Options{ContextWindow: 100000}
+	o := Options{ContextWindow: 100000, FixedShare: true}
 	header := len(strings.Fields("# Here are some relevant code fragments from other files of the repo:"))
 	limit := int(0.5*float64(o.Budget())) - header
 	o.Shares = map[Source]float64{Definition: (float64(whole-cost) + 0.5) / float64(limit)}
@@ -567,5 +572,45 @@ func TestDefinitions(t *testing.T) {
 	}
 	if err := (Options{Shares: map[Source]float64{Definition: 1.5}}).Validate(); err == nil {
 		t.Error("a share of 1.5 validated")
+	}
+}
+
+// A short file leaves the rest of its part to the blocks; with FixedShare
+// the blocks keep to their share.
+func TestSpareShare(t *testing.T) {
+	var cands []Candidate
+	for i := range 40 {
+		var lines []string
+		for j := range 6 {
+			lines = append(lines, fmt.Sprintf("value_%d_%d = compute(%d)", i, j, j))
+		}
+		cands = append(cands, Candidate{Source: Retrieved, Path: fmt.Sprintf("f%d.py", i), StartLine: 1, Lines: lines})
+	}
+	in := Input{Path: "q.py", Prefix: []string{"import os", "x = 1"}, Candidates: cands}
+	o := Options{ContextWindow: 600, MaxNewTokens: 100}
+	blocks := func(c *Context) (n int) {
+		for _, b := range c.Blocks {
+			n += b.Tokens
+		}
+		return n
+	}
+	c := mustAssemble(t, in, o)
+	if half := int(0.5 * float64(o.Budget())); blocks(c) <= half || c.Tokens > o.Budget() || len(c.Prefix) != 2 {
+		t.Fatalf("blocks take %d tokens of %d (half %d), prompt %d, prefix %d lines", blocks(c), o.Budget(), half, c.Tokens, len(c.Prefix))
+	}
+	o.FixedShare = true
+	f := mustAssemble(t, in, o)
+	if half := int(0.5 * float64(o.Budget())); blocks(f) > half || len(f.Blocks) >= len(c.Blocks) {
+		t.Fatalf("with a fixed share blocks take %d tokens (half %d), %d blocks against %d", blocks(f), half, len(f.Blocks), len(c.Blocks))
+	}
+	// A prefix that fills its part leaves nothing.
+	var long []string
+	for i := range 200 {
+		long = append(long, fmt.Sprintf("line_%d = %d", i, i))
+	}
+	in.Prefix = long
+	o.FixedShare = false
+	if c := mustAssemble(t, in, o); blocks(c) > int(0.5*float64(o.Budget())) {
+		t.Fatalf("a long prefix left the blocks %d tokens", blocks(c))
 	}
 }

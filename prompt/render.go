@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -82,6 +83,27 @@ func (a *assembler) finish(c *Context) {
 	// frame's; count the final blocks whole.
 	for i := range c.Blocks {
 		c.Blocks[i].Tokens = a.c.count(a.renderBlock(&c.Blocks[i]))
+	}
+	// The whole count of a source's blocks can pass its share by the
+	// tokens a merge across lines adds: its weakest block goes.
+	for src, sh := range a.o.Shares {
+		for {
+			total, worst := 0, -1
+			for i := range c.Blocks {
+				if c.Blocks[i].Source != src {
+					continue
+				}
+				total += c.Blocks[i].Tokens
+				if worst < 0 || c.Blocks[worst].before(&c.Blocks[i]) {
+					worst = i
+				}
+			}
+			if worst < 0 || total <= int(sh*float64(a.limit)) {
+				break
+			}
+			c.Blocks = slices.Delete(c.Blocks, worst, worst+1)
+			c.Stats.NoRoom++
+		}
 	}
 	withInstruction := a.o.Layout != Files && a.budget >= a.fixed
 	for {
