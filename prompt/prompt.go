@@ -277,12 +277,25 @@ type counter struct {
 	buf []string
 }
 
+// count returns the tokens of s, line by line: each line (with its
+// newline) is counted alone, so a text costs the sum of its lines. A
+// prompt's blocks are commented lines a model reads one by one, and a
+// tokenizer that reads string literals (the code tokenizer) would read a
+// quote one line leaves open, such as a docstring's first line in a
+// definition block, as a literal running over every line after it, and
+// count the text by what precedes it.
 func (c *counter) count(s string) int {
-	if s == "" {
-		return 0
+	n := 0
+	for s != "" {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line = s[:i+1]
+		}
+		s = s[len(line):]
+		c.buf = c.tok.Split(c.buf[:0], line)
+		n += len(c.buf)
 	}
-	c.buf = c.tok.Split(c.buf[:0], s)
-	return len(c.buf)
+	return n
 }
 
 // splitText splits a candidate's text into lines without terminators; a

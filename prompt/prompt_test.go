@@ -413,10 +413,10 @@ func TestProperties(t *testing.T) {
 			o.ContextWindow = o.MaxNewTokens + 1
 		}
 		c := mustAssemble(t, in, o)
-		n := len(tok.Split(nil, c.Text())) + len(tok.Split(nil, c.SuffixText()))
+		n := countLines(tok, c.Text()) + countLines(tok, c.SuffixText())
 		if o.Layout == Files {
 			for i := range c.Blocks {
-				n += len(tok.Split(nil, c.Blocks[i].Path+"\n"+c.Blocks[i].Text()))
+				n += countLines(tok, c.Blocks[i].Path+"\n"+c.Blocks[i].Text())
 			}
 		}
 		if n > o.Budget() || c.Tokens != n {
@@ -612,5 +612,31 @@ func TestSpareShare(t *testing.T) {
 	o.FixedShare = false
 	if c := mustAssemble(t, in, o); blocks(c) > int(0.5*float64(o.Budget())) {
 		t.Fatalf("a long prefix left the blocks %d tokens", blocks(c))
+	}
+}
+
+// countLines counts text as the assembler does: each line, with its
+// newline, alone.
+func countLines(tok Tokenizer, text string) int {
+	n := 0
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			n += len(tok.Split(nil, l))
+		}
+	}
+	return n
+}
+
+// A docstring's first line leaves a quote open; the lines after it still
+// count.
+func TestCountOpenQuote(t *testing.T) {
+	c := &counter{tok: token.Code{}}
+	text := "# \"\"\"Return the total.\n# def total(self, items) -> int:\n# x = a + b\n"
+	want := 0
+	for _, l := range strings.SplitAfter(text, "\n") {
+		want += len(token.Code{}.Split(nil, l))
+	}
+	if got, whole := c.count(text), len(token.Code{}.Split(nil, text)); got != want || got <= whole {
+		t.Fatalf("count %d, want %d (the whole text at once gives %d)", got, want, whole)
 	}
 }

@@ -74,10 +74,10 @@ func (a *assembler) render(c *Context, withInstruction bool) string {
 	return b.String()
 }
 
-// finish renders the context and counts it whole. Tokenizing the whole
-// can differ from the sum of the pieces (BPE merges across lines): while
-// it is over the budget, the oldest prefix line goes, then the last suffix
-// line, then the weakest block.
+// finish renders the context and counts it whole. The whole can cost
+// more than the pieces counted while packing (the newlines and the frames
+// of a byte-pair encoding): while it is over the budget, the oldest
+// prefix line goes, then the last suffix line, then the weakest block.
 func (a *assembler) finish(c *Context) {
 	// While choosing, a block's tokens were the sum of its lines' and its
 	// frame's; count the final blocks whole.

@@ -54,11 +54,18 @@ func (s *Scorer) Context(target string, c *prompt.Context) Context {
 
 	inFile := c.PrefixText() + c.SuffixText()
 	shownIDs := toSet(s.Identifiers(inFile))
-	var blockText strings.Builder
+	// The retrieved part is read line by line, as the prompt shows it
+	// (behind comment prefixes): a quote a line leaves open, such as a
+	// docstring's first line in a definition block, must not hide the
+	// identifiers of the lines and blocks after it.
+	blockIDs := map[string]bool{}
 	for i := range c.Blocks {
-		blockText.WriteString(c.Blocks[i].Text())
+		for _, l := range c.Blocks[i].Lines {
+			for _, id := range s.Identifiers(l) {
+				blockIDs[id] = true
+			}
+		}
 	}
-	blockIDs := toSet(s.Identifiers(blockText.String()))
 	for id := range toSet(s.Identifiers(target)) {
 		if shownIDs[id] {
 			continue

@@ -260,3 +260,17 @@ func TestContext(t *testing.T) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 }
+
+// A quote one block line leaves open (a docstring's first line) hides no
+// identifier of the lines and blocks after it, whatever their order.
+func TestContextOpenQuote(t *testing.T) {
+	s := New("#", pyKeywords)
+	c := &prompt.Context{Blocks: []prompt.Block{
+		{Source: prompt.Definition, Path: "a.py", Lines: []string{"def total(items):", `    """Return the sum of items.`}},
+		{Source: prompt.Retrieved, Path: "b.py", Lines: []string{"result = summarize(records)"}},
+	}}
+	got := s.Context("out = summarize(records)", c)
+	if got.NovelIDs != 3 || got.NovelFound != 2 {
+		t.Fatalf("novel %d, found %d; want 3 and 2", got.NovelIDs, got.NovelFound)
+	}
+}
