@@ -4,7 +4,8 @@
 # and the memory of an opened index fail the run when over target).
 #   1. index build on the Python standard library (bench/build.sh, one run)
 #   2. the memory an opened index holds against its size on disk
-#   3. the retrieval benchmark (500 seeded cursors, coarse to fine)
+#   3. the retrieval benchmark (500 seeded cursors, coarse to fine) on the
+#      index of step 1, checked to hold the entries build --json reports
 # Outputs go to OUT (default bench/out); every command is echoed.
 #
 # Usage: bench/run.sh [OUT]
@@ -33,11 +34,18 @@ if ! GRAPHCODER_ASSERT=1 GRAPHCODER_INDEX="$work/index" go test ./engine -run '^
 fi
 cat "$out/memory.txt"
 
-echo "+ GRAPHCODER_ASSERT=1 GRAPHCODER_BENCH_MODES=coarse2fine go test ./engine -run '^\$' -bench BenchmarkRetrieval -benchtime 1x"
-if ! GRAPHCODER_ASSERT=1 GRAPHCODER_BENCH_MODES=coarse2fine go test ./engine -run '^$' -bench BenchmarkRetrieval -benchtime 1x -count=1 >"$out/retrieval.txt" 2>&1; then
+echo "+ GRAPHCODER_ASSERT=1 GRAPHCODER_INDEX=$work/index GRAPHCODER_BENCH_MODES=coarse2fine go test ./engine -run '^\$' -bench BenchmarkRetrieval -benchtime 1x"
+if ! GRAPHCODER_ASSERT=1 GRAPHCODER_INDEX="$work/index" GRAPHCODER_BENCH_MODES=coarse2fine go test ./engine -run '^$' -bench BenchmarkRetrieval -benchtime 1x -count=1 >"$out/retrieval.txt" 2>&1; then
 	failed="$failed retrieval"
 fi
 cat "$out/retrieval.txt"
+# The benchmark must have searched what graphcoder build wrote.
+built=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["entries"])' "$out/build.json")
+searched=$(sed -n 's/^BenchmarkRetrieval.*[[:space:]]\([0-9][0-9]*\) entries[[:space:]].*/\1/p' "$out/retrieval.txt" | head -n 1)
+echo "bench: build --json entries $built, retrieval benchmark entries ${searched:-none}"
+if [ -z "$built" ] || [ "$built" != "$searched" ]; then
+	failed="$failed entries"
+fi
 echo "bench: outputs in $out"
 if [ -n "$failed" ]; then
 	echo "bench: over target:$failed" >&2

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // frameKind says which jumps a frame of the jump-target stack catches.
@@ -516,7 +517,7 @@ func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 	}, b.f.Lines[s.StartRow])
 	t = strings.TrimPrefix(t, "}")
 	// Skip a label ("outer:") in front of the loop keyword.
-	if i := strings.IndexByte(t, ':'); i > 0 && isIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for")) {
+	if i := strings.IndexByte(t, ':'); i > 0 && token.IsIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for")) {
 		t = t[i+1:]
 	}
 	for _, p := range [...]string{"whileTrue:", "while(True):", "while1:", "while(true)", "for(;;)", "for{"} {
@@ -525,13 +526,4 @@ func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 		}
 	}
 	return false
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r != '_' && r != '$' && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z') && !(i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }

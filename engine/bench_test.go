@@ -3,23 +3,19 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/graphcoder/graphcoder/internal/realcode"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
-	"github.com/graphcoder/graphcoder/token"
 )
 
 var stdlib = realcode.PythonStdlib()
@@ -27,55 +23,75 @@ var stdlib = realcode.PythonStdlib()
 var (
 	stdlibOnce sync.Once
 	stdlibEng  *Engine
-	stdlibSrc  []string // indexed paths
+	stdlibSrc  []string // indexed paths of more than 20 lines, the cursors' files
+	stdlibErr  string   // why there is no engine: the benchmarks skip
+	stdlibTmp  string   // the index built here, removed by TestMain
 )
 
-// stdlibEngine indexes the Python standard library (without
-// site-packages) once per test binary.
-func stdlibEngine(b *testing.B) *Engine {
-	if _, err := os.Stat(stdlib); stdlib == "" || err != nil {
-		b.Skip("Python standard library not found")
+// TestMain removes the standard library index a benchmark built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if stdlibTmp != "" {
+		os.RemoveAll(stdlibTmp)
 	}
+	os.Exit(code)
+}
+
+// stdlibEngine opens an engine on an index of the Python standard library
+// (without site-packages) as graphcoder build writes it: the index folder
+// GRAPHCODER_INDEX when it is set (make bench passes the index it built
+// and checks that the entry count logged here is build --json's), else
+// one built once per test binary by indexer.Build, the build command's
+// own function, with its defaults. The cursors' files are the indexed
+// files of the build's walk that have more than 20 lines; every file of
+// the index is searched.
+func stdlibEngine(b *testing.B) *Engine {
 	stdlibOnce.Do(func() {
-		tok, _ := token.ByName("code")
-		var paths []string
-		filepath.WalkDir(stdlib, func(p string, de fs.DirEntry, err error) error {
+		ctx := context.Background()
+		dir := os.Getenv("GRAPHCODER_INDEX")
+		if dir == "" {
+			if _, err := os.Stat(stdlib); stdlib == "" || err != nil {
+				stdlibErr = "Python standard library not found"
+				return
+			}
+			tmp, err := os.MkdirTemp("", "graphcoder-bench-index-")
 			if err != nil {
-				return nil
+				stdlibErr = err.Error()
+				return
 			}
-			if de.IsDir() && (de.Name() == "site-packages" || de.Name() == "__pycache__") {
-				return filepath.SkipDir
+			stdlibTmp = tmp
+			if _, err := indexer.Build(ctx, indexer.Options{Repo: stdlib, IndexDir: tmp}); err != nil {
+				stdlibErr = fmt.Sprintf("build: %v", err)
+				return
 			}
-			if !de.IsDir() && strings.HasSuffix(p, ".py") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-		files := make([]*retrieve.File, len(paths))
-		var g errgroup.Group
-		g.SetLimit(runtime.GOMAXPROCS(0))
-		for i, p := range paths {
-			g.Go(func() error {
-				src, err := os.ReadFile(p)
-				if err != nil || lang.ForPath(p) == nil {
-					return nil
-				}
-				r, _ := filepath.Rel(stdlib, p)
-				files[i] = fileFromSource(b, tok, filepath.ToSlash(r), src)
-				return nil
-			})
+			dir = tmp
 		}
-		g.Wait()
-		bld := retrieve.NewBuilder(tok, retrieve.Params{Hops: 5, MaxStatements: 20})
-		for _, f := range files {
-			if f != nil && len(f.Lines) > 20 {
-				if err := bld.Add(f); err == nil {
-					stdlibSrc = append(stdlibSrc, f.Path)
-				}
+		e, err := Open(dir, Options{})
+		if err != nil {
+			stdlibErr = fmt.Sprintf("open %s: %v", dir, err)
+			return
+		}
+		root := e.Root()
+		w, err := indexer.NewRules(root, dir, 0).Walk(ctx, root)
+		if err != nil {
+			stdlibErr = fmt.Sprintf("walk %s: %v", root, err)
+			return
+		}
+		for _, f := range w.Files {
+			src, err := os.ReadFile(f.Abs)
+			if err == nil && lang.ForPath(f.Rel) != nil && lang.LineCount(src) > 20 {
+				stdlibSrc = append(stdlibSrc, f.Rel)
 			}
 		}
-		stdlibEng = fromIndex(bld.Index(), tok, stdlib, Options{})
+		if len(stdlibSrc) == 0 {
+			stdlibErr = "no indexed file of more than 20 lines under " + root
+			return
+		}
+		stdlibEng = e
 	})
+	if stdlibEng == nil {
+		b.Skip(stdlibErr)
+	}
 	return stdlibEng
 }
 
@@ -108,7 +124,8 @@ func BenchmarkRetrieval(b *testing.B) {
 		mode := rn.mode
 		b.Run(rn.name, func(b *testing.B) {
 			e := stdlibEngine(b)
-			b.Logf("index: %d files, %d entries, ~%d MiB", e.Info().Files, e.Info().Entries, e.Info().Bytes>>20)
+			info := e.Info()
+			b.Logf("index %s: %d files, %d entries, ~%d MiB", info.Root, info.Files, info.Entries, info.Bytes>>20)
 			r := rand.New(rand.NewPCG(42, 1))
 			type cursor struct {
 				path string
@@ -118,7 +135,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			var cursors []cursor
 			for len(cursors) < 500 {
 				p := stdlibSrc[r.IntN(len(stdlibSrc))]
-				src, _ := os.ReadFile(filepath.Join(stdlib, p))
+				src, _ := os.ReadFile(filepath.Join(e.Root(), p))
 				n := strings.Count(string(src), "\n")
 				cursors = append(cursors, cursor{p, 2 + r.IntN(max(n-1, 1)), src})
 			}
@@ -141,6 +158,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			q := func(d []time.Duration, p float64) float64 {
 				return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
 			}
+			b.ReportMetric(float64(info.Entries), "entries")
 			b.ReportMetric(q(retr, 0.5), "retrieval-median-ms")
 			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
 			b.ReportMetric(q(total, 0.5), "request-median-ms")

@@ -16,7 +16,7 @@ const structuralPrefix = "def grand_total(batches):\n    total = 0\n    for reco
 // it names: the fragment is parsed alone and searched without the leak
 // rule, so the file's own entries are candidates.
 func TestFragmentWithoutPath(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	ctx := context.Background()
 	withPath, err := e.Complete(ctx, Request{Path: "shop/structural.py", Line: 6, Source: []byte(structuralPrefix), Mode: "fine", TopK: 100})
 	if err != nil {
@@ -59,7 +59,7 @@ func TestFragmentWithoutPath(t *testing.T) {
 // Client-sent candidates share the assembler's budget with the retrieved
 // ones: declarations first, then the retrieved top k, then the others.
 func TestClientContext(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	ctx := context.Background()
 	client := []prompt.Candidate{
 		{Source: prompt.RecentFile, Path: "docs/usage.py", Lines: []string{"report = grand_total(load())"}},
@@ -72,10 +72,13 @@ func TestClientContext(t *testing.T) {
 	}
 	var sources []prompt.Source
 	for _, b := range res.Context.Blocks {
-		sources = append(sources, b.Source)
+		if b.Source != prompt.Definition { // the definition context's own order is the assembler's
+			sources = append(sources, b.Source)
+		}
 	}
-	// Blocks are written best last: the declaration is the last block,
-	// the retrieved ones come before it, the other client blocks earlier.
+	// Blocks are written best last: the declaration is the last client
+	// block, the retrieved ones come before it, the other client blocks
+	// earlier.
 	if n := len(sources); n < 4 || sources[n-1] != prompt.Declaration || sources[n-2] != prompt.Retrieved {
 		t.Fatalf("block sources in prompt order: %v", sources)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestBadRequests(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	root := e.Root()
 	outside := filepath.Join(filepath.Dir(root), "elsewhere.py")
 	tests := []struct {
@@ -47,7 +47,7 @@ func TestBadRequests(t *testing.T) {
 // Completing inside an indexed file never shows the code at or after the
 // cursor: the file's own entries that reach the line are dropped.
 func TestLeakRuleInIndexedFile(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	res, err := e.Complete(context.Background(), Request{Path: "shop/structural.py", Line: 5, Mode: "fine", TopK: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -67,8 +67,8 @@ func TestLeakRuleInIndexedFile(t *testing.T) {
 
 // Many goroutines complete at once while the index is swapped.
 func TestConcurrentQueries(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
-	states := []*state{e.cur.Load(), engineFromSource(t, "testdata/finestage").cur.Load()}
+	e := openRepo(t, "testdata/finestage")
+	states := []*state{e.cur.Load(), openRepo(t, "testdata/finestage").cur.Load()}
 	stop := make(chan struct{})
 	go func() {
 		for i := 0; ; i++ {
@@ -101,7 +101,7 @@ func TestConcurrentQueries(t *testing.T) {
 // A request may name the buffer's language (an editor's languageId): it
 // then wins over the file name, and an unknown name falls back to it.
 func TestRequestLanguage(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	src := []byte("def total(xs):\n    s = 0\n")
 	res, err := e.Complete(context.Background(), Request{Path: "scratch", Line: 3, Source: src, Language: "python"})
 	if err != nil || res.Language != "python" {
@@ -118,7 +118,7 @@ func TestRequestLanguage(t *testing.T) {
 // A buffer with lone carriage returns (old Mac line ends) is read line by
 // line as the same text with "\n" is: the same snippets and prediction.
 func TestLoneCRBuffer(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	lf := []byte(fineQuery)
 	cr := []byte(strings.ReplaceAll(fineQuery, "\n", "\r"))
 	a, err := e.Complete(context.Background(), Request{Path: "app/new.py", Line: 6, Source: lf})

@@ -35,7 +35,7 @@ const fineQuery = `def summarize(records):
 // most (gamma^1) and checks edges, so the structural twin wins once the
 // fine stage runs, and its statement becomes the prediction.
 func TestFineStageMatters(t *testing.T) {
-	e := engineFromSource(t, "testdata/finestage")
+	e := openRepo(t, "testdata/finestage")
 	ask := func(mode retrieve.Mode) *Result {
 		res, err := e.Complete(context.Background(), Request{Path: "app/new.py", Line: 6, Source: []byte(fineQuery), Mode: mode})
 		if err != nil {

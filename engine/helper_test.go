@@ -2,58 +2,21 @@ package engine
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
-	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/symtab"
 	"github.com/graphcoder/graphcoder/token"
 )
 
-// buildIndex indexes every source file under repo into indexDir.
+// buildIndex indexes repo into indexDir with the indexer, as graphcoder
+// build does: the same walk, file rules and records.
 func buildIndex(t testing.TB, repo, indexDir string) {
 	t.Helper()
-	repo, _ = filepath.Abs(repo)
-	d, err := db.Open(indexDir, db.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	b, err := db.NewBuilder(d, db.BuildOptions{Root: repo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	err = filepath.WalkDir(repo, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if de.IsDir() && de.Name() == ".graphcoder" {
-			return filepath.SkipDir
-		}
-		if de.IsDir() || lang.ForPath(p) == nil {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(repo, p)
-		if err := b.Add(ctx, filepath.ToSlash(r), src); err != nil {
-			t.Logf("skipped: %v", err) // a front end may refuse a file
-		}
-		return nil
-	})
-	if err != nil {
-		b.Abort()
-		t.Fatal(err)
-	}
-	if _, err := b.Finish(ctx); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: indexDir}); err != nil {
 		t.Fatal(err)
 	}
 }

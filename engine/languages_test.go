@@ -30,7 +30,7 @@ func TestEveryLanguageCompletes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := engineFromSource(t, repo)
+	e := openRepo(t, repo)
 	for _, tc := range []struct{ path, lang, twin string }{
 		{"go/b.go", "go", "go/a.go"},
 		{"ts/b.tsx", "typescript", "ts/a.ts"},

@@ -298,16 +298,6 @@ func (c *counter) count(s string) int {
 	return n
 }
 
-// splitText splits a candidate's text into lines without terminators; a
-// final newline does not start another line.
-func splitText(text string) []string {
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return nil
-	}
-	return strings.Split(text, "\n")
-}
-
 func joinLines(lines []string) string {
 	if len(lines) == 0 {
 		return ""

@@ -640,3 +640,13 @@ func TestCountOpenQuote(t *testing.T) {
 		t.Fatalf("count %d, want %d (the whole text at once gives %d)", got, want, whole)
 	}
 }
+
+// splitText splits a candidate's text into lines without terminators; a
+// final newline does not start another line.
+func splitText(text string) []string {
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
+}

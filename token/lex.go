@@ -50,6 +50,16 @@ func IdentEnd(text string, i int) int {
 	return i
 }
 
+// IsIdent reports whether s is one whole identifier: a start character
+// followed by identifier characters only.
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	r, _ := RuneAt(s, 0)
+	return IsIdentStart(r) && IdentEnd(s, 0) == len(s)
+}
+
 // RuneAt returns the rune at text[i] and its size.
 func RuneAt(text string, i int) (rune, int) {
 	if c := text[i]; c < utf8.RuneSelf {

@@ -35,6 +35,18 @@ func TestIdentRules(t *testing.T) {
 			t.Errorf("IdentEnd(%q, %d) = %d, want %d", tt.text, tt.i, got, tt.want)
 		}
 	}
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"outer", true}, {"_x1", true}, {"$el", true}, {"naïve", true}, {"размер", true},
+		{"", false}, {"1x", false}, {"a-b", false}, {"a b", false}, {"a.b", false},
+		{"\u0301e", false}, {"a\xff", false},
+	} {
+		if got := IsIdent(tt.s); got != tt.want {
+			t.Errorf("IsIdent(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
 }
 
 func TestStringEnd(t *testing.T) {

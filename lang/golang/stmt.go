@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/lang/internal/frontend"
+	"github.com/graphcoder/graphcoder/token"
 )
 
 // builder maps the syntax tree of one file onto lang statements.
@@ -162,7 +163,7 @@ func packageName(lit string) string {
 	if dash := strings.LastIndexByte(last, '-'); dash >= 0 {
 		last = last[dash+1:]
 	}
-	if !isIdent(last) {
+	if !token.IsIdent(last) {
 		return ""
 	}
 	return last
@@ -178,15 +179,6 @@ func isMajorVersion(e string) bool {
 		}
 	}
 	return true
-}
-
-func isIdent(s string) bool {
-	for i, c := range s {
-		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(i > 0 && c >= '0' && c <= '9') && c < 0x80 {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // decl maps a const, var or type declaration: one statement for an

@@ -457,8 +457,10 @@ func (h *handler) candidate(src prompt.Source, path, body string, score float64)
 			path = rel
 		}
 	}
-	body = strings.TrimRight(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	return prompt.Candidate{Source: src, Path: path, Lines: strings.Split(body, "\n"), Score: score}
+	// Lines end as in a source file (lang.SplitLines); terminators at the
+	// end of the snippet start no empty lines.
+	body = strings.TrimRight(body, "\r\n")
+	return prompt.Candidate{Source: src, Path: path, Lines: lang.SplitLines(body), Score: score}
 }
 
 // localPath returns the local path of a file path or file URI.

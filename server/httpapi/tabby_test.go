@@ -102,7 +102,7 @@ func TestTabbySchema(t *testing.T) {
 			"prefix": "def f(xs):\r\n    total = sum(xs)\r\n    ret", "suffix": "\r\n",
 			"filepath": "m.py", "git_url": "https://example.com/acme/shop.git",
 			"declarations": [{"filepath": "lib/sum.py", "body": "def sum(xs):\r\n    ...\r\n"}],
-			"relevant_snippets_from_changed_files": [{"filepath": "a.py", "body": "total = 0", "score": 0.9}],
+			"relevant_snippets_from_changed_files": [{"filepath": "a.py", "body": "total = 0\rtotal += 1\r\r", "score": 0.9}],
 			"relevant_snippets_from_recently_opened_files": [{"filepath": "b.py", "body": "return total", "score": 1}],
 			"clipboard": "print(total)",
 			"edit_history": {"original_code": "", "edits_diff": "", "current_version": ""}
@@ -126,7 +126,7 @@ func TestTabbySchema(t *testing.T) {
 	}
 	want := []prompt.Candidate{
 		{Source: prompt.Declaration, Path: "lib/sum.py", Lines: []string{"def sum(xs):", "    ..."}},
-		{Source: prompt.ChangedFile, Path: "a.py", Lines: []string{"total = 0"}, Score: 0.9},
+		{Source: prompt.ChangedFile, Path: "a.py", Lines: []string{"total = 0", "total += 1"}, Score: 0.9}, // lone CRs end lines
 		{Source: prompt.RecentFile, Path: "b.py", Lines: []string{"return total"}, Score: 1},
 		{Source: prompt.Clipboard, Lines: []string{"print(total)"}},
 	}
