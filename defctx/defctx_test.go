@@ -45,7 +45,7 @@ func loadRepo(t testing.TB, dir string) *repo {
 			return err
 		}
 		r.lines[rel] = f.Lines
-		return b.Add(symtab.FromLang(f, l, r.root))
+		return b.Add(symtab.FromLang(f, l, symtab.RepoNamed(r.root)))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func (r *repo) input(t testing.TB, path string, line int, cands []Candidate) Inp
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := symtab.FromLang(f, l, r.root)
+	buf := symtab.FromLang(f, l, symtab.RepoNamed(r.root))
 	top := symtab.NewBuilder(r.root, false)
 	top.Add(buf)
 	return Input{View: r.view.With(top.Finish(), nil), File: buf, Lines: before, Line: line, Candidates: cands,

@@ -32,7 +32,7 @@ type buffer struct {
 }
 
 // parse parses the buffer's lines (once) and makes its outline.
-func (b *buffer) parse(ctx context.Context, l *lang.Language, name, rootName string) (*lang.File, error) {
+func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, repo *symtab.Repo) (*lang.File, error) {
 	if b.parsed != nil {
 		return b.parsed, nil
 	}
@@ -45,7 +45,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name, rootName str
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
 	b.parsed = f
-	b.file = symtab.NewFile(b.path, l, rootName, f.Package, f.Symbols, f.Imports)
+	b.file = symtab.NewFile(b.path, l, repo, f.Package, f.Symbols, f.Imports)
 	return f, nil
 }
 
@@ -76,7 +76,7 @@ func (e *Engine) importBoost(req Request) float64 {
 // definitions collects the definition context of a request into res.
 func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, req Request, res *Result, buf *buffer) error {
 	t0 := time.Now()
-	if _, err := buf.parse(ctx, l, buf.path, st.rootName); err != nil {
+	if _, err := buf.parse(ctx, l, buf.path, st.repo); err != nil {
 		return err
 	}
 	v := st.queryView(buf, l)

@@ -134,10 +134,10 @@ func TestDefinitions(t *testing.T) {
 func TestBoosted(t *testing.T) {
 	py := lang.ByName("python")
 	b := symtab.NewBuilder("r", true)
-	b.Add(symtab.NewFile("lib.py", py, "r", "", nil, nil))
-	b.Add(symtab.NewFile("far.py", py, "r", "", nil, nil))
+	b.Add(symtab.NewFile("lib.py", py, symtab.RepoNamed("r"), "", nil, nil))
+	b.Add(symtab.NewFile("far.py", py, symtab.RepoNamed("r"), "", nil, nil))
 	v := symtab.NewView(b.Finish())
-	q := symtab.NewFile("q.py", py, "r", "", nil, []lang.Import{{Module: "lib", Name: "f"}})
+	q := symtab.NewFile("q.py", py, symtab.RepoNamed("r"), "", nil, []lang.Import{{Module: "lib", Name: "f"}})
 	rel := v.Relations(q)
 	cands := []retrieve.Candidate{
 		{Entry: 1, Path: "far.py", Score: 0.9, Coarse: 0.5},
@@ -161,7 +161,7 @@ func TestBoosted(t *testing.T) {
 	if got := order(boosted(slices.Clone(cands), 1, 1, retrieve.CoarseToFine, rel, 0.5)); got[0] != 2 {
 		t.Errorf("coarse2fine top %v", got)
 	}
-	none := symtab.NewView(symtab.NewBuilder("r", true).Finish()).Relations(symtab.NewFile("x.py", py, "r", "", nil, nil))
+	none := symtab.NewView(symtab.NewBuilder("r", true).Finish()).Relations(symtab.NewFile("x.py", py, symtab.RepoNamed("r"), "", nil, nil))
 	if got := order(boosted(slices.Clone(cands), 2, 3, retrieve.Fine, none, 1)); !slices.Equal(got, []int{1, 2, 3}) {
 		t.Errorf("without relations the order changed: %v", got)
 	}

@@ -173,6 +173,7 @@ type state struct {
 	// changed files on top.
 	symBase, syms *symtab.View
 	rootName      string
+	repo          *symtab.Repo // rootName's module configuration
 	sources       *sourceCache
 	// image is the snapshot file the base is mapped from ("" when it was
 	// loaded from the blobs: imageError says why), written for
@@ -270,7 +271,7 @@ func (e *Engine) loadBase() (*state, error) {
 		root = abs
 	}
 	rootName := filepath.Base(root)
-	st := &state{meta: meta, tok: tok, root: root, rootName: rootName, sources: &sourceCache{}}
+	st := &state{meta: meta, tok: tok, root: root, rootName: rootName, repo: symtab.NewRepo(root), sources: &sourceCache{}}
 	var changed []string
 	if im, why := e.openImage(snap); im != nil {
 		st.base, st.image, st.imageGen, st.imageBytes = im.Index, im.Path(), im.Generation, im.Size()
@@ -460,7 +461,7 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 		if err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
-		if err := sb.Add(snapfile.Outline(r, st.rootName)); err != nil {
+		if err := sb.Add(snapfile.Outline(r, st.repo)); err != nil {
 			return nil, fmt.Errorf("update index %s: %w", e.d.Dir(), err)
 		}
 		if e.opts.Embedder != nil {
@@ -1022,7 +1023,7 @@ func (e *Engine) embedQuery(ctx context.Context, st *state, q *retrieve.Query, t
 // rule compares with ("" for none). It also returns the slice's text for
 // an embeddings model.
 func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, buf *buffer) (*retrieve.Query, string, error) {
-	f, err := buf.parse(ctx, l, name, st.rootName)
+	f, err := buf.parse(ctx, l, name, st.repo)
 	if err != nil {
 		return nil, "", err
 	}

@@ -64,7 +64,7 @@ func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) 
 	p := ix.Params()
 	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
 	syms := symtab.NewView(symtab.NewBuilder(filepath.Base(root), true).Finish())
-	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root), sources: &sourceCache{},
+	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root), repo: symtab.NewRepo(root), sources: &sourceCache{},
 		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
 	return e
 }

@@ -91,7 +91,11 @@ type Symbol struct {
 	// documentation (Python docstring, Javadoc), -1 when it has none.
 	DocRow int
 	// Bases are a type's base classes and implemented interfaces, as
-	// written (dotted names, type arguments dropped), in source order.
+	// written (dotted names, type arguments dropped), in source order: for
+	// Go, a struct's embedded fields and an interface's embedded
+	// interfaces. A method declared outside its type's body (Go) is a
+	// top-level symbol whose only base is its receiver's type (see
+	// Scoping.DetachedMethods).
 	Bases []string
 	// Type is the declared type of a field or constant, the return type
 	// or annotation of a callable (dotted, type arguments dropped), "" when
@@ -162,6 +166,20 @@ type ModuleSystem interface {
 	Implicit(path, pkg string) []ImportRef
 }
 
+// Configurable is a ModuleSystem whose module names depend on files of
+// the repository besides its sources: Go's go.mod (a package's import
+// path is its module's path and its folder), TypeScript's and
+// JavaScript's tsconfig.json and jsconfig.json (baseUrl and paths).
+type Configurable interface {
+	ModuleSystem
+	// Configure returns the module system of the repository whose root
+	// folder on disk is root. It reads configuration files lazily, as
+	// files ask for names, also above root (a Go module whose go.mod is
+	// in a parent folder); it never fails: an unreadable or malformed
+	// file is taken as absent. The result is safe for concurrent use.
+	Configure(root string) ModuleSystem
+}
+
 // Scoping says how the names a language's code reads reach class members;
 // the definition resolver follows it.
 type Scoping struct {
@@ -183,6 +201,11 @@ type Scoping struct {
 	// Hidden is the prefix of the names a wildcard import does not bind
 	// ("_" in Python), "" for none.
 	Hidden string
+	// DetachedMethods makes the members of a type also the top-level
+	// methods of the files of its module whose base is the type's name
+	// (Go: methods are declared outside the type, in any file of its
+	// package).
+	DetachedMethods bool
 }
 
 // Qualified returns the qualified name of symbol i of f: the names of its
@@ -230,10 +253,11 @@ func (imp Import) Binds() string {
 
 // DocText returns the text of a documentation line without the comment or
 // string delimiters around it: `"""Return x.` gives "Return x.", ` * Returns
-// the value.` gives "Returns the value.", `/** Sets y. */` gives "Sets y.".
+// the value.` gives "Returns the value.", `/** Sets y. */` gives "Sets y.",
+// `// Get fetches.` gives "Get fetches.".
 func DocText(line string) string {
 	t := strings.TrimSpace(line)
-	for _, p := range []string{`r"""`, `u"""`, `R"""`, `b"""`, `"""`, `r'''`, `u'''`, `'''`, "/**", "/*", "*", `"`, `'`} {
+	for _, p := range []string{`r"""`, `u"""`, `R"""`, `b"""`, `"""`, `r'''`, `u'''`, `'''`, "/**", "/*", "//", "*", `"`, `'`} {
 		if strings.HasPrefix(t, p) {
 			t = strings.TrimSpace(t[len(p):])
 			break

@@ -92,13 +92,13 @@ func Load(ctx context.Context, s *db.Snapshot, o Options) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := RootName(meta.Root)
+	repo := Repo(meta.Root)
 	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
 	b.Grow(meta.Statements, meta.Entries)
-	sb := symtab.NewBuilder(root, true)
+	sb := symtab.NewBuilder(repo.Name(), true)
 	out := &Loaded{}
 	err = s.ForEachIntact(ctx, func(r *db.FileRecord) error {
-		if err := sb.Add(Outline(r, root)); err != nil {
+		if err := sb.Add(Outline(r, repo)); err != nil {
 			return err
 		}
 		if o.Vectors != nil {
@@ -123,9 +123,14 @@ func Load(ctx context.Context, s *db.Snapshot, o Options) (*Loaded, error) {
 // root folder's base name).
 func RootName(root string) string { return filepath.Base(root) }
 
-// Outline returns the symbol table's record of a file.
-func Outline(r *db.FileRecord, rootName string) *symtab.File {
-	return symtab.NewFile(r.Path, lang.ByName(r.Language), rootName, r.Package, r.Symbols, r.Imports)
+// Repo is the repository the symbol table's files belong to: the root
+// folder indexed, whose configuration files (go.mod, tsconfig.json) name
+// its modules (symtab.NewRepo).
+func Repo(root string) *symtab.Repo { return symtab.NewRepo(root) }
+
+// Outline returns the symbol table's record of a file of repo.
+func Outline(r *db.FileRecord, repo *symtab.Repo) *symtab.File {
+	return symtab.NewFile(r.Path, lang.ByName(r.Language), repo, r.Package, r.Symbols, r.Imports)
 }
 
 // Writer writes and checks snapshot files for package db
@@ -292,7 +297,7 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 	if len(off) != len(im.Files)+1 || off[0] != 0 || int(off[len(im.Files)]) != len(outlines) {
 		return nil, errors.New("bad outline offsets")
 	}
-	files, root := im.Files, RootName(meta.Root)
+	files, repo := im.Files, Repo(meta.Root)
 	load := func(id int) *symtab.File {
 		f := &files[id]
 		rec := &db.FileRecord{Path: f.Path, Language: f.Language}
@@ -303,7 +308,7 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 			}
 		}
 		runtime.KeepAlive(m)
-		return Outline(rec, root)
+		return Outline(rec, repo)
 	}
 	if im.Symbols, err = symtab.OpenStored(m, load); err != nil {
 		return nil, err

@@ -18,6 +18,8 @@ const (
 	maxDefs = 16
 	// maxSteps bounds the member and module lookups of one Resolver.
 	maxSteps = 20000
+	// maxMembers bounds the members one type lists (AllMembers).
+	maxMembers = 4096
 )
 
 // Target is what a name or access path resolves to: definitions (a type,
@@ -387,6 +389,7 @@ func (r *Resolver) members(typ Def, name string, depth int, visited map[Def]bool
 			}
 		}
 	}
+	out = r.detachedMembers(typ, name, out)
 	if len(out) > 0 {
 		return out
 	}
@@ -420,13 +423,17 @@ func (r *Resolver) AllMembers(typ Def, limit int) []Def {
 				continue
 			}
 			visited[t] = true
+			members := make([]Def, 0, len(t.File.Members(t.Sym)))
 			for _, i := range t.File.Members(t.Sym) {
-				n := t.File.Symbols[i].Name
+				members = append(members, Def{t.File, int(i)})
+			}
+			for _, d := range r.detachedMembers(t, "", members) {
+				n := d.Symbol().Name
 				if seen[n] {
 					continue
 				}
 				seen[n] = true
-				out = append(out, Def{t.File, int(i)})
+				out = append(out, d)
 				if len(out) == limit {
 					return out
 				}
@@ -434,6 +441,37 @@ func (r *Resolver) AllMembers(typ Def, limit int) []Def {
 			next = append(next, r.bases(t, depth)...)
 		}
 		queue = next
+	}
+	return out
+}
+
+// detachedMembers appends to out the methods of type typ declared outside
+// it, in any file of its module (Go), called name ("" for every name),
+// up to maxDefs of them for one name and maxMembers in all.
+func (r *Resolver) detachedMembers(typ Def, name string, out []Def) []Def {
+	f := typ.File
+	if f.Language == nil || !f.Language.Scoping.DetachedMethods || len(f.modules) == 0 {
+		return out
+	}
+	if p := f.Symbols[typ.Sym].Parent; p >= 0 && p < typ.Sym {
+		return out // a type nested in another has no methods of its own
+	}
+	tname := f.Symbols[typ.Sym].Name
+	found := 0
+	for _, g := range r.module(f.modules[0]) {
+		if !r.step() {
+			break
+		}
+		for _, i := range g.detached[tname] {
+			if name != "" && g.Symbols[i].Name != name {
+				continue
+			}
+			out = append(out, Def{g, int(i)})
+			found++
+			if (name != "" && found == maxDefs) || len(out) >= maxMembers {
+				return out
+			}
+		}
 	}
 	return out
 }

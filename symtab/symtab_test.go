@@ -36,7 +36,7 @@ func parseTree(t testing.TB, dir string) []*File {
 		if err != nil {
 			return err
 		}
-		out = append(out, FromLang(f, l, filepath.Base(dir)))
+		out = append(out, FromLang(f, l, NewRepo(dir)))
 		return nil
 	})
 	if err != nil {
@@ -168,7 +168,7 @@ func TestBadInput(t *testing.T) {
 	var files []*File
 	// A ring of 200 modules, each re-exporting the next one's name.
 	for i := 0; i < 200; i++ {
-		files = append(files, NewFile(fmt.Sprintf("ring/m%d.py", i), py, "r", "", nil,
+		files = append(files, NewFile(fmt.Sprintf("ring/m%d.py", i), py, RepoNamed("r"), "", nil,
 			[]lang.Import{{Module: fmt.Sprintf(".m%d", (i+1)%200), Name: "x"}, {Module: fmt.Sprintf(".m%d", (i+7)%200), Name: "*"}}))
 	}
 	// A class with 5,000 members, half of them called "dup".
@@ -182,10 +182,10 @@ func TestBadInput(t *testing.T) {
 		syms = append(syms, lang.Symbol{Kind: lang.SymMethod, Name: name, Parent: 0, StartRow: i + 1, EndRow: i + 1, SigStart: i + 1, SigEnd: i + 1, NameRow: i + 1, DocRow: -1})
 	}
 	syms = append(syms, lang.Symbol{Kind: lang.SymClass, Name: "Other", Parent: -1, DocRow: -1, Bases: []string{"Big"}})
-	files = append(files, NewFile("big.py", py, "r", "", syms, nil))
+	files = append(files, NewFile("big.py", py, RepoNamed("r"), "", syms, nil))
 	// 600 files whose last name is "util".
 	for i := 0; i < 600; i++ {
-		files = append(files, NewFile(fmt.Sprintf("d%d/util.py", i), py, "r", "",
+		files = append(files, NewFile(fmt.Sprintf("d%d/util.py", i), py, RepoNamed("r"), "",
 			[]lang.Symbol{{Kind: lang.SymFunction, Name: "f", Parent: -1, DocRow: -1}}, []lang.Import{{Module: "util", Name: "f"}}))
 	}
 	v := NewView(buildTable(t, files, "r"))

@@ -3,8 +3,10 @@ package symtab
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -25,12 +27,67 @@ type File struct {
 	refs     []lang.ImportRef
 	implicit []lang.ImportRef
 	imported []string // the absolute modules the file imports, sorted, distinct
+	// The top-level methods of the file by the name of their receiver's
+	// type (its only base), where the language declares methods outside
+	// their types (lang.Scoping.DetachedMethods).
+	detached map[string][]int32
 }
 
-// NewFile makes the table's record of a file. Symbols whose Parent is out
-// of order are taken as top-level; a language without a module system
-// gives a file no module names and imports that resolve to nothing.
-func NewFile(path string, l *lang.Language, root, pkg string, symbols []lang.Symbol, imports []lang.Import) *File {
+// Repo is the repository the files of a table belong to: the base name
+// of its root folder and the module systems of its languages, configured
+// by the repository's own files where a language reads any
+// (lang.Configurable: go.mod, tsconfig.json). A Repo is safe for
+// concurrent use.
+type Repo struct {
+	name string
+	dir  string
+	mu   sync.Mutex
+	ms   map[*lang.Language]lang.ModuleSystem
+}
+
+// NewRepo returns the repository whose root folder on disk is dir; its
+// configuration files are read as files ask for module names.
+func NewRepo(dir string) *Repo {
+	return &Repo{name: filepath.Base(dir), dir: dir, ms: map[*lang.Language]lang.ModuleSystem{}}
+}
+
+// RepoNamed returns a repository known by its root folder's name alone:
+// no configuration file is read (a root that is not on disk, tests).
+func RepoNamed(name string) *Repo { return &Repo{name: name, ms: map[*lang.Language]lang.ModuleSystem{}} }
+
+// Name returns the base name of the repository's root folder.
+func (r *Repo) Name() string {
+	if r == nil {
+		return ""
+	}
+	return r.name
+}
+
+// Modules returns the module system of language l in the repository, nil
+// when l has none.
+func (r *Repo) Modules(l *lang.Language) lang.ModuleSystem {
+	if l == nil || l.Modules == nil {
+		return nil
+	}
+	c, ok := l.Modules.(lang.Configurable)
+	if !ok || r == nil || r.dir == "" {
+		return l.Modules
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ms := r.ms[l]
+	if ms == nil {
+		ms = c.Configure(r.dir)
+		r.ms[l] = ms
+	}
+	return ms
+}
+
+// NewFile makes the table's record of a file of repo. Symbols whose
+// Parent is out of order are taken as top-level; a language without a
+// module system gives a file no module names and imports that resolve to
+// nothing.
+func NewFile(path string, l *lang.Language, repo *Repo, pkg string, symbols []lang.Symbol, imports []lang.Import) *File {
 	f := &File{Path: path, Language: l, Package: pkg, Symbols: symbols, Imports: imports,
 		children: make([][]int32, len(symbols))}
 	for i := range symbols {
@@ -41,11 +98,21 @@ func NewFile(path string, l *lang.Language, root, pkg string, symbols []lang.Sym
 			f.top = append(f.top, int32(i))
 		}
 	}
-	if l == nil || l.Modules == nil {
+	ms := repo.Modules(l)
+	if ms == nil {
 		return f
 	}
-	ms := l.Modules
-	f.modules = ms.ModuleNames(path, pkg, root)
+	if l.Scoping.DetachedMethods {
+		for _, i := range f.top {
+			if s := &symbols[i]; s.Kind == lang.SymMethod && len(s.Bases) == 1 {
+				if f.detached == nil {
+					f.detached = map[string][]int32{}
+				}
+				f.detached[s.Bases[0]] = append(f.detached[s.Bases[0]], i)
+			}
+		}
+	}
+	f.modules = ms.ModuleNames(path, pkg, repo.Name())
 	f.refs = make([]lang.ImportRef, len(imports))
 	for i, imp := range imports {
 		f.refs[i] = ms.Resolve(imp, path, pkg)
@@ -481,9 +548,9 @@ func (v *View) Named(name string) []Def {
 	return out
 }
 
-// FromLang makes the table's record of a parsed file (root as NewFile).
-func FromLang(f *lang.File, l *lang.Language, root string) *File {
-	return NewFile(f.Path, l, root, f.Package, f.Symbols, f.Imports)
+// FromLang makes the table's record of a parsed file of repo.
+func FromLang(f *lang.File, l *lang.Language, repo *Repo) *File {
+	return NewFile(f.Path, l, repo, f.Package, f.Symbols, f.Imports)
 }
 
 // FileAt returns the table's file i, in path order.

@@ -19,6 +19,8 @@ func init() {
 		Keywords:        keywords,
 		NewParser:       func() lang.Parser { return NewParser() },
 		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(grammar.Lang) },
+		Modules:         modules{},
+		Scoping:         scoping,
 	})
 }
 
@@ -68,6 +70,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		} else {
 			f.Stmts = b.body(0, nil)
 		}
+	}
+	if len(flat) > 0 {
+		outline(&b.t, 0, f)
 	}
 	f.Errors = b.errors + b.t.MissingCount()
 	if f.Errors > 0 {
