@@ -705,7 +705,7 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 		}
 		into = &rest
 		for pass := 0; pass < 2; pass++ { // fields and constants only with a reason
-			for _, i := range f.Members(u.head.Sym) {
+			for _, i := range f.FileMembers(u.head.Sym) {
 				if rank(f.Symbols[i].Kind) == pass {
 					member(symtab.Def{File: f, Sym: int(i)}, false, limit)
 				}

@@ -10,8 +10,10 @@ import (
 
 	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 	"github.com/graphcoder/graphcoder/symtab"
 )
 
@@ -20,11 +22,12 @@ type repo struct {
 	view  *symtab.View
 	lines map[string][]string
 	root  string
+	repo  *symtab.Repo
 }
 
 func loadRepo(t testing.TB, dir string) *repo {
 	t.Helper()
-	r := &repo{lines: map[string][]string{}, root: filepath.Base(dir)}
+	r := &repo{lines: map[string][]string{}, root: filepath.Base(dir), repo: symtab.NewRepo(dir)}
 	b := symtab.NewBuilder(r.root, true)
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {
@@ -45,7 +48,7 @@ func loadRepo(t testing.TB, dir string) *repo {
 			return err
 		}
 		r.lines[rel] = f.Lines
-		return b.Add(symtab.FromLang(f, l, symtab.RepoNamed(r.root)))
+		return b.Add(symtab.FromLang(f, l, r.repo))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +67,7 @@ func (r *repo) input(t testing.TB, path string, line int, cands []Candidate) Inp
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := symtab.FromLang(f, l, symtab.RepoNamed(r.root))
+	buf := symtab.FromLang(f, l, r.repo)
 	top := symtab.NewBuilder(r.root, false)
 	top.Add(buf)
 	return Input{View: r.view.With(top.Finish(), nil), File: buf, Lines: before, Line: line, Candidates: cands,
@@ -109,6 +112,23 @@ func TestCollectGolden(t *testing.T) {
 	out.WriteString("#### in Savings.accrue\n")
 	out.WriteString(dump(Collect(r.input(t, "ledger/models.py", 26, nil), Options{})))
 	golden.Check(t, "py.golden", out.String())
+}
+
+// TestCollectGoTS: the definition context of Go and TypeScript code: a
+// local assigned a call (its return type's methods), a receiver (Go: a
+// parameter of the method's type), a method declared in another file of
+// the package, a field's type's method, a namespace import.
+func TestCollectGoTS(t *testing.T) {
+	var out strings.Builder
+	g := loadRepo(t, "testdata/go")
+	out.WriteString("#### go: main, at the Println line\n")
+	out.WriteString(dump(Collect(g.input(t, "app/main.go", 12, nil), Options{})))
+	out.WriteString("#### go: Cart.Total, at the Greet line\n")
+	out.WriteString(dump(Collect(g.input(t, "cart/methods.go", 12, nil), Options{})))
+	ts := loadRepo(t, "testdata/ts")
+	out.WriteString("#### ts: main, at the log line\n")
+	out.WriteString(dump(Collect(ts.input(t, "src/main.ts", 7, nil), Options{})))
+	golden.Check(t, "gots.golden", out.String())
 }
 
 func TestChains(t *testing.T) {

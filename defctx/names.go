@@ -154,7 +154,8 @@ func equalParts(a, b []string) bool {
 // and variables), a construction or call (`name = T(...)`,
 // `name = new T(...)`, `name := T{...}`, `name = f(...)`: the caller
 // takes a function's return type), a typed declaration (`T name =`,
-// `T<A> name;`, a Java parameter `T name,`). Names are dotted; type
+// `T<A> name;`, a Java parameter `T name,`; Go's `name *T,`, `var name
+// T`, a receiver `(name *T)`). Names are dotted; type
 // arguments are dropped. The caller keeps the first that resolves.
 func declaredTypes(lines []string, from, to int, name string, keywords map[string]bool) []declType {
 	var out []declType
@@ -211,8 +212,8 @@ func wordAt(line, w string, from int) int {
 	return -1
 }
 
-// typeAfter reads `: T` (typed) or `= T(` / `= new T(` / `:= T{` after a
-// name.
+// typeAfter reads `: T` (typed), `= T(` / `= new T(` / `:= T{` or Go's
+// `name T` / `name *T` (typed) after a name.
 func typeAfter(line string, at int, keywords map[string]bool) (string, bool) {
 	k := skipSpace(line, at)
 	switch {
@@ -243,8 +244,42 @@ func typeAfter(line string, at int, keywords map[string]bool) (string, bool) {
 		if e < len(line) && (line[e] == '(' || line[e] == '{' || line[e] == '<') {
 			return t, false
 		}
+	case k > at && k < len(line):
+		// Go: a parameter, receiver or var written `name T` or
+		// `name *T`, followed by ',', ')', '=' or the end of the line.
+		if line[k] == '*' {
+			k++
+		}
+		t, e := dotted(line, k)
+		if t == "" || keywords[t] {
+			return "", false
+		}
+		if e < len(line) && line[e] == '[' {
+			e = closeBracket(line, e) // type arguments: T[A]
+		}
+		e = skipSpace(line, e)
+		if e >= len(line) || line[e] == ',' || line[e] == ')' || line[e] == '=' {
+			return t, true
+		}
 	}
 	return "", false
+}
+
+// closeBracket returns the index after the ']' closing the '[' at
+// line[open], or len(line).
+func closeBracket(line string, open int) int {
+	depth := 0
+	for i := open; i < len(line); i++ {
+		switch line[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(line)
 }
 
 // typeBefore reads `T name` followed by '=', ';', ',', ')' or ':' (a typed

@@ -10,8 +10,11 @@ import (
 
 	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
+	_ "github.com/graphcoder/graphcoder/lang/javascript"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 )
 
 // parseTree parses every file under dir into outlines.
@@ -158,6 +161,65 @@ func TestJavaResolution(t *testing.T) {
 		{"src/com/acme/util/Helper.java", "Helper", "Account.Inner"},
 	})
 	golden.Check(t, "java.golden", got)
+}
+
+// TestGoResolution: import paths through go.mod, vendored packages, a
+// package spread over files (methods declared outside their type, in
+// another file), embedded fields as bases, aliases, dot and blank
+// imports, an import cycle.
+func TestGoResolution(t *testing.T) {
+	files := parseTree(t, "testdata/go")
+	v := NewView(buildTable(t, files, "go"))
+	got := graphDump(v, files) + resolveAll(t, v, []query{
+		{"app/main.go", "", "cart.New"},
+		{"app/main.go", "", "cart.New.Add"},          // through the return type
+		{"app/main.go", "", "cart.New.Add.Total"},    // a method in another file
+		{"app/main.go", "", "cart.Cart.Save"},        // promoted from the embedded store.Base
+		{"app/main.go", "", "cart.Cart.owner.Greet"}, // a field's type's method
+		{"app/main.go", "", "st.Open.Save"},          // an aliased import
+		{"app/main.go", "", "store.Open"},            // not bound: the alias renames it
+		{"app/main.go", "", "Helper"},                // a dot import
+		{"app/main.go", "", "dep.Dep"},               // vendored
+		{"app/main.go", "", "fmt.Println"},           // the standard library is not indexed
+		{"app/main.go", "", "missing"},
+		{"cart/methods.go", "", "New"},  // same package, another file
+		{"cart/methods.go", "", "User"}, // same package
+		{"cart/cart.go", "", "store.Saver.Save"},
+		{"cart/cart.go", "Cart", "Cart.Total"},
+		{"cyc/a/a.go", "", "B"}, // an import cycle through dot imports
+		{"cyc/a/a.go", "", "nothing"},
+	})
+	golden.Check(t, "go.golden", got)
+}
+
+// TestESResolution: relative specifiers with and without extensions
+// (`./math.js` reaches math.ts), index files, namespace, default and
+// named imports, re-exports, tsconfig paths and baseUrl, bare specifiers
+// kept external, JavaScript importing TypeScript, an export cycle.
+func TestESResolution(t *testing.T) {
+	files := parseTree(t, "testdata/ts")
+	v := NewView(buildTable(t, files, "ts"))
+	got := graphDump(v, files) + resolveAll(t, v, []query{
+		{"src/app/main.ts", "", "add"},       // tsconfig paths, a wildcard
+		{"src/app/main.ts", "", "Vec.zero"},  // a static method
+		{"src/app/main.ts", "", "Vec.scale"}, // a base class's method
+		{"src/app/main.ts", "", "lib.add"},   // an index file's `export *`
+		{"src/app/main.ts", "", "lib.plus"},  // a renamed re-export
+		{"src/app/main.ts", "", "lib.Vec.norm"},
+		{"src/app/main.ts", "", "M"}, // a default export
+		{"src/app/main.ts", "", "M.rows"},
+		{"src/app/main.ts", "", "settings"}, // tsconfig paths, an exact pattern
+		{"src/app/main.ts", "", "React"},    // a package: external
+		{"src/app/main.ts", "", "missing"},  // a missing module
+		{"src/app/main.ts", "", "a"},        // an export cycle
+		{"src/js/main.mjs", "", "helper"},
+		{"src/js/main.mjs", "", "Widget.render"},
+		{"src/js/main.mjs", "", "plus"}, // JavaScript importing TypeScript
+		{"src/js/main.mjs", "", "settingsModule"},
+		{"src/lib/math.ts", "Vec", "this.norm"},
+		{"src/lib/math.ts", "Vec", "super.scale"},
+	})
+	golden.Check(t, "ts.golden", got)
 }
 
 // TestBadInput: import cycles through many files, a class with thousands

@@ -53,7 +53,9 @@ func NewRepo(dir string) *Repo {
 
 // RepoNamed returns a repository known by its root folder's name alone:
 // no configuration file is read (a root that is not on disk, tests).
-func RepoNamed(name string) *Repo { return &Repo{name: name, ms: map[*lang.Language]lang.ModuleSystem{}} }
+func RepoNamed(name string) *Repo {
+	return &Repo{name: name, ms: map[*lang.Language]lang.ModuleSystem{}}
+}
 
 // Name returns the base name of the repository's root folder.
 func (r *Repo) Name() string {
@@ -133,6 +135,21 @@ func (f *File) Members(i int) []int32 {
 		return nil
 	}
 	return f.children[i]
+}
+
+// FileMembers returns the indexes of the members of symbol i the file
+// declares: those of its body, then the methods declared outside it
+// (lang.Scoping.DetachedMethods) in this file.
+func (f *File) FileMembers(i int) []int32 {
+	in := f.Members(i)
+	if f.detached == nil || i < 0 || i >= len(f.Symbols) || !f.Symbols[i].Kind.IsType() {
+		return in
+	}
+	out := f.detached[f.Symbols[i].Name]
+	if len(out) == 0 {
+		return in
+	}
+	return append(slices.Clip(in), out...)
 }
 
 // Modules returns the module names of the file, most specific first.

@@ -24,6 +24,8 @@ func init() {
 		Keywords:        ecma.Keywords,
 		NewParser:       func() lang.Parser { return NewParser() },
 		NewSyntaxParser: func() lang.SyntaxParser { return ecma.NewSyntaxParser(pick) },
+		Modules:         ecma.Modules{},
+		Scoping:         ecma.Scoping,
 	})
 }
 

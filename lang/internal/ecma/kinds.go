@@ -264,7 +264,7 @@ type fieldIDs struct {
 	alternative, argument, body, condition, consequence, declaration,
 	finalizer, handler, increment, initializer, label, left, name, object,
 	parameter, parameters, pattern, property, right, source, value, typ,
-	index, key, function, constructor, alias uint16
+	index, key, function, constructor, alias, returnType uint16
 }
 
 // Grammar is one of the JavaScript, TypeScript and TSX grammars with its
@@ -290,6 +290,7 @@ func NewGrammar(l *sitter.Language) *Grammar {
 		source: g.Field("source"), value: g.Field("value"), typ: g.Field("type"),
 		index: g.Field("index"), key: g.Field("key"), function: g.Field("function"),
 		constructor: g.Field("constructor"), alias: g.Field("alias"),
+		returnType: g.Field("return_type"),
 	}}
 }
 

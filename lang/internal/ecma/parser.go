@@ -65,6 +65,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 			f.Stmts = b.body(0, nil)
 		}
 	}
+	if len(flat) > 0 {
+		outline(&b.t, b.f, 0, f)
+	}
 	f.Errors = b.errors + b.t.MissingCount()
 	if f.Errors > 0 {
 		frontend.Monotone(f.Stmts)

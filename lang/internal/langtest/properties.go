@@ -48,6 +48,7 @@ func Properties(t *testing.T, p lang.Parser, grammar func(path string) *sitter.L
 			t.Fatalf("%s: %v", path, err)
 		}
 		CheckInvariants(t, f)
+		CheckSymbols(t, f)
 		g := grammar(path)
 		ts := parsers[g]
 		if ts == nil {

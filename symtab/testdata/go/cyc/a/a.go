@@ -1,0 +1,5 @@
+package a
+
+import . "example.com/shop/cyc/b"
+
+var A = B

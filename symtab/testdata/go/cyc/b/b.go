@@ -1,0 +1,5 @@
+package b
+
+import . "example.com/shop/cyc/a"
+
+var B = A

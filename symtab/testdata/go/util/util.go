@@ -1,0 +1,4 @@
+package util
+
+// Helper helps.
+func Helper() {}

@@ -1,0 +1,2 @@
+/** The settings. */
+export const settings = { debug: false };

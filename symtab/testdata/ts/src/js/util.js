@@ -1,0 +1,7 @@
+/** Helps. */
+export function helper() {}
+
+export class Widget extends Component {
+  count = 0;
+  render() {}
+}

@@ -1,0 +1,2 @@
+export * from "./math";
+export { add as plus } from "./math.js";
