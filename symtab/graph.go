@@ -21,7 +21,7 @@ func (v *View) ImportTargets(f *File) []*File {
 	var out []*File
 	seen := map[*File]bool{f: true}
 	add := func(g *File) {
-		if g != nil && !seen[g] {
+		if g != nil && !seen[g] && g.Path != f.Path { // a file may import its own module (an ES default export)
 			seen[g] = true
 			out = append(out, g)
 		}

@@ -11,7 +11,7 @@ import (
 // storeTable writes t to a file and opens it stored, with a loader that
 // makes each file's record anew from the outline of files (by path), as
 // a loader decoding stored outlines does.
-func storeTable(tb testing.TB, t *Table, files []*File) (*Table, *int) {
+func storeTable(tb testing.TB, t *Table, files []*File, repo *Repo) (*Table, *int) {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "sym")
 	f, err := os.Create(path)
@@ -38,7 +38,7 @@ func storeTable(tb testing.TB, t *Table, files []*File) (*Table, *int) {
 	st, err := OpenStored(m, func(id int) *File {
 		*loads++
 		o := byPath[t.files[id].Path]
-		return NewFile(o.Path, o.Language, t.root, o.Package, o.Symbols, o.Imports)
+		return NewFile(o.Path, o.Language, repo, o.Package, o.Symbols, o.Imports)
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -50,10 +50,10 @@ func storeTable(tb testing.TB, t *Table, files []*File) (*Table, *int) {
 // tests as the table it was written from, decoding only the files the
 // lookups reach; alone and under a table of changed files.
 func TestStoredTable(t *testing.T) {
-	for _, dir := range []string{"py", "java"} {
+	for _, dir := range []string{"py", "java", "go", "ts"} {
 		files := parseTree(t, filepath.Join("testdata", dir))
 		mem := buildTable(t, files, dir)
-		st, loads := storeTable(t, mem, files)
+		st, loads := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", dir)))
 		if *loads != 0 {
 			t.Errorf("%s: opening loaded %d files", dir, *loads)
 		}
@@ -108,7 +108,7 @@ func TestStoredTable(t *testing.T) {
 
 func TestStoredResolution(t *testing.T) {
 	files := parseTree(t, "testdata/py")
-	st, _ := storeTable(t, buildTable(t, files, "py"), files)
+	st, _ := storeTable(t, buildTable(t, files, "py"), files, NewRepo("testdata/py"))
 	v := NewView(st)
 	got := graphDump(v, files) + resolveAll(t, v, []query{
 		{"pkg/sub/deep.py", "", "models.Account.deposit"},
