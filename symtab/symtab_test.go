@@ -279,3 +279,54 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("a module import links %d files", len(got))
 	}
 }
+
+// TestBadInputGoES: a Go type with thousands of methods over hundreds of
+// files of its package, and an ES module re-exporting itself and a ring
+// of modules re-exporting each other: bounded output, no error.
+func TestBadInputGoES(t *testing.T) {
+	golang, ts := lang.ByName("go"), lang.ByName("typescript")
+	repo := RepoNamed("r")
+	var files []*File
+	files = append(files, NewFile("big/t.go", golang, repo, "big",
+		[]lang.Symbol{{Kind: lang.SymClass, Name: "T", Parent: -1, DocRow: -1, Bases: []string{"T"}}}, nil))
+	for i := 0; i < 200; i++ {
+		var syms []lang.Symbol
+		for j := 0; j < 25; j++ {
+			name := fmt.Sprintf("m%d_%d", i, j)
+			if j == 0 {
+				name = "dup"
+			}
+			syms = append(syms, lang.Symbol{Kind: lang.SymMethod, Name: name, Parent: -1, StartRow: j, EndRow: j,
+				SigStart: j, SigEnd: j, NameRow: j, DocRow: -1, Bases: []string{"T"}})
+		}
+		files = append(files, NewFile(fmt.Sprintf("big/m%d.go", i), golang, repo, "big", syms, []lang.Import{{Module: "big", Alias: "."}}))
+	}
+	files = append(files, NewFile("self.ts", ts, repo, "", nil,
+		[]lang.Import{{Module: "./self", Name: "*"}, {Module: "./self", Name: "x"}, {Name: "y", Alias: "x"}}))
+	for i := 0; i < 100; i++ {
+		files = append(files, NewFile(fmt.Sprintf("ring/m%d.ts", i), ts, repo, "", nil,
+			[]lang.Import{{Module: fmt.Sprintf("./m%d", (i+1)%100), Name: "*"}, {Module: fmt.Sprintf("./m%d.js", (i+3)%100), Name: "z"}}))
+	}
+	v := NewView(buildTable(t, files, "r"))
+	r := v.Resolver(v.File("big/m7.go"))
+	if got := r.Path([]string{"T", "dup"}, -1); len(got.Defs) != maxDefs {
+		t.Errorf("T.dup gave %d definitions, want the bound %d", len(got.Defs), maxDefs)
+	}
+	if got := r.Path([]string{"T", "m150_3"}, -1); len(got.Defs) != 1 {
+		t.Errorf("T.m150_3 = %v", defs(got))
+	}
+	if got := r.Path([]string{"T", "none"}, -1); !got.Empty() {
+		t.Errorf("T.none = %v", defs(got))
+	}
+	if got := r.AllMembers(Def{v.File("big/t.go"), 0}, 100); len(got) != 100 {
+		t.Errorf("AllMembers gave %d, want 100", len(got))
+	}
+	for _, p := range []string{"self.ts", "ring/m0.ts"} {
+		rr := v.Resolver(v.File(p))
+		for _, name := range []string{"x", "y", "z", "nothing"} {
+			if got := rr.Name(name, -1); !got.Empty() {
+				t.Errorf("%s: %s = %v", p, name, defs(got))
+			}
+		}
+	}
+}

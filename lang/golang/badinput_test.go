@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/lang/internal/langtest"
@@ -68,4 +69,23 @@ func TestPackageName(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	langtest.Fuzz(f, NewParser(), "fuzz.go", []string{"*.go", "*.go.txt"},
 		"package p\nfunc f() {\nL:\n\tswitch {\n\tcase x:\n\t\tfallthrough\n\tdefault:\n\t\tgoto L\n\t}\n}\n")
+}
+
+// TestManyMembers: a struct of 5,000 fields with 5,000 methods, and an
+// interface of 5,000 methods, outline whole.
+func TestManyMembers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\ntype Big struct {\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "\tf%d int\n", i)
+	}
+	b.WriteString("}\n\ntype Wide interface {\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "\tM%d() error\n", i)
+	}
+	b.WriteString("}\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "func (b *Big) M%d() error { return nil }\n", i)
+	}
+	langtest.CheckManyMembers(t, NewParser(), "big.go", []byte(b.String()), 15002)
 }

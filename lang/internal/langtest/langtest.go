@@ -228,7 +228,8 @@ type BadInput struct {
 
 // CheckBadInput parses each input with p as the file name path: the parse
 // must succeed, keep the row invariants, count the syntax errors, and
-// strip carriage returns from the lines.
+// strip carriage returns from the lines, and outline within the contract
+// of lang.Symbol.
 func CheckBadInput(t *testing.T, p lang.Parser, path string, tests []BadInput) {
 	for _, tt := range tests {
 		t.Run(tt.Name, func(t *testing.T) {
@@ -237,6 +238,7 @@ func CheckBadInput(t *testing.T, p lang.Parser, path string, tests []BadInput) {
 				t.Fatalf("parse: %v", err)
 			}
 			CheckInvariants(t, f)
+			CheckSymbols(t, f)
 			if f.Errors < tt.MinErrors {
 				t.Errorf("Errors = %d, want at least %d", f.Errors, tt.MinErrors)
 			}

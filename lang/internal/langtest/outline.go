@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
@@ -120,5 +121,25 @@ func OutlineGolden(t *testing.T, p lang.Parser, ms lang.ModuleSystem, pattern st
 			CheckSymbols(t, f)
 			CompareGolden(t, strings.TrimSuffix(fx, filepath.Ext(fx))+".golden", Outline(f, ms), "outline")
 		})
+	}
+}
+
+// CheckManyMembers parses src, a file declaring one type with members
+// members (and as many other definitions), and checks that the outline
+// holds at least want symbols within the contract and is made in time
+// linear in the file (well under a second).
+func CheckManyMembers(t *testing.T, p lang.Parser, path string, src []byte, want int) {
+	t.Helper()
+	start := time.Now()
+	f, err := p.Parse(context.Background(), path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("parse took %v", d)
+	}
+	CheckSymbols(t, f)
+	if len(f.Symbols) < want {
+		t.Errorf("%d symbols, want at least %d", len(f.Symbols), want)
 	}
 }
