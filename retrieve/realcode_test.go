@@ -3,7 +3,6 @@ package retrieve
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/embed"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
@@ -22,96 +22,80 @@ import (
 	"github.com/graphcoder/graphcoder/token"
 )
 
-// Real-code indexes: files of the Python standard library parsed, graphed
-// and sliced as a build does, and queries made at random lines of them as
-// the engine makes them.
+// Real-code indexes: files of the Python standard library as the
+// database builder stores them (db.Builder, the build's own code: parse,
+// graph, slices, tokens), and queries made at random lines of them as the
+// engine makes them.
 
-// realFile turns one source file into the File a build stores.
-func realFile(tok token.Tokenizer, path string, src []byte) (*File, error) {
-	l := lang.ForPath(path)
-	pf, err := l.NewParser().Parse(context.Background(), path, src)
-	if err != nil {
-		return nil, err
-	}
-	g := ccg.Build(pf)
-	f := &File{Path: path, Language: l.Name, Lines: g.Lines}
-	ids := map[string]uint32{}
-	var words []string
-	for v := range g.Nodes {
-		words = tok.Split(words[:0], g.Text(int32(v)))
-		var set []uint32
-		for _, w := range words {
-			id, ok := ids[w]
-			if !ok {
-				id = uint32(len(f.Vocab))
-				ids[w] = id
-				f.Vocab = append(f.Vocab, w)
-			}
-			set = append(set, id)
-		}
-		n := &g.Nodes[v]
-		f.Stmts = append(f.Stmts, Stmt{StartRow: n.StartRow, EndRow: n.EndRow, Tokens: sortedSet(set), Defs: n.Defs, Params: n.Params})
-	}
-	var sl slice.Slicer
-	for v := range g.Nodes {
-		s := sl.Of(g, int32(v), slice.DefaultOptions())
-		e := Entry{Target: uint32(v), Hop: slices.Clone(s.Hop), Edges: slices.Clone(s.Edges)}
-		for _, n := range s.Nodes {
-			e.Nodes = append(e.Nodes, uint32(n))
-		}
-		f.Entries = append(f.Entries, e)
-	}
-	return f, nil
-}
-
-// realFiles parses the Python files under the given folders of the
-// standard library, at most max of them (0: all), sorted by path.
+// realFiles returns the records the database builder stores for the
+// Python files under the given folders of the standard library, at most
+// max of them (0: all), sorted by path; files of fewer than 5 lines are
+// left out. With GRAPHCODER_INDEX set and dirs ".", the records are those
+// of that index, as graphcoder build wrote them.
 func realFiles(t testing.TB, dirs []string, max int) []*File {
+	ctx := context.Background()
+	if idx := os.Getenv("GRAPHCODER_INDEX"); idx != "" && slices.Equal(dirs, []string{"."}) && max == 0 {
+		d, err := db.Open(idx, db.OpenOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		return storedFiles(t, d)
+	}
 	root := realcode.PythonStdlib()
 	if root == "" {
 		t.Skip("no Python standard library")
 	}
-	tok, err := token.ByName("code")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var paths []string
 	for _, d := range dirs {
-		filepath.WalkDir(filepath.Join(root, d), func(p string, de fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if de.IsDir() && (de.Name() == "site-packages" || de.Name() == "__pycache__") {
-				return filepath.SkipDir
-			}
-			if !de.IsDir() && strings.HasSuffix(p, ".py") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
+		paths = append(paths, realcode.Files(filepath.Join(root, d), []string{".py"}, "site-packages", "__pycache__")...)
 	}
 	slices.Sort(paths)
+	paths = slices.Compact(paths)
 	if max > 0 && len(paths) > max {
 		paths = paths[:max]
 	}
-	files := make([]*File, len(paths))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, p := range paths {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return
-			}
-			rel, _ := filepath.Rel(root, p)
-			files[i], _ = realFile(tok, filepath.ToSlash(rel), src)
-		}()
+	d, err := db.Open(t.TempDir(), db.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
-	return slices.DeleteFunc(files, func(f *File) bool { return f == nil || len(f.Lines) < 5 })
+	defer d.Close()
+	b, err := db.NewBuilder(d, db.BuildOptions{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		rel, _ := filepath.Rel(root, p)
+		b.Add(ctx, filepath.ToSlash(rel), src) // a file the builder refuses is left out, as in a build
+	}
+	if _, err := b.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return storedFiles(t, d)
+}
+
+// storedFiles decodes the files of d's published generation.
+func storedFiles(t testing.TB, d *db.DB) []*File {
+	s, err := d.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out []*File
+	err = s.ForEach(context.Background(), func(f *db.FileRecord) error {
+		if len(f.Lines) >= 5 {
+			out = append(out, f)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func buildIndex(t testing.TB, files []*File) *Index {
