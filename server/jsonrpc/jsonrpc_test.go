@@ -268,6 +268,11 @@ func TestFramingResync(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			stream := []byte(tt.stream)
+			// Counted from before the connection exists, so that a reader
+			// sized to hold a huge line counts too.
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
 			cr, sw := io.Pipe()
 			sr, cw := io.Pipe()
 			done := make(chan error, 1)
@@ -276,9 +281,6 @@ func TestFramingResync(t *testing.T) {
 			c := jsonrpctest.NewClient(cr, cw)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			stream := []byte(tt.stream)
-			var before runtime.MemStats
-			runtime.ReadMemStats(&before)
 			go cw.Write(stream)
 			var got string
 			if err := c.Call(ctx, "echo", "after", &got); err != nil || got != "after" {
