@@ -142,22 +142,6 @@ func (r *FileRecord) Text(stmt int) string {
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// encodeBlob appends the blob of r to dst (see the layout in doc.go).
-func encodeBlob(dst []byte, r *FileRecord) []byte {
-	start := len(dst)
-	dst = appendHead(dst, r)
-	var entries []byte
-	nNodes, nEdges := 0, 0
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		entries = appendEntry(entries, e.Target, e.Nodes, e.Hop, e.Edges)
-		nNodes += len(e.Nodes)
-		nEdges += len(e.Edges)
-	}
-	dst = appendEntries(dst, len(r.Entries), nNodes, nEdges, entries)
-	return appendCRC(dst, start)
-}
-
 // appendHead appends every section of the blob of r before the entries.
 func appendHead(dst []byte, r *FileRecord) []byte {
 	dst = appendString(dst, r.Language)

@@ -642,3 +642,21 @@ func killCrashHelper(t *testing.T, dir, marker string, wait, delay time.Duration
 	_, err := os.Stat(filepath.Join(root, "finished"))
 	return err == nil
 }
+
+// encodeBlob appends the blob of r to dst (see the layout in doc.go), whole:
+// the tests' encoder; the builder encodes entries as it slices them
+// (Builder.encode).
+func encodeBlob(dst []byte, r *FileRecord) []byte {
+	start := len(dst)
+	dst = appendHead(dst, r)
+	var entries []byte
+	nNodes, nEdges := 0, 0
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		entries = appendEntry(entries, e.Target, e.Nodes, e.Hop, e.Edges)
+		nNodes += len(e.Nodes)
+		nEdges += len(e.Edges)
+	}
+	dst = appendEntries(dst, len(r.Entries), nNodes, nEdges, entries)
+	return appendCRC(dst, start)
+}

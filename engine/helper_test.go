@@ -2,14 +2,10 @@ package engine
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/indexer"
-	"github.com/graphcoder/graphcoder/retrieve"
-	"github.com/graphcoder/graphcoder/symtab"
-	"github.com/graphcoder/graphcoder/token"
 )
 
 // buildIndex indexes repo into indexDir with the indexer, as graphcoder
@@ -56,15 +52,4 @@ func buildLive(t testing.TB, repo, idx string, o Options) (*db.DB, *Engine) {
 		d.Close()
 	})
 	return d, e
-}
-
-// fromIndex wraps an index built without a database (tests).
-func fromIndex(ix *retrieve.Index, tok token.Tokenizer, root string, o Options) *Engine {
-	e := &Engine{opts: o}
-	p := ix.Params()
-	snap, _ := retrieve.NewSnapshot(ix, nil, nil)
-	syms := symtab.NewView(symtab.NewBuilder(filepath.Base(root), true).Finish())
-	e.cur.Store(&state{ix: snap, base: ix, tok: tok, root: root, symBase: syms, syms: syms, rootName: filepath.Base(root), repo: symtab.NewRepo(root), sources: &sourceCache{},
-		meta: db.Meta{Tokenizer: tok.Name(), Hops: p.Hops, MaxStatements: p.MaxStatements, Root: root}})
-	return e
 }

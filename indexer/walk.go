@@ -39,11 +39,6 @@ var skippedDirs = map[string]bool{
 	".ruff_cache": true, ".eggs": true, ".idea": true,
 }
 
-// SkippedDir reports whether a folder of this name is never indexed
-// (version control, the default index folder, vendored dependencies,
-// build output and caches).
-func SkippedDir(name string) bool { return skippedDirs[name] }
-
 // Rules are the repository's file rules: the folders never indexed, the
 // index folder, the .gitignore files (with git's semantics, see
 // ignoreFile; .git/info/exclude below them all), the size limit and the
@@ -88,9 +83,6 @@ func NewRules(repo, indexDir string, maxSize int64) *Rules {
 
 // Root returns the repository root.
 func (r *Rules) Root() string { return r.root }
-
-// MaxFileSize returns the size limit of indexed files.
-func (r *Rules) MaxFileSize() int64 { return r.maxSize }
 
 // Rel returns the '/'-separated path of abs relative to the root (see
 // RelPath), and false when abs is not inside it. The root itself is "".

@@ -206,8 +206,11 @@ published index (after damage: the index graphcoder build repairs from
 the sources) is not whole afterwards, and a **clear error** when graphcoder
 answers as documented: the exit status (3 no usable index, 4 no space, 5 bad
 input; 2 is never used, it is the Go runtime's) and a message naming the
-problem, or, where the input is fine, a correct answer. The target is zero
-crashes, hangs and losses, and every try clear.
+problem, or, where the input is fine, a correct answer. Damage to a part of
+the index a command does not read counts as clear when the command gives the
+undamaged index's answer: complete reads the mapped snapshot file, not the
+blobs or tables, and the next build finds and repairs the damage. The target
+is zero crashes, hangs and losses, and every try clear.
 
 `)
 	fmt.Fprintf(&b, "Run on %s (%d cores), %s, as uid %d, in %.0f s.\n\n", hostLine(), runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"), os.Geteuid(), took.Seconds())
