@@ -1,5 +1,7 @@
 package ccg
 
+import "strings"
+
 // brackets is the brace structure of the rows from..len(lines)-1 of a
 // source in a brace language (Java, Go, JavaScript, TypeScript), as a
 // lexer that knows comments and literals sees it. Depths are counted in
@@ -16,6 +18,12 @@ type brackets struct {
 	// code is the last row holding anything other than brackets, ';' and
 	// ',' outside comments (from-1 when none does).
 	code int
+	// open holds the brackets ('{', '(', '[', and '$' for the ${ of a
+	// template literal) still open at the end, innermost last; closed is
+	// false when the rows end inside a comment or a literal that spans
+	// rows.
+	open   []byte
+	closed bool
 }
 
 // lexMode is what the lexer is inside of at a given byte.
@@ -109,6 +117,7 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 				case c == '$' && i+1 < len(line) && line[i+1] == '{':
 					templates = append(templates, depth)
 					depth++
+					br.open = append(br.open, '$')
 					mode = inCode
 					i += 2
 				default:
@@ -132,6 +141,9 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 			word := ""
 			switch {
 			case c == '}' || c == ')' || c == ']':
+				if k := len(br.open) - 1; k >= 0 {
+					br.open = br.open[:k]
+				}
 				if c == '}' {
 					depth--
 					if k := len(templates) - 1; k >= 0 && depth == templates[k] {
@@ -147,6 +159,9 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 				stand()
 				if c == '{' {
 					depth++
+				}
+				if c == '{' || c == '(' || c == '[' {
+					br.open = append(br.open, c)
 				}
 				i++
 			case c == '"' && language == "java" && i+2 < len(line) && line[i+1] == '"' && line[i+2] == '"':
@@ -189,7 +204,50 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 		}
 		br.end[r] = depth
 	}
+	br.closed = mode == inCode
 	return br
+}
+
+// braceLanguages are the languages whose brackets Closers reads.
+var braceLanguages = map[string]bool{"java": true, "go": true, "javascript": true, "typescript": true}
+
+// maxClosers bounds the brackets Closers closes.
+const maxClosers = 256
+
+// Closers returns the text that closes the brackets still open at the end
+// of lines, source in a brace language (Java, Go, JavaScript, TypeScript),
+// innermost first: ")" and "]" where they stand, each "}" on a row of its
+// own (a template literal's "${" closed with "}`"). A front end's error recovery loses declarations of a source cut
+// off inside them (the code before a cursor: its enclosing class and
+// method are open), and the source with the closers appended parses into
+// the same declarations over the same rows. It returns "" for another
+// language, for lines that close everything and for lines that end in a
+// comment or literal spanning rows (what would close it is unknown), and
+// closes at most maxClosers brackets.
+func Closers(lines []string, language string) string {
+	if !braceLanguages[language] {
+		return ""
+	}
+	br := lexBrackets(lines, 0, language)
+	if !br.closed || len(br.open) == 0 {
+		return ""
+	}
+	open := br.open[max(len(br.open)-maxClosers, 0):]
+	var b strings.Builder
+	for i := len(open) - 1; i >= 0; i-- {
+		switch open[i] {
+		case '(':
+			b.WriteByte(')')
+		case '[':
+			b.WriteByte(']')
+		case '$':
+			b.WriteString("}`") // the template's text resumes: end it
+		default:
+			b.WriteString("\n}")
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // quoteEnd returns the index after the string or character literal

@@ -199,3 +199,35 @@ func FuzzLexBrackets(f *testing.F) {
 		}
 	})
 }
+
+// TestClosers: the brackets open at the end of a brace-language source,
+// innermost first, with none in comments or literals; nothing for a
+// balanced source, one ending in a block comment or a literal spanning
+// rows, or a language without braces.
+func TestClosers(t *testing.T) {
+	tests := []struct {
+		name, language string
+		lines          []string
+		want           string
+	}{
+		{"class and method", "java", []string{"class A {", "  void f() {", "    g();"}, "\n}\n}\n"},
+		{"open call and lambda", "java", []string{"class A {", "  void f() {", "    run(() -> {", "      x(a,"}, ")\n})\n}\n}\n"},
+		{"array", "go", []string{"var a = []int{", "  f(b[i"}, "])\n}\n"},
+		{"brackets in literals and comments", "java", []string{`class A { // {`, `  String s = "{(";`, `  char c = '(';`, `  /* { */`}, "\n}\n"},
+		{"balanced", "java", []string{"class A {", "}"}, ""},
+		{"in a block comment", "java", []string{"class A {", "  /**"}, ""},
+		{"in a text block", "java", []string{"class A {", `  String s = """`}, ""},
+		{"template", "typescript", []string{"const s = `${f({"}, "\n})}`\n"},
+		{"in template text", "typescript", []string{"f(`a"}, ""},
+		{"python", "python", []string{"def f(", "    a,"}, ""},
+	}
+	for _, tc := range tests {
+		if got := Closers(tc.lines, tc.language); got != tc.want {
+			t.Errorf("%s: Closers = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	deep := []string{strings.Repeat("{", 3*maxClosers)}
+	if got := Closers(deep, "java"); strings.Count(got, "}") != maxClosers {
+		t.Errorf("closed %d of %d braces, want the innermost %d", strings.Count(got, "}"), 3*maxClosers, maxClosers)
+	}
+}

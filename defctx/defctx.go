@@ -63,6 +63,9 @@ type Options struct {
 	// StringBuilder sb finds a repository append), for ablations.
 	ByName         int
 	ByNameExternal bool
+	// NoBareByName leaves out the lookup by name of a bare call the scope
+	// of a class does not resolve (see bareUnknown), for ablations.
+	NoBareByName bool
 	// NoMemberDocs leaves out the doc lines of members.
 	NoMemberDocs bool
 	// NoRank orders the definitions found by name alone without the
@@ -378,6 +381,24 @@ func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64
 	if n < len(parts) && len(parts) > 1 && ch.call && byName && (!external || c.o.ByNameExternal) && !c.o.NoByName {
 		c.byName(parts[len(parts)-1], 0.4*w, reason)
 	}
+	if n == 0 && len(parts) == 1 && ch.call && byName && !c.o.NoByName && !c.o.NoBareByName && c.bareUnknown(r, parts[0], class) {
+		c.byName(parts[0], 0.4*w, reason)
+	}
+}
+
+// bareUnknown reports a bare name called inside a class of a language
+// that reads members bare (Java) that the class's scope does not resolve:
+// it cannot be a local or a builtin there, so it is a method of the
+// enclosing classes defined further down (the leak rule hides it), a
+// constructor of a type defined there, or a member inherited or imported
+// from outside. Names an import binds and classes with bases the
+// repository does not define are left out: what they call comes from
+// outside more likely than not.
+func (c *collector) bareUnknown(r *symtab.Resolver, name string, class int) bool {
+	if class < 0 || !r.BareMembers() || r.Imported(name) {
+		return false
+	}
+	return !r.ExternalBases(class)
 }
 
 // typed resolves the longest prefix of parts it can and returns what that

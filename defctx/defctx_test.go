@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/internal/golden"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/golang"
@@ -63,7 +64,8 @@ func (r *repo) input(t testing.TB, path string, line int, cands []Candidate) Inp
 	t.Helper()
 	l := lang.ForPath(path)
 	before := r.lines[path][:line-1]
-	f, err := l.Parse(context.Background(), path, []byte(strings.Join(before, "\n")+"\n"))
+	// The engine's outline of a buffer: its open brackets closed.
+	f, err := l.Outline(context.Background(), path, []byte(strings.Join(before, "\n")+"\n"+ccg.Closers(before, l.Name)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,5 +218,51 @@ func TestDeclaredExternal(t *testing.T) {
 	got := strings.Join(names, " ")
 	if strings.Contains(got, "Tree.append") || !strings.Contains(got, "Tree.visit") {
 		t.Errorf("definitions %q: want Tree.visit (o is of unknown type) and not Tree.append (sb is a StringBuilder)", got)
+	}
+}
+
+// TestBareByName: a bare call a Java class's scope does not resolve (here
+// a method defined further down the buffer's file, which the leak rule
+// hides) is looked up by name; not when an import binds the name, nor in
+// a class with a base the repository does not define.
+func TestBareByName(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Sibling.java", "class Sibling {\n    static void emit(int code, int bits) {}\n}\n")
+	body := "    static {\n        emit(1, 2);\n        emit(3, 4);\n\n    }\n    static void emit(int code, int bits) {}\n}\n"
+	write("Table.java", "class Table {\n"+body)
+	calls := strings.Replace(body, "    static void emit(int code, int bits) {}\n", "", 1)
+	write("Imported.java", "import static q.Codes.emit;\nclass Imported {\n"+calls)
+	write("Outside.java", "class Outside extends java.util.ArrayList<String> {\n"+calls)
+	r := loadRepo(t, dir)
+	for _, tc := range []struct {
+		path string
+		line int
+		want bool
+	}{{"Table.java", 5, true}, {"Imported.java", 6, false}, {"Outside.java", 5, false}} {
+		blocks, _ := Collect(r.input(t, tc.path, tc.line, nil), Options{})
+		found := false
+		for _, b := range blocks {
+			for _, d := range b.Definitions {
+				if d.Name == "Sibling.emit" && d.Origin == ByName {
+					found = true
+				}
+			}
+		}
+		if found != tc.want {
+			t.Errorf("%s: Sibling.emit by name %v, want %v", tc.path, found, tc.want)
+		}
+		blocks, _ = Collect(r.input(t, tc.path, tc.line, nil), Options{NoBareByName: true})
+		for _, b := range blocks {
+			for _, d := range b.Definitions {
+				if d.Name == "Sibling.emit" {
+					t.Errorf("%s: NoBareByName, yet %+v", tc.path, d)
+				}
+			}
+		}
 	}
 }

@@ -42,6 +42,12 @@
 //     and types of that name in files of the buffer's language, at 0.4 of
 //     its weight, at most ByName of them (two): those of files nearest the
 //     buffer in the import graph first, then of files of highest PageRank.
+//     In a language that reads members bare (Java), so does a bare call
+//     the class's scope does not resolve: there it is no local and no
+//     builtin but a method defined further down the file (which the leak
+//     rule hides), or one from outside the repository; so not when an
+//     import binds the name or the class (or one enclosing it) has a base
+//     the repository does not define.
 //
 // Fields, constants and variables score half: code calls APIs more than it
 // reads fields. The function the cursor is in is left out (its header is
@@ -72,6 +78,10 @@
 //
 // Nothing of the buffer's indexed version is read: the view holds the
 // buffer's own outline on top, and its definitions lie before the cursor.
+// The engine reads that outline from the buffer with the brackets still
+// open at its end closed (ccg.Closers): cut off inside its class and
+// method, a Java buffer's parse loses declarations, often the very
+// classes around the cursor.
 // All lookups are bounded (see symtab), so bad input gives bounded
 // output.
 package defctx

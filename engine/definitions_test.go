@@ -166,3 +166,79 @@ func TestBoosted(t *testing.T) {
 		t.Errorf("without relations the order changed: %v", got)
 	}
 }
+
+// TestClosedOutline: the outline of a Java buffer cut off inside a method
+// of a nested class has the classes enclosing the cursor and their
+// members above it, as the whole file's outline has them, with rows
+// within the buffer; a Python buffer's is its parse's own.
+func TestClosedOutline(t *testing.T) {
+	ctx := context.Background()
+	whole := `package p;
+
+class Outer {
+    void helper(int a) {
+    }
+
+    private class Inner {
+        void report(String key, Object... args) {
+        }
+
+        boolean run() {
+            class Local {
+                void go() {
+                    report("x",
+                            1);
+                }
+            }
+            return true;
+        }
+    }
+}
+`
+	java := lang.ByName("java")
+	lines := strings.Split(whole, "\n")
+	cut := 14 // the cursor's row: inside go(), in a call continued on the next row
+	b := &buffer{path: "p/Outer.java", lines: lines[:cut]}
+	f, err := b.parse(ctx, java, b.path, symtab.RepoNamed("r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := java.Parse(ctx, b.path, []byte(whole))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for i, s := range full.Symbols {
+		if s.NameRow < cut {
+			want[full.Qualified(i)] = true
+		}
+	}
+	got := map[string]bool{}
+	for i, s := range b.file.Symbols {
+		got[lang.QualifiedName(b.file.Symbols, i)] = true
+		if s.StartRow >= cut || s.EndRow >= cut || s.SigEnd >= cut || s.NameRow >= cut {
+			t.Errorf("symbol %s has rows past the buffer: %+v", s.Name, s)
+		}
+	}
+	for q := range want {
+		if !got[q] {
+			t.Errorf("the buffer's outline lacks %s: %v", q, got)
+		}
+	}
+	if len(f.Stmts) == 0 {
+		t.Error("the query's parse has no statements")
+	}
+	if in := b.file.Enclosing(cut - 1); in < 0 || b.file.Symbols[in].Name != "Inner" {
+		t.Errorf("the cursor's class is %d, want Inner (a class local to a method is no member)", in)
+	}
+
+	py := lang.ByName("python")
+	pb := &buffer{path: "m.py", lines: []string{"class A:", "    def f(self,", "          a,"}}
+	pf, err := pb.parse(ctx, py, pb.path, symtab.RepoNamed("r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pb.file.Symbols) != len(pf.Symbols) {
+		t.Errorf("the Python buffer's outline has %d symbols, its parse %d", len(pb.file.Symbols), len(pf.Symbols))
+	}
+}

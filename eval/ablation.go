@@ -75,6 +75,8 @@ var ablations = []struct {
 		defs: "no-pagerank", defOptions: defctx.Options{NoRank: true}},
 	{name: "defs-by-name-external", doc: "names looked up also for locals declared of a type the repository does not define", apply: keep,
 		defs: "by-name-external", defOptions: defctx.Options{ByNameExternal: true}},
+	{name: "defs-no-bare-by-name", doc: "no lookup by name of a bare call a class's scope does not resolve (Java)", apply: keep,
+		defs: "no-bare-by-name", defOptions: defctx.Options{NoBareByName: true}},
 	{name: "defs-by-name-1", doc: "one definition per name found by name alone", apply: keep, defs: "by-name-1", defOptions: defctx.Options{ByName: 1}},
 	{name: "defs-no-member-docs", doc: "no doc lines under members", apply: keep, defs: "no-member-docs", defOptions: defctx.Options{NoMemberDocs: true}},
 	{name: "def-share-0.5", doc: "definitions take at most half of the blocks' budget", apply: defShare(0.5)},

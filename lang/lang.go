@@ -261,6 +261,13 @@ type Parser interface {
 	Parse(ctx context.Context, path string, src []byte) (*File, error)
 }
 
+// OutlineParser is a Parser that also reads a file's outline alone: its
+// Lines, Package, Imports and Symbols, no statements, for less than a
+// whole parse.
+type OutlineParser interface {
+	Outline(ctx context.Context, path string, src []byte) (*File, error)
+}
+
 // SyntaxParser runs the tree-sitter parse alone, building and freeing the
 // syntax tree: the floor that index build times are measured against.
 type SyntaxParser interface {
@@ -302,6 +309,26 @@ func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, e
 	}
 	f, err := p.Parse(ctx, path, src)
 	l.parsers.Put(p) // not reached after a panic: that parser is dropped
+	return f, err
+}
+
+// Outline returns the outline of src, the content of the file at path
+// (Lines, Package, Imports and Symbols as Parse gives them; the
+// statements only when the parser cannot read the outline alone, see
+// OutlineParser), with a parser from the language's pool.
+func (l *Language) Outline(ctx context.Context, path string, src []byte) (*File, error) {
+	p, _ := l.parsers.Get().(Parser)
+	if p == nil {
+		p = l.NewParser()
+	}
+	var f *File
+	var err error
+	if op, ok := p.(OutlineParser); ok {
+		f, err = op.Outline(ctx, path, src)
+	} else {
+		f, err = p.Parse(ctx, path, src)
+	}
+	l.parsers.Put(p)
 	return f, err
 }
 

@@ -113,6 +113,51 @@ func (r *Resolver) step() bool {
 // may have answered some lookups partly).
 func (r *Resolver) Exhausted() bool { return r.root.steps > maxSteps }
 
+// BareMembers reports whether the file's language reads the members of
+// the enclosing classes by their bare names (lang.Scoping.BareMembers).
+func (r *Resolver) BareMembers() bool { return r.sc.BareMembers }
+
+// Imported reports whether one of the file's imports binds name itself
+// (not a wildcard), whatever the import resolves to.
+func (r *Resolver) Imported(name string) bool {
+	for _, ref := range r.f.refs {
+		if !ref.All && ref.Local == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ExternalBases reports whether symbol class of the file (a type) or a
+// type enclosing it names a base the repository does not define, so that
+// a member it reads bare may be inherited from outside the repository.
+func (r *Resolver) ExternalBases(class int) bool {
+	f := r.f
+	for c, guard := class, 0; c >= 0 && c < len(f.Symbols) && guard < maxDepth; c, guard = f.Symbols[c].Parent, guard+1 {
+		s := &f.Symbols[c]
+		if !s.Kind.IsType() || len(s.Bases) == 0 {
+			continue
+		}
+		parent := -1
+		if p := s.Parent; p >= 0 && p < c {
+			parent = p
+		}
+		for _, b := range s.Bases {
+			found := false
+			for _, d := range r.Path(strings.Split(b, "."), parent).Defs {
+				if d.Symbol().Kind.IsType() {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // IsReceiver reports a name standing for the current instance or class
 // (self, cls, this).
 func (r *Resolver) IsReceiver(name string) bool { return slices.Contains(r.sc.Receivers, name) }

@@ -330,3 +330,48 @@ func TestBadInputGoES(t *testing.T) {
 		}
 	}
 }
+
+// TestBareScope: what a Java class reads bare may come from outside the
+// repository when an import binds the name or a base of the class (or of
+// a class enclosing it) is not the repository's; Python reads no member
+// bare.
+func TestBareScope(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Base.java", "package p;\nclass Base {}\n")
+	write("Own.java", "package p;\nimport static java.util.Objects.requireNonNull;\nclass Own extends Base {\n    class In {}\n}\n")
+	write("Ext.java", "package p;\nimport java.util.ArrayList;\nclass Ext extends ArrayList<String> {\n    class In extends Base {}\n}\n")
+	write("m.py", "import os\nclass A:\n    pass\n")
+	files := parseTree(t, dir)
+	v := NewView(buildTable(t, files, filepath.Base(dir)))
+	byPath := map[string]*File{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
+	class := func(f *File, name string) int {
+		for i, s := range f.Symbols {
+			if s.Name == name && s.Kind.IsType() {
+				return i
+			}
+		}
+		t.Fatalf("%s has no class %s", f.Path, name)
+		return -1
+	}
+	own, ext := v.Resolver(byPath["Own.java"]), v.Resolver(byPath["Ext.java"])
+	if !own.BareMembers() || v.Resolver(byPath["m.py"]).BareMembers() {
+		t.Error("BareMembers: want Java true, Python false")
+	}
+	if !own.Imported("requireNonNull") || own.Imported("Objects") || ext.Imported("requireNonNull") || !ext.Imported("ArrayList") {
+		t.Error("Imported: want the names the imports bind, and only them")
+	}
+	if own.ExternalBases(class(own.File(), "Own")) || own.ExternalBases(class(own.File(), "In")) {
+		t.Error("Own and Own.In extend repository classes only")
+	}
+	if !ext.ExternalBases(class(ext.File(), "Ext")) || !ext.ExternalBases(class(ext.File(), "In")) {
+		t.Error("Ext extends ArrayList, and Ext.In is enclosed by it")
+	}
+}

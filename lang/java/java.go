@@ -64,26 +64,7 @@ func NewParser() *Parser {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	// A pooled parser keeps no large buffer.
 	defer func() { p.flat, p.nodes = tsflat.Keep(p.flat), tsflat.Keep(p.nodes) }()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	if err := lang.CheckLexemes(src); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	src = lang.NormalizeCR(src)
-	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	if tree == nil {
-		return nil, fmt.Errorf("parse %s: %w", path, errNoTree)
-	}
-	flat, err := tsflat.Flatten(tree.RootNode(), p.flat)
-	tree.Close()
-	p.flat = flat
-	if err == nil {
-		err = lang.CheckSyntaxNodes(len(flat))
-	}
+	src, flat, err := p.syntax(ctx, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -123,6 +104,49 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// Outline reads the outline of src alone (Package, Imports, Symbols and
+// Lines; no statements): the syntax tree without the statement mapping.
+func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	defer func() { p.flat = tsflat.Keep(p.flat) }()
+	src, flat, err := p.syntax(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("outline %s: %w", path, err)
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
+	outline(f, flat, text)
+	return f, nil
+}
+
+// syntax checks src's size, parses it and flattens the syntax tree into
+// p.flat; it returns src with its line ends normalised.
+func (p *Parser) syntax(ctx context.Context, src []byte) ([]byte, []tsflat.Node, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := lang.CheckLexemes(src); err != nil {
+		return nil, nil, err
+	}
+	src = lang.NormalizeCR(src)
+	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tree == nil {
+		return nil, nil, errNoTree
+	}
+	flat, err := tsflat.Flatten(tree.RootNode(), p.flat)
+	tree.Close()
+	p.flat = flat
+	if err == nil {
+		err = lang.CheckSyntaxNodes(len(flat))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, flat, nil
 }
 
 var errNoTree = errors.New("tree-sitter returned no tree")
