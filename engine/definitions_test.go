@@ -82,7 +82,9 @@ func TestDefinitions(t *testing.T) {
 	write("ledger/__init__.py", "")
 	write("ledger/models.py", strings.Replace(defsModels, "%s", "deposit", 1))
 	write("app.py", defsApp)
-	d, e := buildLive(t, repo, idx, Options{})
+	// No retrieved block ahead of the definitions: the best one is a
+	// window of ledger/models.py, which would show the class already.
+	d, e := buildLive(t, repo, idx, Options{Prompt: prompt.Options{Lead: -1}})
 
 	names, res := definitionsAt(t, e)
 	if !names["Account"] || !names["Account.withdraw"] {

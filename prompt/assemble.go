@@ -257,6 +257,7 @@ func (a *assembler) run() *Context {
 	}
 	perFile := map[fileKey]int{}
 	bySource := map[Source]int{}
+	leadUsed := 0
 	for _, u := range units {
 		if len(chosen) == o.MaxBlocks {
 			break
@@ -271,7 +272,9 @@ func (a *assembler) run() *Context {
 			continue
 		}
 		room := limit - used
-		if sh, ok := o.Shares[u.Source]; ok {
+		if u.prio < 0 {
+			room = min(room, int(o.LeadShare*float64(limit))-leadUsed)
+		} else if sh, ok := o.Shares[u.Source]; ok {
 			room = min(room, int(sh*float64(limit))-bySource[u.Source])
 		}
 		a.elide(u, shown)
@@ -290,6 +293,9 @@ func (a *assembler) run() *Context {
 		chosen = append(chosen, u)
 		used += u.Tokens
 		bySource[u.Source] += u.Tokens
+		if u.prio < 0 {
+			leadUsed += u.Tokens
+		}
 		if !u.sparse() {
 			perFile[fk]++
 		}
@@ -471,6 +477,7 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 	if !a.o.NoMerge {
 		out = merge(out, st)
 	}
+	a.lead(out)
 	kept := out[:0]
 	for _, u := range out {
 		if a.o.MaxLines != NoCap && !u.sparse() && len(u.full) > a.o.MaxLines {
@@ -678,6 +685,30 @@ func (a *assembler) overShare(chosen *[]*unit, limit int) bool {
 		}
 	}
 	return dropped
+}
+
+// lead puts the Lead best-ranked retrieved blocks before every source
+// of Options.Priority, when blocks of such a source compete.
+func (a *assembler) lead(units []*unit) {
+	if a.o.Lead <= 0 {
+		return
+	}
+	var ret []*unit
+	prior := false
+	for _, u := range units {
+		if u.Source == Retrieved {
+			ret = append(ret, u)
+		} else if u.prio < len(a.o.Priority) {
+			prior = true
+		}
+	}
+	if !prior {
+		return
+	}
+	slices.SortStableFunc(ret, func(x, y *unit) int { return cmp.Compare(x.Rank, y.Rank) })
+	for _, u := range ret[:min(len(ret), a.o.Lead)] {
+		u.prio = -1
+	}
 }
 
 // priority returns the position of a source in Options.Priority, or

@@ -65,14 +65,19 @@
 //     definitions) compete first, in that order; within a source, and
 //     among the sources not listed, blocks compete by rank (the best rank
 //     of their candidates; default) or by density, score per token (ties
-//     by rank).
+//     by rank). Ahead of them all compete the Lead best-ranked retrieved
+//     blocks (default 1) when blocks of a Priority source are offered, in
+//     at most LeadShare (default 0.35) of the blocks' budget, cut around
+//     their focus to fit: the best structural match holds most of the
+//     target line's identifiers at line level, the definitions most of
+//     its API names (docs/EVAL.md).
 //  5. Per-file cap. At most PerFile blocks (default 2) of one source and
 //     file. Blocks with explicit rows are exempt: definitions are
 //     distinct by construction.
 //  6. Repeats. A block is dropped when more than MaxRepeat (default
-//     three quarters) of its non-blank lines are lines the prompt shows already: the
-//     in-file lines of rule 1 and the lines of the blocks chosen before
-//     it. A block with no non-blank line is always dropped.
+//     three quarters) of its non-blank lines are lines the prompt shows
+//     already: the in-file lines of rule 1 and the lines of the blocks
+//     chosen before it. A block with no non-blank line is always dropped.
 //  7. Elision (unless NoElide). In what a block shows, each run of lines
 //     shown already (by the in-file part, a block chosen before it, or
 //     earlier in the block itself), with the blank lines between them,

@@ -136,6 +136,15 @@ type Options struct {
 	// listed (and of a source listed later), whatever their rank. Nil
 	// means DefaultPriority; an empty list gives no source priority.
 	Priority []Source
+	// Lead is the number of best-ranked retrieved blocks that compete
+	// before the sources of Priority (and stand next to the code): the
+	// best structural matches, then the definitions, then the rest.
+	// Negative for none; 0 means DefaultLead.
+	Lead int
+	// LeadShare caps the tokens of the Lead blocks, as a share of the
+	// blocks' budget, in (0, 1] (0 means DefaultLeadShare): a longer
+	// one is cut around its focus.
+	LeadShare float64
 	// Shares caps the tokens the blocks of a source may take, as a share
 	// of the blocks' budget (Share x B), in (0, 1]. Nil means
 	// DefaultShares; a source not listed is capped by the blocks' budget
@@ -156,7 +165,7 @@ var (
 // assembler; evaluations compare against it.
 func Legacy(o Options) Options {
 	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide, o.MaxLines = true, 1, NoCap, true, true, true, NoCap
-	o.FixedShare = true
+	o.FixedShare, o.Lead = true, -1
 	return o
 }
 
@@ -169,6 +178,8 @@ const (
 	DefaultPerFile       = 2
 	DefaultMaxLines      = NoCap
 	DefaultMaxRepeat     = 0.75
+	DefaultLead          = 1
+	DefaultLeadShare     = 0.35
 )
 
 // ErrBudget reports options that leave no room for a prompt.
@@ -183,6 +194,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("prompt: negative block count %d", o.MaxBlocks)
 	case o.Share < 0 || o.Share > 1:
 		return fmt.Errorf("prompt: retrieved share %g outside [0, 1]", o.Share)
+	case o.LeadShare < 0 || o.LeadShare > 1:
+		return fmt.Errorf("prompt: lead share %g outside [0, 1]", o.LeadShare)
 	case o.MaxLines < NoCap:
 		return fmt.Errorf("prompt: block line cap %d (want a positive number, or %d for none)", o.MaxLines, NoCap)
 	case o.PerFile < NoCap:
@@ -253,6 +266,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Priority == nil {
 		o.Priority = DefaultPriority
+	}
+	if o.Lead == 0 {
+		o.Lead = DefaultLead
+	}
+	if o.LeadShare == 0 {
+		o.LeadShare = DefaultLeadShare
 	}
 	if o.Shares == nil {
 		o.Shares = DefaultShares

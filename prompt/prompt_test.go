@@ -545,7 +545,7 @@ func TestDefinitions(t *testing.T) {
 	}
 	// From line 36 on: the rows before it stay, in the candidate's order.
 	in.Prefix, in.PrefixStart = prefix[35:], 36
-	c = mustAssemble(t, in, Options{ContextWindow: 100000})
+	c = mustAssemble(t, in, Options{ContextWindow: 100000, Lead: -1})
 	b := c.Blocks[len(c.Blocks)-1]
 	if b.Source != Definition || !slices.Equal(b.Rows, []int{2, 9, 3, 30}) || b.StartLine != 2 || b.EndLine != 30 {
 		t.Fatalf("definition rows %v, lines %d-%d", b.Rows, b.StartLine, b.EndLine)
@@ -557,7 +557,7 @@ func TestDefinitions(t *testing.T) {
 	// first three.
 	whole := b.Tokens
 	cost := len(strings.Fields("# " + b.Lines[3])) // the last line as rendered
-	o := Options{ContextWindow: 100000, FixedShare: true}
+	o := Options{ContextWindow: 100000, FixedShare: true, Lead: -1}
 	header := len(strings.Fields("# Here are some relevant code fragments from other files of the repo:"))
 	limit := int(0.5*float64(o.Budget())) - header
 	o.Shares = map[Source]float64{Definition: (float64(whole-cost) + 0.5) / float64(limit)}
@@ -649,4 +649,49 @@ func splitText(text string) []string {
 		return nil
 	}
 	return strings.Split(text, "\n")
+}
+
+// The best retrieved block competes before the definitions, in at most
+// LeadShare of the blocks' budget; the rest compete after them.
+func TestLead(t *testing.T) {
+	var defLines []string
+	var rows []int
+	for i := range 60 {
+		defLines = append(defLines, fmt.Sprintf("def api_%d(a, b): ...", i))
+		rows = append(rows, i+1)
+	}
+	window := func(p string) Candidate {
+		var ls []string
+		for i := range 21 {
+			ls = append(ls, fmt.Sprintf("%s_value_%d = compute(%d)", strings.TrimSuffix(p, ".py"), i, i))
+		}
+		return Candidate{Source: Retrieved, Path: p, StartLine: 1, Lines: ls, Focus: 11}
+	}
+	in := Input{Path: "q.py", Prefix: []string{"import os"}, Candidates: []Candidate{
+		window("best.py"), window("second.py"),
+		{Source: Definition, Path: "api.py", Lines: defLines, Rows: rows, Focus: 1},
+	}}
+	o := Options{ContextWindow: 500, MaxNewTokens: 100, FixedShare: true}
+	c := mustAssemble(t, in, o)
+	limit := int(0.5*float64(o.Budget())) - len(strings.Fields("# Here are some relevant code fragments from other files of the repo:"))
+	var got []string
+	for _, b := range c.Blocks {
+		got = append(got, b.Path)
+		if b.Path == "best.py" && (b.Tokens > int(DefaultLeadShare*float64(limit)) || !b.HasRow(11)) {
+			t.Errorf("lead block of %d tokens (cap %d), rows %d-%d", b.Tokens, int(DefaultLeadShare*float64(limit)), b.StartLine, b.EndLine)
+		}
+	}
+	// Best last: the definitions before the lead block; the second window
+	// finds no room after the definitions.
+	if strings.Join(got, " ") != "api.py best.py" {
+		t.Fatalf("blocks %v", got)
+	}
+	defTokens := c.Blocks[0].Tokens
+	// Without a lead the definitions come first (and stand last), and
+	// take more of the budget.
+	o.Lead = -1
+	c = mustAssemble(t, in, o)
+	if len(c.Blocks) != 2 || c.Blocks[1].Source != Definition || c.Blocks[1].Tokens <= defTokens {
+		t.Fatalf("without a lead: blocks %+v", c.Blocks)
+	}
 }

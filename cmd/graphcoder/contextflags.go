@@ -20,6 +20,8 @@ type contextFlags struct {
 	merge     bool
 	order     string
 	position  string
+	lead      int
+	leadShare float64
 	// The definition context and the import-graph re-rank.
 	defShare    float64
 	defFirst    bool
@@ -36,6 +38,8 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&c.merge, "context-merge", true, "merge overlapping or touching windows of one file into one block")
 	f.StringVar(&c.order, "context-order", string(prompt.ByRank), "how blocks compete for the budget: rank or density (score per token)")
 	f.StringVar(&c.position, "context-position", string(prompt.BestLast), "block order in the prompt: best-last or edges")
+	f.IntVar(&c.lead, "context-lead", prompt.DefaultLead, "best retrieved blocks that compete before the definitions (0: none)")
+	f.Float64Var(&c.leadShare, "context-lead-share", prompt.DefaultLeadShare, "share of the blocks' budget those lead blocks may take, in (0, 1]")
 	f.Float64Var(&c.defShare, "context-def-share", prompt.DefaultShares[prompt.Definition], "share of the blocks' budget definitions may take, in (0, 1]")
 	f.BoolVar(&c.defFirst, "context-def-first", true, "definitions compete for the budget before retrieved blocks (false: by rank, after them)")
 	f.BoolVar(&c.noDefs, "no-definitions", false, "leave the definition context (the repository definitions of the APIs the code reads or probably calls) out of the prompt")
@@ -71,6 +75,14 @@ func (c *contextFlags) options(window, maxNew int) (prompt.Options, error) {
 	}
 	if !c.defFirst {
 		o.Priority = []prompt.Source{}
+	}
+	switch {
+	case c.lead < 0 || c.leadShare <= 0:
+		return prompt.Options{}, fmt.Errorf("--context-lead must not be negative and --context-lead-share must be positive (got %d, %g)", c.lead, c.leadShare)
+	case c.lead == 0:
+		o.Lead = -1 // zero on the command line is none, not the default
+	default:
+		o.Lead, o.LeadShare = c.lead, c.leadShare
 	}
 	if c.maxRepeat == 0 {
 		// Zero would select the default: the smallest positive threshold
