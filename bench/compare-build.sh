@@ -4,9 +4,10 @@
 # and an unchanged rebuild, with wall and CPU time and peak RSS from
 # /usr/bin/time and the index size on disk. Prints every run, then the
 # medians of each binary and B's ratio to A. Code bases: the Python
-# standard library and the JDK 17 java.base sources (bench/build.sh's).
+# standard library and the JDK 17 java.base sources (bench/build.sh's), or
+# CODEBASES, a list of "name dir" pairs separated by ';'.
 #
-# Usage: bench/compare-build.sh BIN_A BIN_B [WORKDIR]   (RUNS=3)
+# Usage: bench/compare-build.sh BIN_A BIN_B [WORKDIR]   (RUNS=3, CODEBASES)
 set -eu
 a=$1 b=$2
 work=${3:-/tmp/graphcoder-compare-build}
@@ -14,14 +15,21 @@ runs=${RUNS:-3}
 py=${PYTHON_STDLIB:-$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')}
 srczip=${JDK_SRC_ZIP:-/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip}
 mkdir -p "$work"
-if [ ! -d "$work/jdk/java.base" ]; then
-	mkdir -p "$work/jdk"
-	(cd "$work/jdk" && unzip -q "$srczip" 'java.base/*')
+codebases=${CODEBASES:-}
+if [ -z "$codebases" ]; then
+	if [ ! -d "$work/jdk/java.base" ]; then
+		mkdir -p "$work/jdk"
+		(cd "$work/jdk" && unzip -q "$srczip" 'java.base/*')
+	fi
+	codebases="python $py;java.base $work/jdk/java.base"
 fi
 field() { sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" "$1"; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 : >"$work/runs"
-for cb in "python $py" "java.base $work/jdk/java.base"; do
+IFS=';'
+set -- $codebases
+unset IFS
+for cb in "$@"; do
 	set -- $cb
 	name=$1 repo=$2
 	i=1
@@ -41,7 +49,7 @@ for cb in "python $py" "java.base $work/jdk/java.base"; do
 		i=$((i + 1))
 	done
 done
-for cb in python java.base; do
+for cb in $(awk '{print $1}' "$work/runs" | uniq); do
 	for col in 3 4 5 6 7 8; do
 		ma=$(awk -v n=$cb -v c=$col '$1==n && $2=="A" {print $c}' "$work/runs" | median)
 		mb=$(awk -v n=$cb -v c=$col '$1==n && $2=="B" {print $c}' "$work/runs" | median)

@@ -23,7 +23,7 @@ const SchemaVersion = 6
 // it produces for some input (statements, rows, defs, edges, slices). An
 // index whose blobs are all of another version is rebuilt in full by the
 // next build; it stays readable until then.
-const AnalysisVersion = 5
+const AnalysisVersion = 6
 
 // analysisVersion is AnalysisVersion; tests change it to simulate a new
 // analysis.

@@ -21,6 +21,10 @@ const maxNamespaceDepth = 8
 
 func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File) {
 	o := outliner{t: t, f: f, o: file}
+	if t.Kind(root) == kError {
+		o.errorRegion(root) // the whole file is one region error recovery left
+		return
+	}
 	o.statements(root, -1, 0)
 }
 
@@ -31,6 +35,7 @@ func (o *outliner) statements(body int32, parent, depth int) {
 		if !t.Named(c) || t.Comment(c) {
 			continue
 		}
+		first := len(o.o.Symbols)
 		switch t.Kind(c) {
 		case kImport:
 			if parent < 0 {
@@ -50,8 +55,64 @@ func (o *outliner) statements(body int32, parent, depth int) {
 		default:
 			o.decl(c, c, parent, depth)
 		}
+		if parent < 0 && t.HasError(c) && t.Kind(c) != kError {
+			o.rescan(c, first)
+		}
 	}
 }
+
+// rescan outlines the declarations starting at column 0 inside statement
+// c, which holds a syntax error: error recovery may have made one
+// statement of a declaration and much of what follows it. The symbols
+// from first on (c's own) end before the first declaration so found.
+func (o *outliner) rescan(c int32, first int) {
+	t := o.t
+	lines := o.o.Lines
+	from, to := t.StartRow(c)+1, min(t.EndRow(c), len(lines)-1)
+	if to-from > maxRescanRows {
+		to = from + maxRescanRows
+	}
+	at := -1
+	for r := from; r <= to; r++ {
+		if _, _, ok := declLine(lines[r]); ok {
+			at = r
+			break
+		}
+	}
+	if at < 0 {
+		return
+	}
+	end := at - 1 // before the found declaration and its comment
+	for end > from {
+		l := strings.TrimSpace(lines[end])
+		if !strings.HasPrefix(l, "*") && !strings.HasPrefix(l, "/*") && !strings.HasPrefix(l, "//") {
+			break
+		}
+		end--
+	}
+	for k := first; k < len(o.o.Symbols); k++ {
+		s := &o.o.Symbols[k]
+		if s.NameRow >= at {
+			continue
+		}
+		s.EndRow = max(end, s.NameRow)
+		s.SigEnd = min(s.SigEnd, s.EndRow)
+	}
+	// Keep the source order: c's symbols after the first found
+	// declaration are dropped (they are found again by the scan, or lost
+	// with their region).
+	keep := o.o.Symbols[:first]
+	for _, s := range o.o.Symbols[first:] {
+		if s.NameRow < at {
+			keep = append(keep, s)
+		}
+	}
+	o.o.Symbols = keep
+	o.scanRows(at, t.EndRow(c))
+}
+
+// maxRescanRows bounds the rows of one statement rescanned.
+const maxRescanRows = 1 << 16
 
 // add appends a symbol spanning outer (the statement, its export and
 // decorators included) named by node name, its header ending at sigEnd.
@@ -248,48 +309,102 @@ func (o *outliner) class(outer, d, name int32, start, parent int) int {
 	return k
 }
 
-// errorRegion outlines what error recovery left of the end of a file
-// being edited: the declarations it parsed whole, and a class whose body
-// is not closed (the tokens `class Name {` followed by its members, the
-// last of them cut: a name followed by its parameters is a method).
+// errorRegion outlines what error recovery left of a region tree-sitter
+// could not parse: the complete statements it holds; the declarations
+// starting at column 0 of the rows between them (scanRows); and a class
+// whose body is not closed, at the end of a file being edited (the
+// tokens `class Name {` at the start of a row, followed by its members,
+// the last of them cut: a name followed by its parameters is a method).
+// Such a class ends before the next row that starts a declaration.
 func (o *outliner) errorRegion(e int32) {
 	t := o.t
+	lines := o.o.Lines
 	class := -1
 	exportRow := -1
 	var prev int32 = -1
+	next := t.StartRow(e) // the first row not yet scanned for declarations
+	closeClass := func(row int) {
+		cs := &o.o.Symbols[class]
+		cs.EndRow = max(row-1, cs.SigEnd)
+		for k := class + 1; k < len(o.o.Symbols); k++ {
+			ms := &o.o.Symbols[k]
+			ms.EndRow = max(min(ms.EndRow, cs.EndRow), ms.SigEnd)
+		}
+		class = -1
+		next = row
+	}
 	for c := t.First(e); c >= 0; prev, c = c, t.Next(c) {
 		if t.Comment(c) {
 			continue
 		}
+		row := t.StartRow(c)
+		if class >= 0 && row > o.o.Symbols[class].SigEnd && row < len(lines) {
+			if _, _, ok := declLine(lines[row]); ok {
+				closeClass(row)
+			}
+		}
+		complete := t.Kind(c) == kImport || t.Kind(c) == kExport || o.isDecl(c)
 		switch {
+		case complete:
+			if class >= 0 {
+				closeClass(row)
+			}
+			o.scanRows(next, row-1)
+			next = t.EndRow(c) + 1
+			exportRow = -1
+			switch t.Kind(c) {
+			case kImport:
+				o.importStmt(c)
+			case kExport:
+				o.exportStmt(c, -1, 0)
+			default:
+				o.decl(c, c, -1, 0)
+			}
 		case !t.Named(c):
 			switch t.Text(c) {
 			case "export":
-				exportRow = t.StartRow(c)
+				exportRow = row
 			case "class":
-				if n := t.Next(c); n >= 0 && (t.Kind(n) == kIdent || t.Kind(n) == kTypeIdent) {
-					start := t.StartRow(c)
-					if exportRow >= 0 {
-						start = exportRow
-					}
-					k := o.add(lang.SymClass, e, n, start, t.StartRow(n), -1)
-					o.o.Symbols[k].SigStart = start
-					class = k
+				n := t.Next(c)
+				start := row
+				if exportRow >= 0 {
+					start = exportRow
 				}
+				if class >= 0 || n < 0 || (t.Kind(n) != kIdent && t.Kind(n) != kTypeIdent) || start < next {
+					continue
+				}
+				if k, name, ok := declLine(lines[start]); !ok || k != lang.SymClass || name != t.Text(n) {
+					continue // not a class declared at the start of a row
+				}
+				o.scanRows(next, start-1)
+				k := o.add(lang.SymClass, e, n, start, t.StartRow(n), -1)
+				o.o.Symbols[k].SigStart = start
+				class = k
+				next = t.EndRow(e) + 1 // its rows are not scanned
 			}
 		case class >= 0 && (t.Kind(c) == kMethod || t.Kind(c) == kField || t.Kind(c) == kSignature):
-			o.member(c, t.StartRow(c), class)
+			o.member(c, row, class)
 		case class >= 0 && t.Kind(c) == kParams && prev >= 0 && (t.Kind(prev) == kPropIdent || t.Kind(prev) == kIdent):
 			kind := lang.SymMethod
 			if t.Text(prev) == "constructor" {
 				kind = lang.SymConstructor
 			}
 			k := o.add(kind, e, prev, t.StartRow(prev), t.EndRow(c), class)
-			o.o.Symbols[k].EndRow = t.EndRow(e)
-		case class < 0:
-			o.decl(c, c, -1, 0)
+			o.o.Symbols[k].EndRow = o.o.Symbols[class].EndRow
 		}
 	}
+	if class < 0 {
+		o.scanRows(next, t.EndRow(e))
+	}
+}
+
+// isDecl reports the nodes decl outlines.
+func (o *outliner) isDecl(c int32) bool {
+	switch o.t.Kind(c) {
+	case kFuncDecl, kFuncSig, kClassDecl, kInterface, kTypeAlias, kEnum, kNamespace, kAmbient, kVarDecl:
+		return true
+	}
+	return false
 }
 
 func appendName(out []string, n string) []string {
@@ -693,4 +808,95 @@ func (o *outliner) exportStmt(i int32, parent, depth int) {
 	if star && mod != "" {
 		o.imp(row, mod, "*", "")
 	}
+}
+
+// scanRows outlines the declarations that start at column 0 of the rows
+// from..to, which error recovery left as loose tokens: when tree-sitter
+// cannot resynchronise after a syntax its grammar does not know, it may
+// leave much of a file as such tokens (see the package documentation).
+// A declaration is a row starting with `export`, `declare`, `const`,
+// `function`, `class`, ... and a name; its signature runs to the row that
+// opens its body or value (at most maxScanSig rows), and that is all of
+// it: the members of a class so recovered are not outlined.
+func (o *outliner) scanRows(from, to int) {
+	lines := o.o.Lines
+	to = min(to, len(lines)-1)
+	for r := max(from, 0); r <= to; r++ {
+		kind, name, ok := declLine(lines[r])
+		if !ok {
+			continue
+		}
+		end := r
+		for k := r; k <= to && k < r+maxScanSig; k++ {
+			end = k
+			l := strings.TrimRight(lines[k], " \t")
+			if strings.ContainsAny(l, "{=;") || strings.HasSuffix(l, ">") {
+				break
+			}
+		}
+		o.o.Symbols = append(o.o.Symbols, lang.Symbol{Kind: kind, Name: name, Parent: -1,
+			StartRow: r, EndRow: end, SigStart: r, SigEnd: end, NameRow: r, DocRow: frontend.DocAbove(lines, r)})
+		r = end
+	}
+}
+
+// maxScanSig bounds the rows of a signature scanRows reads.
+const maxScanSig = 4
+
+// declLine reads a top-level declaration's kind and name from the start
+// of a line: `export const name`, `export declare function name`,
+// `class Name`, `export type Name`, ... A const or let whose line holds an
+// arrow or a function is a function.
+func declLine(line string) (lang.SymbolKind, string, bool) {
+	if line == "" || line[0] == ' ' || line[0] == '\t' {
+		return 0, "", false
+	}
+	words := strings.Fields(line)
+	i := 0
+	for i < len(words) {
+		switch words[i] {
+		case "export", "default", "declare", "async", "abstract":
+			i++
+			continue
+		}
+		break
+	}
+	if i+1 >= len(words) {
+		return 0, "", false
+	}
+	var kind lang.SymbolKind
+	switch strings.TrimSuffix(words[i], "*") {
+	case "function":
+		kind = lang.SymFunction
+	case "const":
+		kind = lang.SymConstant
+	case "let", "var":
+		kind = lang.SymVariable
+	case "class", "type", "namespace":
+		kind = lang.SymClass
+	case "interface":
+		kind = lang.SymInterface
+	case "enum":
+		kind = lang.SymEnum
+	default:
+		return 0, "", false
+	}
+	w := strings.TrimPrefix(words[i+1], "*")
+	n := 0
+	for n < len(w) && (w[n] == '_' || w[n] == '$' || w[n] >= 'a' && w[n] <= 'z' || w[n] >= 'A' && w[n] <= 'Z' || n > 0 && w[n] >= '0' && w[n] <= '9') {
+		n++
+	}
+	if n == 0 {
+		return 0, "", false
+	}
+	name := w[:n]
+	if kind == lang.SymConstant || kind == lang.SymVariable {
+		if at := strings.Index(line, name); at >= 0 {
+			rest := line[at+len(name):]
+			if strings.Contains(rest, "=>") || strings.Contains(rest, "function") {
+				kind = lang.SymFunction
+			}
+		}
+	}
+	return kind, name, true
 }
