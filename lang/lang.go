@@ -167,7 +167,8 @@ type File struct {
 
 	// Symbols are the file's definitions in source order, Imports the
 	// names its import statements bring in, Package its declared package
-	// (Java; "" where the language has none). Front ends whose Language
+	// (Java; Go: the package clause's name; "" where the language has
+	// none). Front ends whose Language
 	// has Modules fill them (see ModuleSystem and the package comment).
 	Symbols []Symbol
 	Imports []Import

@@ -38,6 +38,13 @@
 //     it; a receiver (self, this) stands for the enclosing class, super
 //     for its bases.
 //
+// Go methods are declared outside their types: a type's members are also
+// the top-level methods of its package's files whose base is the type's
+// name (lang.Scoping.DetachedMethods). Module names may depend on
+// configuration files of the repository (Go's go.mod, TypeScript's
+// tsconfig.json paths): a Repo holds the module systems configured for
+// one repository, and every File is made in one.
+//
 // What the repository does not define (the standard library, packages
 // not indexed) resolves to nothing: no error. Every lookup is bounded
 // (maxDepth, maxDefs, maxSteps), so import cycles, base class cycles and

@@ -107,6 +107,38 @@
 // type the parser reads as an expression, and a call of a builtin such as
 // len, do use the name: they look like calls.
 //
+// # Outline
+//
+// The file's outline (lang.File.Symbols, Imports, Package) is read from
+// its top-level declarations: functions; methods, as top-level symbols
+// whose only base is their receiver's type (methods live in any file of
+// the package; the symbol table finds them by that base:
+// lang.Scoping.DetachedMethods); struct types with their fields (an
+// embedded field is named by its type and is a base, so promoted members
+// resolve); interfaces with their methods (embedded interfaces are
+// bases); other named types and aliases, whose base is the type they
+// name; consts and vars, one symbol per name. A signature runs from the
+// declaration's first row to the row of its body's brace (a grouped
+// spec: its own rows); the documentation is the comment right above, its
+// first line of text (directives such as //go:generate skipped); a
+// Type is the first result's type, a field's or var's named type (a
+// pointer's element; slices, maps and functions have none).
+//
+// A package is named by its import path: the path of the module whose
+// go.mod is nearest above its folder, joined with the folder's path
+// inside the module (module std, the standard library's, has no prefix;
+// a vendor folder holds the packages of other modules under their own
+// paths). The go.mod files are read when the repository's module system
+// is configured (lang.Configurable, symtab.NewRepo), above the indexed
+// root too, so that GOROOT/src/net/http indexed alone still names its
+// packages net/http/...; unconfigured, a package is named by its folder
+// relative to the root. An import binds the package's name (its path's
+// last element by convention: the package clause of the imported files
+// is not read), an explicit name renames it, a dot import binds every
+// name of the package, a blank import nothing (it stays an edge of the
+// import graph). The files of one folder see each other's top-level
+// names.
+//
 // # Errors
 //
 // A file never fails to parse because of its content. An ERROR node in

@@ -99,6 +99,38 @@
 // `satisfies` targets, implemented interfaces; nor are property names,
 // labels, and literals (undefined included).
 //
+// # Outline
+//
+// The file's outline (lang.File.Symbols, Imports) holds its top-level
+// declarations, exported or not, and the members of its classes,
+// interfaces, object type aliases, enums and namespaces (nested
+// namespaces too): functions, overload signatures and `declare`d
+// functions; classes (bases: the extended class and the implemented
+// interfaces) with their methods, accessors (properties), constructor
+// and fields (a field holding an arrow function is a method);
+// interfaces (bases: the interfaces they extend) with their property and
+// method signatures; type aliases (an object type is an interface, a
+// named type the alias's base); enums with their constants; namespaces,
+// as classes whose members are their declarations; consts (a function
+// when the value is an arrow or function expression, else a constant),
+// lets and vars. Types are the annotations' named types and the class a
+// `new` builds.
+//
+// Imports are recorded as written; the module system (Modules) resolves
+// them. A default import imports the name "default"; a default export
+// of a named declaration or of a local name, and a local name exported
+// under another name (`export { f as g }`), are imports of the file's
+// own module (Module "") binding the exported name, so that importing
+// them from the file resolves through its re-exports; `export ... from`
+// and `export * from` are imports too, and `const x = require("m")`.
+//
+// Where error recovery left loose tokens (a whole file in one ERROR
+// node, or a statement that swallowed what follows it, see Errors), the
+// declarations are read from the rows that start them at column 0
+// (`export const name`, `class Name`, ...): their kind, name, signature
+// rows and doc comment, not their members; an unclosed class at the end
+// of a file being edited keeps the members written so far.
+//
 // # Errors
 //
 // A file never fails to parse because of its content. An ERROR node in
