@@ -46,7 +46,10 @@ import (
 // accumulated part lacks (bm25Query.levels) and, when untouched by the rare
 // postings, enough of them (bm25Query.heaviest); the untouched entries are
 // visited at all only when the frequent part of the query alone can reach
-// the n-th score.
+// the n-th score. Both passes bound an entry's frequent part first by
+// that of its block (blocks.go: the weights of the query tokens the
+// union of the block's masks holds), which skips most of the untouched
+// blocks.
 
 // BM25Params are the parameters of Okapi BM25.
 type BM25Params struct {
@@ -727,11 +730,7 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	ix, bq := s.ix, s.bq
 	s.st.Scanned++
 	mw := ix.maskWords
-	m := ix.masks[int(e)*mw : int(e+1)*mw]
-	var sum float64
-	for i, j := range bq.active {
-		sum += bq.tbl[256*i+int(uint8(m[j/8]>>(j%8*8)))]
-	}
+	sum := bq.weight(ix.masks[int(e)*mw : int(e+1)*mw])
 	if !s.canBeat(float64(a)+sum*s.unitUp+s.slack, e) {
 		return
 	}
@@ -745,6 +744,16 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	}
 	s.st.Scored++
 	s.offer(e, a+ix.bm25Mask(bq, e, k))
+}
+
+// weight returns the sum of the weights of the query mask tokens whose
+// bits mask m holds.
+func (bq *bm25Query) weight(m []uint64) float64 {
+	var sum float64
+	for i, j := range bq.active {
+		sum += bq.tbl[256*i+int(uint8(m[j/8]>>(j%8*8)))]
+	}
+	return sum
 }
 
 // fewest returns the least number of query mask tokens an entry untouched
@@ -868,19 +877,28 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	sc.seeds = seeds[:0]
 
 	// Then every other touched entry, in id order (so that their data is
-	// read in order), when its rare part and all of the mask part can
-	// reach the heap.
+	// read in order), when its rare part and the weights of the query
+	// mask tokens its block's masks hold (blocks.go) can reach the heap.
 	maskUB := bq.maskSum*s.unitUp + s.slack
 	marked := sc.marked
 	mw := ix.maskWords
+	bb := ix.blocks()
+	nb := len(bb.lmin)
 	for w, x := range marked {
 		if w%(pollEvery/64) == pollEvery/64-1 && lim.stop() {
 			break
 		}
+		var blockUB [64 / blockSize]float64
+		for j := range blockUB {
+			if b := 64/blockSize*w + j; b < nb && x>>(j*blockSize)&(1<<blockSize-1) != 0 {
+				blockUB[j] = bq.weight(bb.or[b*mw:(b+1)*mw])*s.unitUp + s.slack
+			}
+		}
 		for ; x != 0; x &= x - 1 {
-			e := uint32(w*64 + bits.TrailingZeros64(x))
+			i := bits.TrailingZeros64(x)
+			e := uint32(w*64 + i)
 			a := acc[e]
-			if a <= 0 || !s.canBeat(float64(a)+maskUB, e) {
+			if a <= 0 || !s.canBeat(float64(a)+blockUB[i/blockSize], e) {
 				continue
 			}
 			if must := s.mustHold(a); must != nil && !holds(ix.masks[int(e)*mw:int(e+1)*mw], must) {
@@ -903,29 +921,40 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		if must := s.mustHold(0); must != nil {
 			sc.ess = append(sc.ess[:0], must...)
 		}
-		if mw == 2 {
-			// An entry holding fewer query mask tokens than the least
-			// number whose weights can reach the heap is out too.
-			need := s.fewest()
-			e0, e1 := sc.ess[0], sc.ess[1]
-			q0, q1 := bq.qmask[0], bq.qmask[1]
-			masks := ix.masks[2*lo : 2*hi]
-			for i := 0; i < len(masks); i += 2 {
-				m0, m1 := masks[i], masks[i+1]
-				if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[lo+i/2] != 0 {
-					continue
+		// An entry holding fewer query mask tokens than the least number
+		// whose weights can reach the heap is out too; so is a block
+		// (blocks.go) whose masks' union holds too few or no essential
+		// one.
+		need := s.fewest()
+		for blo := lo; blo < hi; blo += blockSize {
+			bhi := min(blo+blockSize, hi)
+			k := blo / blockSize
+			if pc, hold := bb.queryBits(k, bq.qmask, sc.ess); !hold || pc < need ||
+				!s.canBeat(bq.weight(bb.or[k*mw:(k+1)*mw])*s.unitUp+s.slack, uint32(blo)) {
+				continue
+			}
+			if mw == 2 {
+				e0, e1 := sc.ess[0], sc.ess[1]
+				q0, q1 := bq.qmask[0], bq.qmask[1]
+				masks := ix.masks[2*blo : 2*bhi]
+				for i := 0; i < len(masks); i += 2 {
+					m0, m1 := masks[i], masks[i+1]
+					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[blo+i/2] != 0 {
+						continue
+					}
+					s.consider(uint32(blo+i/2), 0)
 				}
-				s.consider(uint32(lo+i/2), 0)
+				continue
 			}
-			continue
-		}
-		for e := lo; e < hi; e++ {
-			hold := false
-			for w := range mw {
-				hold = hold || ix.masks[e*mw+w]&sc.ess[w] != 0
-			}
-			if hold && acc[e] == 0 {
-				s.consider(uint32(e), 0)
+			for e := blo; e < bhi; e++ {
+				hold, pc := false, 0
+				for w := range mw {
+					hold = hold || ix.masks[e*mw+w]&sc.ess[w] != 0
+					pc += bits.OnesCount64(ix.masks[e*mw+w] & bq.qmask[w])
+				}
+				if hold && pc >= need && acc[e] == 0 {
+					s.consider(uint32(e), 0)
+				}
 			}
 		}
 	}

@@ -22,12 +22,16 @@
 //
 // The coarse stage is exact: the Jaccard similarity of the query's key
 // set against every entry. Walking the postings of the query's rarer
-// tokens counts their share of |A n B| per entry; one pass over all
-// entries adds the popcount of the entry's mask against the query's and
-// keeps the top k in a heap (ties broken by entry id), with |A u B| =
+// tokens counts their share of |A n B| per entry; a pass over the entries
+// in id order adds the popcount of the entry's mask against the query's
+// and keeps the top k in a heap (ties broken by entry id), with |A u B| =
 // |A| + |B| - |A n B|. The pass reads a few bytes per entry, cheaper than
-// walking the long postings of frequent tokens and exact without bounds.
-// Entries sharing nothing (similarity 0) are never returned.
+// walking the long postings of frequent tokens, and skips the blocks of 16
+// entries whose bound cannot beat the heap's worst (blocks.go: the union
+// of a block's masks and its smallest key length bound its entries), the
+// entries of the largest counts scored first so that the bound is tight
+// from the start. Entries sharing nothing (similarity 0) are never
+// returned.
 //
 // The leak rule keeps a completion honest inside an indexed file: an entry
 // of the query's own file is dropped when its value window (10 lines
@@ -41,9 +45,8 @@
 // bm25.go) and, when the index carries embeddings of the entries' slices,
 // dense inner products (dense.go). Every ranker is exact under the same
 // leak rule, language filter, snapshot merge, budget and Stats, so their
-// lists can be fused, and a faster search (sublinear, with max-score or
-// block-max bounds) can replace a scan as long as the brute-force property
-// tests still hold. Mode hybrid (spec section 9) runs the rankers at once,
+// lists can be fused, and a faster search can replace a scan as long as
+// the brute-force property tests still hold. Mode hybrid (spec section 9) runs the rankers at once,
 // each for its top Options.PerRanker, fuses their lists by reciprocal rank
 // fusion (FuseRRF) and hands the fused top Options.Pool to the fine stage;
 // mode bm25 is BM25 alone.

@@ -112,6 +112,10 @@ type Index struct {
 
 	byPath map[string]int32
 
+	// bounds are the coarse scans' per-block bounds (blocks.go), derived
+	// on first use; a pointer, so that the Index may be copied.
+	bounds *blockBounds
+
 	// keep is the mapped file the arrays are slices of (see mapped.go),
 	// nil for an index built in memory.
 	keep *mapfile.File
@@ -153,6 +157,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		explicit:    map[uint32]*explicitGraph{},
 		byPath:      map[string]int32{},
 		damage:      &sourceDamage{},
+		bounds:      &blockBounds{},
 	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 
@@ -510,6 +515,8 @@ func (ix *Index) Bytes() int64 {
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}
+	// The block bounds, derived on first use (blocks.go).
+	n += int64((ix.Len()+blockSize-1)/blockSize) * int64(8*ix.maskWords+4)
 	return n + ix.bm.bytes() + ix.vec.bytes()
 }
 

@@ -210,7 +210,7 @@ type Candidate struct {
 // Stats describe the work of one search.
 type Stats struct {
 	Entries    int           `json:"entries"`    // entries in the index
-	Scanned    int           `json:"scanned"`    // entries sharing a token with the query (summed over rankers)
+	Scanned    int           `json:"scanned"`    // entries sharing a token with the query the rankers visited (summed over rankers)
 	Leaked     int           `json:"leaked"`     // candidates dropped by the leak rule (summed over rankers)
 	Candidates int           `json:"candidates"` // entries scored by the fine stage
 	Coarse     time.Duration `json:"coarse_ns"`
@@ -225,6 +225,7 @@ type scratch struct {
 	counts  []uint32 // per entry: query tokens without a mask bit in its key
 	touched []uint32 // entries with a nonzero count
 	qmask   []uint64
+	tblocks []uint64 // bit set of the blocks holding a touched entry
 	heap    rankHeap[scored]
 	nodes   entryView
 }
@@ -364,6 +365,14 @@ func (ix *Index) sameLanguage(q *Query, e uint32) bool {
 	return q.Language == "" || ix.files[ix.fileOf(e)].language == q.Language
 }
 
+// The seeds of the Jaccard scan: at most maxSeeds*k entries of the
+// largest counts (counted up to maxSeedCount), flagged by seededFlag.
+const (
+	maxSeeds     = 4
+	maxSeedCount = 64
+	seededFlag   = 1 << 31
+)
+
 // scored is an entry with its Jaccard similarity inter/union.
 type scored struct {
 	e            uint32
@@ -395,18 +404,25 @@ func (s scored) better(o scored) bool { return better(s, o) }
 // id), among entries sharing at least one token with the query, of the
 // query's language and not leaking.
 //
-// It is exact and computes the intersection of every entry: the frequent
-// tokens by a popcount of the entry's mask against the query's, the others
-// from the counts the postings walk left. One pass over a few bytes per
-// entry costs less than walking the long postings of frequent tokens, and
-// needs no bound to be exact. The pass polls lim every pollEvery entries.
+// It is exact. The intersection of an entry with the query is the count
+// the postings walk left (the query's rarer tokens) plus a popcount of
+// its mask against the query's (the frequent ones). The entries are
+// visited in id order, by blocks (blocks.go): once the heap is full, a
+// block is skipped when the bound of its entries cannot beat the heap's
+// worst, inter/union with inter at most the block's largest count plus
+// the query bits its masks' union holds, and union at least |Q| plus the
+// block's smallest key length, less inter. A block no posting touched
+// needs no count read. So that the bounds are tight from the start, the
+// entries of the largest counts are scored first. The pass polls lim
+// every pollEvery entries.
 func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
 	// While the heap is full, an entry enters only when inter/union beats
-	// the root's i0/u0: entries are visited in id order, so a tie with
-	// any entry in the heap (all of smaller id) loses.
+	// the root's i0/u0, or ties with it and has a smaller id than the
+	// root's e0.
 	var i0, u0 uint64
+	e0 := uint32(math.MaxUint32)
 	full := false
 	offer := func(e, inter uint32) {
 		s := scored{e, inter, n + ix.keyLen[e] - inter}
@@ -419,16 +435,21 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		}
 		h.offer(s, k)
 		if full = len(h) == k; full {
-			i0, u0 = uint64(h[0].inter), uint64(h[0].union)
+			i0, u0, e0 = uint64(h[0].inter), uint64(h[0].union), h[0].e
 		}
+	}
+	// beats reports whether an entry (of id e at least) of similarity at
+	// most inter/union can enter the heap.
+	beats := func(inter, union uint64, e uint32) bool {
+		l, r := inter*u0, i0*union
+		return !full || l > r || l == r && e < e0
 	}
 	anyMask := false
 	for _, x := range sc.qmask {
 		anyMask = anyMask || x != 0
 	}
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
-	switch {
-	case !anyMask:
+	if !anyMask {
 		// Only the postings can give an entry a token: visit the touched
 		// entries in id order.
 		slices.Sort(sc.touched)
@@ -443,40 +464,99 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			}
 			offer(e, inter)
 		}
-	case ix.maskWords == 2:
-		// The default width, unrolled.
-		q0, q1 := sc.qmask[0], sc.qmask[1]
-		masks := ix.masks[:2*len(keyLen)]
-		for lo := 0; lo < len(keyLen); lo += pollEvery {
-			if lo > 0 && lim.stop() {
+	} else {
+		bb := ix.blocks()
+		nb := len(bb.lmin)
+		tb := slices.Grow(sc.tblocks[:0], (nb+63)/64)[:(nb+63)/64]
+		clear(tb)
+		for _, e := range sc.touched {
+			b := e / blockSize
+			tb[b/64] |= 1 << (b % 64)
+		}
+		sc.tblocks = tb
+		mw, qm := ix.maskWords, sc.qmask
+		masks := ix.masks
+		// Seeds: the entries of the largest counts are scored first, so
+		// that the bounds are tight from the first block; they are
+		// flagged in counts so that the block pass leaves them out.
+		var hist [maxSeedCount + 1]uint32
+		for _, e := range sc.touched {
+			hist[min(counts[e], maxSeedCount)]++
+		}
+		c, have := uint32(maxSeedCount), uint32(0)
+		for ; c > 1; c-- {
+			if have += hist[c]; have >= uint32(k) {
 				break
 			}
-			for e := lo; e < min(lo+pollEvery, len(keyLen)); e++ {
-				inter := counts[e] + uint32(bits.OnesCount64(masks[2*e]&q0)+bits.OnesCount64(masks[2*e+1]&q1))
+		}
+		seeds := 0
+		for _, e := range sc.touched {
+			if counts[e] < c || seeds == maxSeeds*k {
+				continue
+			}
+			seeds++
+			inter := counts[e]
+			for w, x := range qm {
+				inter += uint32(bits.OnesCount64(masks[int(e)*mw+w] & x))
+			}
+			counts[e] |= seededFlag
+			scanned++
+			if beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
+				offer(e, inter)
+			}
+		}
+		for b := range nb {
+			lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
+			if lo%pollEvery == 0 && lo > 0 && lim.stop() {
+				break
+			}
+			var pc int
+			if mw == 2 {
+				pc = bits.OnesCount64(bb.or[2*b]&qm[0]) + bits.OnesCount64(bb.or[2*b+1]&qm[1])
+			} else {
+				pc, _ = bb.queryBits(b, qm, nil)
+			}
+			i := uint32(pc)
+			if tb[b/64]>>(b%64)&1 != 0 {
+				maxc := uint32(0)
+				for _, c := range counts[lo:hi] {
+					maxc = max(maxc, c&^seededFlag)
+				}
+				i += maxc
+			}
+			if i == 0 {
+				continue
+			}
+			if full {
+				l, r := uint64(i)*u0, i0*uint64(n+max(bb.lmin[b], i)-i)
+				if l < r || l == r && uint32(lo) >= e0 {
+					continue
+				}
+			}
+			for e := lo; e < hi; e++ {
+				inter := counts[e]
+				if inter&seededFlag != 0 {
+					continue
+				}
+				if mw == 2 {
+					inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
+				} else {
+					for w, x := range qm {
+						inter += uint32(bits.OnesCount64(masks[e*mw+w] & x))
+					}
+				}
 				if inter == 0 {
 					continue
 				}
 				scanned++
-				if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
-					continue
+				if full {
+					l, r := uint64(inter)*u0, i0*uint64(n+keyLen[e]-inter)
+					if l < r || l == r && uint32(e) >= e0 {
+						continue
+					}
 				}
 				offer(uint32(e), inter)
 			}
-		}
-	default:
-		for e := range keyLen {
-			if e%pollEvery == pollEvery-1 && lim.stop() {
-				break
-			}
-			inter := ix.inter(sc, e)
-			if inter == 0 {
-				continue
-			}
-			scanned++
-			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
-				continue
-			}
-			offer(uint32(e), inter)
 		}
 	}
 	st.Scanned += scanned

@@ -23,10 +23,10 @@ import (
 //   - when the deadline passes, the best entries of the part scanned are
 //     returned with RankStats.Partial set; a cancelled ctx is an error.
 //
-// The implementations scan every entry with cheap bounds before exact
-// scoring; a sublinear search (max-score or block-max over the postings)
-// can replace a scan behind this interface as long as it returns the same
-// list, which the brute-force property tests check.
+// Jaccard and BM25 visit the entries by blocks with bounds (blocks.go)
+// before exact scoring, skipping the blocks that cannot reach the heap;
+// any faster search can replace them behind this interface as long as it
+// returns the same list, which the brute-force property tests check.
 type Ranker interface {
 	// Name identifies the signal in Stats ("jaccard", "bm25", "dense").
 	Name() string
@@ -43,7 +43,7 @@ type Hit struct {
 // RankStats describe the work of one Ranker.Rank.
 type RankStats struct {
 	Name    string        `json:"name"`
-	Scanned int           `json:"scanned"` // entries sharing something with the query
+	Scanned int           `json:"scanned"` // entries sharing something with the query the scan visited (not those of skipped blocks)
 	Scored  int           `json:"scored"`  // entries scored exactly (past the bounds)
 	Leaked  int           `json:"leaked"`  // entries dropped by the leak rule
 	Hits    int           `json:"hits"`

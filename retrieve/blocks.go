@@ -1,0 +1,78 @@
+package retrieve
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// Block bounds: the coarse scans visit the entries in blocks of
+// blockSize consecutive ids, and skip a block when no entry of it can
+// enter the heap. An entry's similarity to the query is bounded by what
+// its block holds at most: the union of the block's masks (the query's
+// frequent tokens any entry of the block holds) and, for Jaccard, the
+// smallest key length in the block. Consecutive entries are the
+// consecutive statements of one file, which share most of their frequent
+// tokens, so the union is much smaller than the query's frequent tokens
+// on most blocks: on the standard library index, against the final
+// threshold of a Jaccard top 50, about one block in four can hold an
+// entry that beats it (bench/RETRIEVAL.md has what the scans gain).
+//
+// The bounds are derived from the masks and key lengths the first time a
+// scan asks for them (a pass over the masks, which the first scan reads
+// anyway), and take 8 maskWords + 4 bytes per block, about 1.3 bytes per
+// entry.
+
+// blockSize is the number of entries of a block: 16 counts of the
+// Jaccard scan fill a cache line.
+const blockSize = 16
+
+// blockBounds are the per-block bounds of an Index.
+type blockBounds struct {
+	once sync.Once
+	or   []uint64 // maskWords per block: the union of its entries' masks
+	lmin []uint32 // per block: its smallest key length
+}
+
+// blocks returns ix's block bounds, deriving them on first use.
+func (ix *Index) blocks() *blockBounds {
+	b := ix.bounds
+	if b == nil {
+		// An Index made without a constructor (tests): derive them for
+		// this search alone.
+		b = &blockBounds{}
+	}
+	b.once.Do(func() {
+		mw, n := ix.maskWords, ix.Len()
+		nb := (n + blockSize - 1) / blockSize
+		b.or = make([]uint64, nb*mw)
+		b.lmin = make([]uint32, nb)
+		for k := range nb {
+			lo, hi := k*blockSize, min((k+1)*blockSize, n)
+			or := b.or[k*mw : (k+1)*mw]
+			lmin := ix.keyLen[lo]
+			for e := lo; e < hi; e++ {
+				for w, x := range ix.masks[e*mw : (e+1)*mw] {
+					or[w] |= x
+				}
+				lmin = min(lmin, ix.keyLen[e])
+			}
+			b.lmin[k] = lmin
+		}
+	})
+	return b
+}
+
+// queryBits returns how many of the query's mask bits q block k's union
+// holds, and whether it holds one of must (nil: any).
+func (b *blockBounds) queryBits(k int, q, must []uint64) (int, bool) {
+	mw := len(q)
+	or := b.or[k*mw : (k+1)*mw]
+	pc, hold := 0, must == nil
+	for w, x := range or {
+		pc += bits.OnesCount64(x & q[w])
+		if must != nil {
+			hold = hold || x&must[w] != 0
+		}
+	}
+	return pc, hold
+}
