@@ -98,7 +98,7 @@ func stdlibEngine(b *testing.B) *Engine {
 // BenchmarkRetrieval completes 500 seeded cursors of the standard library
 // (k = 10, the default context pool) per iteration and reports the median
 // and p95 retrieval time (coarse + fine) and of the whole request (parse,
-// retrieval, reading the values, assembling the prompt). The pool
+// retrieval, reading the values, assembling the prompt; its p99 too). The pool
 // sub-benchmarks vary the candidates retrieved for the prompt; hybrid and
 // bm25 are those modes, rerank=50 coarse2fine re-ranking the Jaccard top
 // 50. Run with GRAPHCODER_BENCH_MODES=hybrid,coarse2fine (names, comma
@@ -163,6 +163,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
 			b.ReportMetric(q(total, 0.5), "request-median-ms")
 			b.ReportMetric(q(total, 0.95), "request-p95-ms")
+			b.ReportMetric(q(total, 0.99), "request-p99-ms")
 			if assertTargets() && rn.name == string(retrieve.CoarseToFine) {
 				if m := q(retr, 0.5); m > retrievalTargetMS {
 					b.Errorf("retrieval median %.2f ms, over the %v ms target (bench/RESULTS.md)", m, retrievalTargetMS)

@@ -21,7 +21,7 @@ import (
 // whatever the index's size, and a search reads from disk only the pages
 // it touches.
 //
-// The sections, all prefixed "ix.", are listed in indexSections; "ix.head"
+// The sections, all prefixed "ix.", are those WriteTo writes; "ix.head"
 // holds, as uvarints: mappedVersion, h, l, the mask words, the numbers of
 // files, statements, entries, tokens, def names and explicit slices, the
 // total key length of BM25 and the tokenizer's name (uvarint length and
@@ -32,6 +32,9 @@ import (
 // n hop bytes, uvarint m, m x (uvarint from, uvarint to<<2|type); the
 // maps of large values ("ix.dlBig", "ix.maskTF.big", "ix.postTF.big")
 // hold uvarint key and value pairs. Every other section is a raw array.
+// "ix.blocks.or" and "ix.blocks.lmin" (the block bounds, blocks.go) may be
+// missing, in files written before them: they are then derived on first
+// use.
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
@@ -127,6 +130,9 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 	mapfile.Put(w, "ix.maskManyAt", bm.maskManyAt)
 	mapfile.Put(w, "ix.postAt", bm.postAt)
 	mapfile.Put(w, "ix.postManyAt", bm.postManyAt)
+	bb := ix.blocks()
+	mapfile.Put(w, "ix.blocks.or", bb.or)
+	mapfile.Put(w, "ix.blocks.lmin", bb.lmin)
 	if ix.vec.dim > 0 {
 		mapfile.Put(w, "ix.vec.vals", ix.vec.vals)
 		mapfile.Put(w, "ix.vec.scale", ix.vec.scale)
@@ -264,6 +270,13 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	bm.maskManyAt = u32("ix.maskManyAt", groups)
 	bm.postAt = u32("ix.postAt", nVocab)
 	bm.postManyAt = u32("ix.postManyAt", nVocab)
+	if m.Has("ix.blocks.or") {
+		nb := (nEntries + blockSize - 1) / blockSize
+		or, err := mapfile.View[uint64](get("ix.blocks.or", 8*nb*ix.maskWords))
+		errs = append(errs, err)
+		lmin := u32("ix.blocks.lmin", nb)
+		ix.bounds.once.Do(func() { ix.bounds.or, ix.bounds.lmin = or, lmin })
+	}
 	if dim > 0 {
 		ix.vec.dim = dim
 		ix.vec.vals, err = mapfile.View[int8](get("ix.vec.vals", dim*nEntries))

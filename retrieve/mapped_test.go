@@ -66,6 +66,8 @@ func sameIndex(t testing.TB, a, b *Index) {
 			t.Fatalf("%s differs", name)
 		}
 	}
+	eq("blocks.or", a.blocks().or, b.blocks().or)
+	eq("blocks.lmin", a.blocks().lmin, b.blocks().lmin)
 	eq("vocab.off", a.vocab.Off, b.vocab.Off)
 	eq("vocab.bytes", a.vocab.Bytes, b.vocab.Bytes)
 	eq("vocab.sorted", a.vocab.Sorted, b.vocab.Sorted)
