@@ -19,6 +19,7 @@ import (
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/llm"
 	"github.com/graphcoder/graphcoder/prompt"
+	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/token"
 )
 
@@ -113,6 +114,9 @@ type Options struct {
 	// ImportBoost sets the graph methods' import-graph re-rank (nil: the
 	// engine's default; see engine.Options.ImportBoost).
 	ImportBoost *float64
+	// BM25 holds k1 and b of the BM25 ranker of methods bm25 and
+	// graphcoder-hybrid (zero: retrieve.DefaultBM25).
+	BM25 retrieve.BM25Params
 }
 
 // Observation is what one method saw and said for one task.

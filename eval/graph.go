@@ -28,6 +28,8 @@ type GraphSource struct {
 	Files     []SourceFile
 	// Embedder, when set, gives the index dense vectors.
 	Embedder embed.Embedder
+	// BM25 holds k1 and b of the BM25 ranker (zero: retrieve.DefaultBM25).
+	BM25 retrieve.BM25Params
 }
 
 // SourceFile is one file of the repository.
@@ -113,7 +115,7 @@ func (gi *engineIndex) open(ctx context.Context, dir, root string, src GraphSour
 			return fmt.Errorf("dense vectors: %w", err)
 		}
 	}
-	e, err := engine.New(d, engine.Options{Root: root, Embedder: src.Embedder})
+	e, err := engine.New(d, engine.Options{Root: root, Embedder: src.Embedder, BM25: src.BM25})
 	if err != nil {
 		return fmt.Errorf("load index: %w", err)
 	}

@@ -91,7 +91,7 @@ func (h *harness) methods(ctx context.Context, files []repoFile) ([]*method, fun
 			m.run = h.repoCoder(ix)
 		case GraphCoderCoarse, GraphCoderFine, GraphCoder, BM25, GraphCoderHybrid:
 			if graph == nil {
-				src := GraphSource{Repo: h.opts.Repo, IndexDir: h.opts.IndexDir, Tokenizer: h.opts.Tokenizer, Embedder: h.opts.Embedder}
+				src := GraphSource{Repo: h.opts.Repo, IndexDir: h.opts.IndexDir, Tokenizer: h.opts.Tokenizer, Embedder: h.opts.Embedder, BM25: h.opts.BM25}
 				for _, f := range files {
 					src.Files = append(src.Files, SourceFile{Path: f.rel, Content: f.src})
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/prompt"
+	"github.com/graphcoder/graphcoder/retrieve"
 )
 
 // contextFlags are the context assembler's packing options, the same for
@@ -27,6 +28,8 @@ type contextFlags struct {
 	defFirst    bool
 	noDefs      bool
 	importBoost float64
+	// The BM25 ranker of modes bm25 and hybrid.
+	k1, b float64
 }
 
 func (c *contextFlags) add(f *pflag.FlagSet) {
@@ -43,6 +46,8 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 	f.Float64Var(&c.defShare, "context-def-share", prompt.DefaultShares[prompt.Definition], "share of the blocks' budget definitions may take, in (0, 1]")
 	f.BoolVar(&c.defFirst, "context-def-first", true, "definitions compete for the budget before retrieved blocks (false: by rank, after them)")
 	f.BoolVar(&c.noDefs, "no-definitions", false, "leave the definition context (the repository definitions of the APIs the code reads or probably calls) out of the prompt")
+	f.Float64Var(&c.k1, "bm25-k1", retrieve.DefaultBM25.K1, "BM25 term frequency saturation k1 (modes bm25 and hybrid), > 0")
+	f.Float64Var(&c.b, "bm25-b", retrieve.DefaultBM25.B, "BM25 length normalisation b (modes bm25 and hybrid), in [0, 1]")
 	f.Float64Var(&c.importBoost, "import-boost", engine.DefaultImportBoost, "re-rank retrieved candidates by the import graph: score x (1 + boost x relation of the file); <= 0 turns it off")
 }
 
@@ -50,6 +55,7 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 func (c *contextFlags) engine(o *engine.Options) {
 	o.ContextPool, o.NoDefinitions = c.pool, c.noDefs
 	o.ImportBoost = c.importBoost
+	o.BM25 = retrieve.BM25Params{K1: c.k1, B: c.b}
 	if c.importBoost == 0 {
 		o.ImportBoost = -1 // zero on the command line is off, not the default
 	}
@@ -60,6 +66,9 @@ func (c *contextFlags) engine(o *engine.Options) {
 func (c *contextFlags) options(window, maxNew int) (prompt.Options, error) {
 	if window <= 0 || maxNew <= 0 {
 		return prompt.Options{}, fmt.Errorf("--context-window and --max-new-tokens must be positive (got %d and %d)", window, maxNew)
+	}
+	if err := (retrieve.BM25Params{K1: c.k1, B: c.b}).Validate(); err != nil {
+		return prompt.Options{}, fmt.Errorf("--bm25-k1 and --bm25-b: %w", err)
 	}
 	if c.pool <= 0 {
 		return prompt.Options{}, fmt.Errorf("--context-pool must be positive (got %d)", c.pool)

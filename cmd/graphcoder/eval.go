@@ -109,7 +109,7 @@ summary.json and metrics.svg. The same seed gives the same numbers.`,
 		opts.Prompt, opts.ContextPool = po, policy.pool
 		var eo engine.Options
 		policy.engine(&eo)
-		opts.NoDefinitions, opts.ImportBoost = eo.NoDefinitions, &eo.ImportBoost
+		opts.NoDefinitions, opts.ImportBoost, opts.BM25 = eo.NoDefinitions, &eo.ImportBoost, eo.BM25
 		if ablate == "list" {
 			for _, v := range eval.Ablations(po) {
 				fmt.Fprintf(cmd.OutOrStdout(), "%-12s %s\n", v.Name, eval.AblationDoc(v.Name))
