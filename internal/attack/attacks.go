@@ -289,16 +289,24 @@ func overwrittenTable(e *env, r *result) {
 			if err != nil {
 				return err
 			}
-			fi, _ := os.Stat(t)
-			f, err := os.OpenFile(t, os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			_, err = f.WriteAt([]byte(strings.Repeat("X", 64)), e.rng.Int64N(fi.Size()-64))
-			return err
+			return e.overwrite(t)
 		})
 	}
+}
+
+// overwrite writes 64 bytes of X at a random offset of the file at p.
+func (e *env) overwrite(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteAt([]byte(strings.Repeat("X", 64)), e.rng.Int64N(fi.Size()-64))
+	return err
 }
 
 func truncatedTable(e *env, r *result) {
@@ -372,19 +380,7 @@ func damagedSnapshot(e *env, r *result) {
 		return m[len(m)-1], nil
 	}
 	damages := []func(p string) error{
-		func(p string) error {
-			fi, err := os.Stat(p)
-			if err != nil {
-				return err
-			}
-			f, err := os.OpenFile(p, os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			_, err = f.WriteAt([]byte(strings.Repeat("X", 64)), e.rng.Int64N(fi.Size()-64))
-			return err
-		},
+		e.overwrite,
 		func(p string) error {
 			fi, err := os.Stat(p)
 			if err != nil {
