@@ -439,6 +439,20 @@ func TestNameNotUTF8(t *testing.T) {
 
 // DiskUsage counts what a folder holds and reports a folder it cannot
 // read instead of a size of 0 (Build returns that error).
+// A build whose index size cannot be read says so instead of reporting
+// a size of 0.
+func TestBuildReportsIndexSizeError(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func(string) (int64, error)) { diskUsage = f }(diskUsage)
+	diskUsage = func(string) (int64, error) { return 0, errors.New("unreadable folder") }
+	if _, err := Build(context.Background(), Options{Repo: repo}); err == nil || !strings.Contains(err.Error(), "index size: unreadable folder") {
+		t.Fatalf("Build = %v, want the index size error", err)
+	}
+}
+
 func TestDiskUsage(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a"), make([]byte, 10000), 0o644); err != nil {
