@@ -11,8 +11,9 @@ import (
 
 // MaxParseMicros bounds the time tree-sitter may spend on one file, in
 // microseconds, for every front end. Real files parse in milliseconds; the
-// bound only keeps a pathological input from stalling a build.
-const MaxParseMicros = 30_000_000
+// bound only keeps a pathological input from stalling a build. A variable
+// so that a test can show every front end applies it.
+var MaxParseMicros int64 = 30_000_000
 
 // KeepBuffer bounds the records a pooled parser keeps for its next call
 // (1<<16 records, about 2 MiB): the buffers of a larger file are dropped
