@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphcoder/graphcoder/indexer"
 )
 
 func TestBadRequests(t *testing.T) {
@@ -23,6 +25,8 @@ func TestBadRequests(t *testing.T) {
 		{"line past the end", Request{Path: "shop/lexical.py", Line: 8}, ErrLine},
 		{"line zero", Request{Path: "shop/lexical.py", Line: 0}, ErrLine},
 		{"binary", Request{Path: "blob.py", Line: 1, Source: []byte("x = 1\x00\x01\n")}, ErrBinary},
+		// A buffer over the file size limit is refused before it is parsed.
+		{"buffer over the size limit", Request{Path: "big.py", Line: 1, Source: []byte(strings.Repeat("x = 1\n", indexer.DefaultMaxFileSize/6+1))}, ErrTooLarge},
 		{"unsupported language", Request{Path: "notes.txt", Line: 1, Source: []byte("hello\n")}, ErrLanguage},
 		{"missing file", Request{Path: "shop/none.py", Line: 1}, os.ErrNotExist},
 		{"no path, no source", Request{Line: 1, Language: "python"}, ErrNoSource},
