@@ -1,6 +1,10 @@
 package ccg
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/graphcoder/graphcoder/token"
+)
 
 // brackets is the brace structure of the rows from..len(lines)-1 of a
 // source in a brace language (Java, Go, JavaScript, TypeScript), as a
@@ -182,12 +186,9 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 			case c == '/' && ecma && regexAllowed(prev, prevWord):
 				code()
 				i = regexEnd(line, i)
-			case isWordByte(c):
+			case isWordStart(line, i):
 				code()
-				j := i + 1
-				for j < len(line) && isWordByte(line[j]) {
-					j++
-				}
+				j := max(token.IdentEnd(line, i), i+1)
 				word = line[i:j]
 				i = j
 			default:
@@ -278,11 +279,7 @@ func regexEnd(line string, i int) int {
 		case c == ']':
 			class = false
 		case c == '/' && !class:
-			j++
-			for j < len(line) && isWordByte(line[j]) {
-				j++
-			}
-			return j
+			return token.IdentEnd(line, j+1)
 		}
 	}
 	return len(line)
@@ -301,6 +298,9 @@ func regexAllowed(prev byte, prevWord string) bool {
 	return false
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+// isWordStart reports whether line[i] starts a word: an identifier or a
+// number, by package token's rules.
+func isWordStart(line string, i int) bool {
+	r, _ := token.RuneAt(line, i)
+	return token.IsIdentPart(r)
 }

@@ -41,6 +41,11 @@ func TestLexBrackets(t *testing.T) {
 			[]int32{0, 0, 0, -1}, []int32{0, 0, 0, -1}, 2},
 		{"regex after a word is division", "javascript", []string{"y = x /{a:1}.a/ 2; }"},
 			[]int32{0}, []int32{-1}, 0},
+		// Words are read by package token's identifier rules: any script.
+		{"regex after a non-ASCII word is division", "javascript", []string{"y = größe /{a:1}.a/ 2; }"},
+			[]int32{0}, []int32{-1}, 0},
+		{"regex flags end at the word", "javascript", []string{"r = /{/gü; {"},
+			[]int32{0}, []int32{1}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
