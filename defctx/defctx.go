@@ -35,8 +35,8 @@ const (
 type Options struct {
 	// NearLines is the number of lines before the cursor whose names are
 	// resolved (default 6); past them, FarCalls is the number of distinct
-	// called paths of the rest of the buffer, nearest first, resolved as
-	// well (default 60, negative for none).
+	// called paths of the rest of the buffer, those called most and
+	// nearest first, resolved as well (default 60, negative for none).
 	NearLines, FarCalls int
 	// Predictors is the number of retrieved candidates, best first, whose
 	// aligned statements give predicted APIs (default 10).
@@ -66,6 +66,15 @@ type Options struct {
 	// NoBareByName leaves out the lookup by name of a bare call the scope
 	// of a class does not resolve (see bareUnknown), for ablations.
 	NoBareByName bool
+	// FillLast offers the blocks of members listed for context after
+	// every block of definitions with a reason (by default each block
+	// goes by its score: a file's listed members at contextScore of it),
+	// for ablations.
+	FillLast bool
+	// KeepOverloads shows every overload of a name with a reason among
+	// the definitions with a reason (by default the best one is, the
+	// others are listed for context), for ablations.
+	KeepOverloads bool
 	// NoMemberDocs leaves out the doc lines of members.
 	NoMemberDocs bool
 	// NoRank orders the definitions found by name alone without the
@@ -247,20 +256,36 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 				c.resolve(c.r, ch, class, 0.5, Near, strings.Join(ch.parts, ".")+" in the query's slice", here)
 			}
 		}
-		// The APIs the rest of the buffer calls, nearest first: code
-		// calls the same APIs again.
-		seen := map[string]bool{}
-		for row := cursor - o.NearLines - 1; row >= 0 && len(seen) < o.FarCalls; row-- {
+		// The APIs the rest of the buffer calls: code calls the same
+		// APIs again, the more so the more it called them. Each call
+		// site weighs 0.3 x 0.995^d (d rows above the last lines), the
+		// FarCalls heaviest paths count, each at most maxFarWeight.
+		type far struct {
+			ch  chain
+			row int
+			w   float64
+		}
+		calls := map[string]*far{}
+		var order []string
+		for row, d := cursor-o.NearLines-1, 1.0; row >= 0; row, d = row-1, d*0.995 {
 			chs = chains(in.Lines[row], in.CommentPrefix, chs[:0])
 			for _, ch := range chs {
-				key := strings.Join(ch.parts, ".")
-				if !ch.call || seen[key] || len(seen) >= o.FarCalls {
+				if !ch.call {
 					continue
 				}
-				seen[key] = true
-				w := 0.3 * pow(0.995, cursor-o.NearLines-1-row)
-				c.resolve(c.r, ch, f.Enclosing(row), w, Near, fmt.Sprintf("%s called on line %d", key, row+1), here)
+				key := strings.Join(ch.parts, ".")
+				if fc := calls[key]; fc != nil {
+					fc.w += 0.3 * d
+					continue
+				}
+				calls[key] = &far{ch: chain{parts: slices.Clone(ch.parts), call: true}, row: row, w: 0.3 * d}
+				order = append(order, key)
 			}
+		}
+		slices.SortStableFunc(order, func(a, b string) int { return -cmp.Compare(calls[a].w, calls[b].w) })
+		for _, key := range order[:min(len(order), max(o.FarCalls, 0))] {
+			fc := calls[key]
+			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), min(fc.w, maxFarWeight), Near, fmt.Sprintf("%s called on line %d", key, fc.row+1), here)
 		}
 	}
 	if !o.NoEnclosing && class >= 0 {
@@ -476,6 +501,10 @@ func enclosingCallable(f *symtab.File, row int) int {
 	return best
 }
 
+// maxFarWeight bounds the weight of a path the rest of the buffer calls:
+// three call sites' worth.
+const maxFarWeight = 0.9
+
 // valueWeight scales the score of fields, constants and variables.
 const valueWeight = 0.5
 
@@ -560,8 +589,13 @@ func (c *collector) blocks() []Block {
 		slices.SortFunc(u.members, func(a, b symtab.Def) int {
 			return cmp.Or(-cmp.Compare(c.ev[a].score, c.ev[b].score), cmp.Compare(a.Sym, b.Sym))
 		})
+		named := map[string]bool{}
 		for _, m := range u.members {
-			scores = append(scores, c.ev[m].score)
+			// Overloads of one name count once, by the best of them.
+			if n := m.Symbol().Name; !named[n] {
+				named[n] = true
+				scores = append(scores, c.ev[m].score)
+			}
 		}
 		u.score = combine(scores, 0.25)
 		fb := files[u.head.File]
@@ -606,7 +640,13 @@ func (c *collector) blocks() []Block {
 			fill = append(fill, rest)
 		}
 	}
-	return append(out, fill...)
+	// The members a strong class lists for context come before the weak
+	// definitions of other files.
+	out = append(out, fill...)
+	if !c.o.FillLast {
+		slices.SortStableFunc(out, func(a, b Block) int { return -cmp.Compare(a.Score, b.Score) })
+	}
+	return out
 }
 
 // contextScore scales a file's score for the block of its members listed
@@ -703,7 +743,18 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 				addValue(s) // the rest of the class, one line each
 			}
 		}
+		// The best overload of each name with a reason; the others go
+		// with the members listed for context, first among them: one
+		// signature says what the API is, and the budget is better spent
+		// on other APIs than on the rest of its overloads.
+		named := map[string]bool{}
+		var overloads []symtab.Def
 		for _, m := range u.members {
+			if n := m.Symbol().Name; named[n] && !c.o.KeepOverloads {
+				overloads = append(overloads, m)
+				continue
+			}
+			named[m.Symbol().Name] = true
 			reasoned(m)
 			member(m, true, c.o.MaxMembers)
 		}
@@ -725,6 +776,9 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 			return 2
 		}
 		into = &rest
+		for _, m := range overloads {
+			member(m, false, limit)
+		}
 		for pass := 0; pass < 2; pass++ { // fields and constants only with a reason
 			for _, i := range f.FileMembers(u.head.Sym) {
 				if rank(f.Symbols[i].Kind) == pass {

@@ -266,3 +266,66 @@ func TestBareByName(t *testing.T) {
 		}
 	}
 }
+
+// TestOverloads: of the overloads of a called name, the best one is shown
+// with its signature among the definitions with a reason, the others are
+// listed for context (KeepOverloads shows them all); and blocks go by
+// score, a strong class's listed members before weaker definitions
+// (FillLast puts every listed member last).
+func TestOverloads(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Logger.java", `class Logger {
+    /** Logs a message. */
+    void log(String msg) {}
+    /** Logs a message. */
+    void log(String fmt, Object... args) {}
+    /** Logs a throwable. */
+    void log(Throwable t) {}
+    boolean on() { return true; }
+}
+`)
+	write("Use.java", "class Use {\n    void run(Logger lg) {\n        lg.log(\"a\");\n\n    }\n}\n")
+	r := loadRepo(t, dir)
+	logs := func(o Options) (reasoned, listed int, blocks []Block) {
+		blocks, _ = Collect(r.input(t, "Use.java", 4, nil), o)
+		for _, b := range blocks {
+			for _, d := range b.Definitions {
+				if d.Name == "Logger.log" {
+					reasoned++
+				}
+			}
+			if len(b.Definitions) == 0 {
+				for _, l := range b.Lines {
+					if strings.Contains(l, "void log(") {
+						listed++
+					}
+				}
+			}
+		}
+		return reasoned, listed, blocks
+	}
+	if reasoned, listed, blocks := logs(Options{}); reasoned != 1 || listed != 2 {
+		t.Errorf("overloads with a reason %d, listed for context %d; want 1 and 2:\n%s", reasoned, listed, dump(blocks, Stats{}))
+	}
+	if reasoned, listed, _ := logs(Options{KeepOverloads: true}); reasoned != 3 || listed != 0 {
+		t.Errorf("KeepOverloads: overloads with a reason %d, listed %d; want 3 and 0", reasoned, listed)
+	}
+	for _, o := range []Options{{}, {FillLast: true}} {
+		_, _, blocks := logs(o)
+		context := false
+		for i, b := range blocks {
+			if i > 0 && !o.FillLast && b.Score > blocks[i-1].Score {
+				t.Errorf("block %d (score %.2f) after a weaker one (%.2f)", i, b.Score, blocks[i-1].Score)
+			}
+			if o.FillLast && context && len(b.Definitions) > 0 {
+				t.Errorf("FillLast: block %d of definitions with a reason after a block listed for context", i)
+			}
+			context = context || len(b.Definitions) == 0
+		}
+	}
+}

@@ -18,8 +18,9 @@
 //     the query slice's statements (0.5), resolved in the buffer's scope
 //     (symtab.Resolver: local definitions, imports, receivers, enclosing
 //     classes and their bases, typed fields); then the FarCalls called
-//     paths of the rest of the buffer, nearest first (0.3 x 0.995^d): code
-//     calls the same APIs again. The longest prefix of a path that
+//     paths of the rest of the buffer that weigh most, each call site
+//     0.3 x 0.995^d, summed up to three sites' worth: code calls the same
+//     APIs again, the more so the more it called them. The longest prefix of a path that
 //     resolves counts, the whole path fully, a shorter prefix at 0.6.
 //   - Declared: a local name the resolver does not know (x in x.run())
 //     whose declaration in the enclosing function names a repository type
@@ -63,13 +64,17 @@
 // shows its signature and first doc line, then its members with a reason
 // (from FullSignature on, their whole signature and first doc line; below,
 // their name line), a function its signature and first doc line, a field
-// or constant its declaring line; at most MaxLines lines a block.
+// or constant its declaring line; at most MaxLines lines a block. Of the
+// overloads of a name only the best is shown so, and a class scores by
+// the best overload of each name: one signature says what an API is.
 // Signatures longer than a few rows lose their decorators and
 // annotations, then are cut. The members a class lists for context only
-// (its constructors, then its other callables and types, in source order:
-// MaxMembers in all, EnclosingMembers for the class of the cursor) form a
-// second block of the file, offered after every block of definitions with
-// a reason, so that they take only the budget those leave.
+// (the other overloads of the names shown, then its constructors, then
+// its other callables and types, in source order: MaxMembers in all,
+// EnclosingMembers for the class of the cursor) form a second block of
+// the file, scored a tenth of the first. Blocks are offered by score: the
+// members of a class the code surely uses come before weak guesses in
+// other files, those of the others after every definition with a reason.
 //
 // Every line is the file's own, with its row (prompt.Candidate.Rows), so
 // the assembler can leave out what the in-file part shows and say where
