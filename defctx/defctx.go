@@ -536,12 +536,25 @@ func (c *collector) byName(name string, w float64, reason string) {
 		}
 		return c.in.View.Rank(d.File.Path)
 	}
-	slices.SortStableFunc(kept, func(a, b symtab.Def) int {
+	// The keys once per definition, not per comparison: a relation is a
+	// Jaccard of two import lists.
+	type keyed struct {
+		d         symtab.Def
+		rel, rank float64
+	}
+	ks := make([]keyed, len(kept))
+	for i, d := range kept {
+		ks[i] = keyed{d, c.rel.Relation(d.File.Path), rank(d)}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
 		return cmp.Or(
-			-cmp.Compare(c.rel.Relation(a.File.Path), c.rel.Relation(b.File.Path)),
-			-cmp.Compare(rank(a), rank(b)),
-			strings.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Sym, b.Sym))
+			-cmp.Compare(a.rel, b.rel),
+			-cmp.Compare(a.rank, b.rank),
+			strings.Compare(a.d.File.Path, b.d.File.Path), cmp.Compare(a.d.Sym, b.d.Sym))
 	})
+	for i := range ks {
+		kept[i] = ks[i].d
+	}
 	c.st.ByName++
 	for _, d := range kept[:min(len(kept), c.o.ByName)] {
 		c.add(d, w, ByName, reason+" (by name)")
