@@ -213,8 +213,13 @@ type evidence struct {
 }
 
 type collector struct {
-	in       Input
-	class    int // the class of the cursor in the buffer, -1 for none
+	in    Input
+	class int // the class of the cursor in the buffer, -1 for none
+	// encl is the type of the cursor: its class, or the receiver's type
+	// of the method it is in where methods are declared outside their
+	// types (Go; in any file); hasEncl false for none.
+	encl     symtab.Def
+	hasEncl  bool
 	o        Options
 	r        *symtab.Resolver
 	ev       map[symtab.Def]*evidence
@@ -288,8 +293,13 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), min(fc.w, maxFarWeight), Near, fmt.Sprintf("%s called on line %d", key, fc.row+1), here)
 		}
 	}
-	if !o.NoEnclosing && class >= 0 {
-		d := symtab.Def{File: f, Sym: class}
+	if class >= 0 {
+		c.encl, c.hasEncl = symtab.Def{File: f, Sym: class}, true
+	} else if d, ok := c.receiverType(cursor - 1); ok {
+		c.encl, c.hasEncl = d, true
+	}
+	if !o.NoEnclosing && c.hasEncl {
+		d := c.encl
 		c.add(d, 0.5, Enclosing, "the class of the cursor")
 		for _, b := range c.r.Bases(d) {
 			c.add(b, 0.4, Enclosing, "a base class of "+d.Qualified())
@@ -488,6 +498,26 @@ func (c *collector) declared(r *symtab.Resolver, at scopeText, name string, clas
 		}
 	}
 	return symtab.Def{}, false, false
+}
+
+// receiverType returns the type whose method holds row of the buffer,
+// where the language declares methods outside their types (a Go method:
+// its receiver's type, its only base, in any file of the package).
+func (c *collector) receiverType(row int) (symtab.Def, bool) {
+	f := c.in.File
+	if f.Language == nil || !f.Language.Scoping.DetachedMethods {
+		return symtab.Def{}, false
+	}
+	fn := enclosingCallable(f, row)
+	if fn < 0 || f.Symbols[fn].Kind != lang.SymMethod || len(f.Symbols[fn].Bases) != 1 {
+		return symtab.Def{}, false
+	}
+	for _, d := range c.r.Name(f.Symbols[fn].Bases[0], -1).Defs {
+		if d.Symbol().Kind.IsType() {
+			return d, true
+		}
+	}
+	return symtab.Def{}, false
 }
 
 func enclosingCallable(f *symtab.File, row int) int {
@@ -776,7 +806,7 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 		// in source order: the class of the cursor lists more of them
 		// (EnclosingMembers).
 		limit := c.o.MaxMembers
-		if f == c.in.File && u.head.Sym == c.class {
+		if c.hasEncl && u.head == c.encl {
 			limit = max(limit, c.o.EnclosingMembers)
 		}
 		rank := func(k lang.SymbolKind) int {
