@@ -27,8 +27,9 @@
 //     or a call (`x: T`, `x = T(...)`, `x = new T(...)`, `T x =`, a typed
 //     parameter, `x = store.open(n)` with open's return type): the type at
 //     0.7 of the name's weight, and the path resolved as members of it.
-//   - Enclosing: the class the cursor is in (0.5) and its repository base
-//     classes (0.4).
+//   - Enclosing: the class the cursor is in (0.5; in Go, the receiver's
+//     type of the method the cursor is in, declared in any file of the
+//     package) and its repository base classes (0.4).
 //   - Predicted: the calls in the statement that stands where the
 //     cursor's does in each of the Predictors best retrieved candidates
 //     (weight 1.5/(1+rank)), resolved in the candidate's own file: the
