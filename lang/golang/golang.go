@@ -49,6 +49,24 @@ func NewParser() *Parser {
 	return &Parser{ts: ts}
 }
 
+// Outline reads the outline of src alone (lang.OutlineParser): its lines,
+// package, imports and symbols as Parse records them, no statements.
+func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	src = lang.NormalizeCR(src)
+	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
+	p.flat = flat
+	if err != nil {
+		return nil, fmt.Errorf("outline %s: %w", path, err)
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: "go", Lines: lang.SplitLines(text)}
+	if len(flat) > 0 {
+		t := frontend.Tree{G: grammar, N: flat, Src: text}
+		outline(&t, 0, f)
+	}
+	return f, nil
+}
+
 // Parse parses src, the content of the file at path. Syntax errors do not
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.

@@ -78,6 +78,25 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	return f, nil
 }
 
+// Outline reads the outline of src alone (lang.OutlineParser): its lines,
+// imports and symbols as Parse records them, no statements.
+func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	g := p.pick(path)
+	src = lang.NormalizeCR(src)
+	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
+	p.flat = flat
+	if err != nil {
+		return nil, fmt.Errorf("outline %s: %w", path, err)
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: p.name, Lines: lang.SplitLines(text)}
+	if len(flat) > 0 {
+		t := frontend.Tree{G: g.g, N: flat, Src: text}
+		outline(&t, &g.f, 0, f)
+	}
+	return f, nil
+}
+
 // SyntaxParser runs tree-sitter alone (the parse floor), choosing the
 // grammar by the file name like Parser.
 type SyntaxParser struct {

@@ -96,7 +96,8 @@ func CheckSymbols(t testing.TB, f *lang.File) {
 
 // OutlineGolden parses every file of testdata matching pattern with p and
 // compares its Outline (imports resolved by ms) with the .golden file next
-// to it. A fixture's first line names the path it is parsed as, after
+// to it, and, when p reads outlines alone (lang.OutlineParser), that its
+// Outline is the same. A fixture's first line names the path it is parsed as, after
 // "path: " (in a comment: "# path: pkg/mod.py").
 func OutlineGolden(t *testing.T, p lang.Parser, ms lang.ModuleSystem, pattern string) {
 	fixtures, err := filepath.Glob(filepath.Join("testdata", pattern))
@@ -120,6 +121,15 @@ func OutlineGolden(t *testing.T, p lang.Parser, ms lang.ModuleSystem, pattern st
 			}
 			CheckSymbols(t, f)
 			CompareGolden(t, strings.TrimSuffix(fx, filepath.Ext(fx))+".golden", Outline(f, ms), "outline")
+			if op, ok := p.(lang.OutlineParser); ok {
+				o, err := op.Outline(context.Background(), strings.TrimSpace(path), src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := Outline(o, ms), Outline(f, ms); got != want {
+					t.Errorf("Outline differs from Parse's outline:\n%s\nwant:\n%s", got, want)
+				}
+			}
 		})
 	}
 }
