@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Resident memory of `graphcoder serve` on a large index.
+
+Usage: serve_rss.py GRAPHCODER REPO INDEX REQUESTS [EXT]
+
+Starts `GRAPHCODER serve --repo REPO --index INDEX` on a loopback port, waits
+until /v1/health says it is ready, sends REQUESTS completions one after the other at
+seeded random lines of random files of REPO ending in EXT (default .java),
+then prints the request latencies seen by the client and the server's
+resident set (VmRSS, VmHWM and the anonymous and file-backed parts of
+/proc/PID/smaps_rollup), and stops the server.
+"""
+import glob
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def main():
+    binary, root, idx, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    ext = sys.argv[5] if len(sys.argv) > 5 else ".java"
+    port = 18431
+    p = subprocess.Popen([binary, "serve", "--index", idx, "--http", f"127.0.0.1:{port}", "--repo", root],
+                         stderr=subprocess.DEVNULL)
+
+    def status():
+        return dict(l.split(":", 1) for l in open(f"/proc/{p.pid}/status"))
+
+    try:
+        t0 = time.time()
+        while time.time() - t0 < 120:
+            try:
+                h = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=5))
+                if h.get("ready", True) and h.get("status", "") != "not ready":
+                    break
+            except Exception:
+                pass
+            time.sleep(0.1)
+        print("ready after %.2f s, RSS %s" % (time.time() - t0, status()["VmRSS"].strip()))
+        files = sorted(glob.glob(os.path.join(root, "**", "*" + ext), recursive=True))
+        r = random.Random(7)
+        lat = []
+        while len(lat) < n:
+            f = files[r.randrange(len(files))]
+            lines = open(f, encoding="utf-8", errors="replace").read().split("\n")
+            if len(lines) < 5:
+                continue
+            k = r.randrange(2, len(lines))
+            body = json.dumps({"language": ext.lstrip(".") if ext != ".py" else "python",
+                               "segments": {"prefix": "\n".join(lines[:k - 1]) + "\n",
+                                            "suffix": "\n".join(lines[k - 1:]),
+                                            "filepath": os.path.relpath(f, root)}}).encode()
+            t = time.time()
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/completions", data=body,
+                                         headers={"Content-Type": "application/json"})
+            urllib.request.urlopen(req, timeout=60).read()
+            lat.append(time.time() - t)
+        lat.sort()
+        st = status()
+        print("requests %d, median %.1f ms, p99 %.1f ms; VmRSS %s, VmHWM %s" % (
+            len(lat), 1000 * lat[len(lat) // 2], 1000 * lat[int(0.99 * (len(lat) - 1))],
+            st["VmRSS"].strip(), st["VmHWM"].strip()))
+        print("".join(l for l in open(f"/proc/{p.pid}/smaps_rollup")
+                      if l.split(":")[0] in ("Rss", "Anonymous", "Pss_File")), end="")
+    finally:
+        p.terminate()
+        p.wait()
+
+
+if __name__ == "__main__":
+    main()
