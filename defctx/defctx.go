@@ -66,14 +66,19 @@ type Options struct {
 	// NoBareByName leaves out the lookup by name of a bare call the scope
 	// of a class does not resolve (see bareUnknown), for ablations.
 	NoBareByName bool
+	// FarNearest takes the FarCalls nearest called paths of the rest of
+	// the buffer, each at the weight of its nearest call site, for
+	// ablations.
+	FarNearest bool
 	// FillLast offers the blocks of members listed for context after
 	// every block of definitions with a reason (by default each block
 	// goes by its score: a file's listed members at contextScore of it),
 	// for ablations.
 	FillLast bool
 	// KeepOverloads shows every overload of a name with a reason among
-	// the definitions with a reason (by default the best one is, the
-	// others are listed for context), for ablations.
+	// the definitions with a reason and counts them all in its class's
+	// score (by default the best one is shown and counted, the others
+	// are listed for context), for ablations.
 	KeepOverloads bool
 	// NoMemberDocs leaves out the doc lines of members.
 	NoMemberDocs bool
@@ -287,10 +292,16 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 				order = append(order, key)
 			}
 		}
-		slices.SortStableFunc(order, func(a, b string) int { return -cmp.Compare(calls[a].w, calls[b].w) })
+		if !o.FarNearest {
+			slices.SortStableFunc(order, func(a, b string) int { return -cmp.Compare(calls[a].w, calls[b].w) })
+		}
 		for _, key := range order[:min(len(order), max(o.FarCalls, 0))] {
 			fc := calls[key]
-			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), min(fc.w, maxFarWeight), Near, fmt.Sprintf("%s called on line %d", key, fc.row+1), here)
+			w := min(fc.w, maxFarWeight)
+			if o.FarNearest {
+				w = 0.3 * pow(0.995, cursor-o.NearLines-1-fc.row)
+			}
+			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), w, Near, fmt.Sprintf("%s called on line %d", key, fc.row+1), here)
 		}
 	}
 	if class >= 0 {
@@ -635,7 +646,7 @@ func (c *collector) blocks() []Block {
 		named := map[string]bool{}
 		for _, m := range u.members {
 			// Overloads of one name count once, by the best of them.
-			if n := m.Symbol().Name; !named[n] {
+			if n := m.Symbol().Name; !named[n] || c.o.KeepOverloads {
 				named[n] = true
 				scores = append(scores, c.ev[m].score)
 			}

@@ -83,6 +83,8 @@ var ablations = []struct {
 		defs: "by-name-external", defOptions: defctx.Options{ByNameExternal: true}},
 	{name: "defs-no-bare-by-name", doc: "no lookup by name of a bare call a class's scope does not resolve (Java)", apply: keep,
 		defs: "no-bare-by-name", defOptions: defctx.Options{NoBareByName: true}},
+	{name: "defs-far-nearest", doc: "the nearest calls of the buffer past the last lines, each once", apply: keep,
+		defs: "far-nearest", defOptions: defctx.Options{FarNearest: true}},
 	{name: "defs-keep-overloads", doc: "every overload of a name with a reason shown with its signature", apply: keep,
 		defs: "keep-overloads", defOptions: defctx.Options{KeepOverloads: true}},
 	{name: "defs-fill-last", doc: "the members listed for context after every definition with a reason", apply: keep,
