@@ -32,6 +32,7 @@ var ablations = []struct {
 	{name: "lead-2", doc: "the two best retrieved blocks compete before the definitions", apply: func(o prompt.Options) prompt.Options { o.Lead = 2; return o }},
 	{name: "lead-3", doc: "the three best retrieved blocks compete before the definitions", apply: func(o prompt.Options) prompt.Options { o.Lead = 3; return o }},
 	{name: "no-lead", doc: "the definitions compete before every retrieved block", apply: func(o prompt.Options) prompt.Options { o.Lead = -1; return o }},
+	{name: "cap-all-blocks", doc: "definition blocks count toward the 10 blocks", apply: func(o prompt.Options) prompt.Options { o.CapAllBlocks = true; return o }},
 	{name: "repeat-0.75", doc: "drop a block when over three quarters of its lines is shown", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 0.75; return o }},
 	{name: "repeat-0.9", doc: "drop a block when over 90 % of its lines is shown", apply: func(o prompt.Options) prompt.Options { o.MaxRepeat = 0.9; return o }},
 	{name: "no-cap", doc: "no per-file cap", apply: func(o prompt.Options) prompt.Options { o.PerFile = prompt.NoCap; return o }, pool: 0},

@@ -257,10 +257,16 @@ func (a *assembler) run() *Context {
 	}
 	perFile := map[fileKey]int{}
 	bySource := map[Source]int{}
-	leadUsed := 0
+	leadUsed, framed := 0, 0
 	for _, u := range units {
-		if len(chosen) == o.MaxBlocks {
-			break
+		// Blocks with explicit rows (definitions) are bounded by whoever
+		// made them, not by MaxBlocks, unless CapAllBlocks.
+		capped := o.CapAllBlocks || !u.sparse()
+		if capped && framed == o.MaxBlocks {
+			if o.CapAllBlocks {
+				break
+			}
+			continue
 		}
 		fk := fileKey{u.Source, u.Path}
 		if o.PerFile != NoCap && u.Path != "" && !u.sparse() && perFile[fk] >= o.PerFile {
@@ -291,6 +297,9 @@ func (a *assembler) run() *Context {
 			continue
 		}
 		chosen = append(chosen, u)
+		if capped {
+			framed++
+		}
 		used += u.Tokens
 		bySource[u.Source] += u.Tokens
 		if u.prio < 0 {

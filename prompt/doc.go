@@ -94,7 +94,9 @@
 //     lines or the whole block (unless NoCut, which skips it); otherwise
 //     it is skipped and the next one tried. A block with explicit rows,
 //     whose lines come best first, is cut to its first lines instead. At
-//     most MaxBlocks blocks.
+//     most MaxBlocks blocks besides those with explicit rows (the
+//     definitions, whose number the definition context bounds): counted
+//     together, definitions would leave a large window's budget unused.
 //  9. In-file part. The in-file part takes what the blocks leave; rules
 //     1 and 7 are applied again against the lines it then shows, which
 //     frees tokens for more in-file lines, for a few rounds. A source

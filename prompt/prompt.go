@@ -92,8 +92,11 @@ type Options struct {
 	Tokenizer     Tokenizer
 	Layout        Layout // default Paper
 
-	// MaxBlocks bounds the blocks of the retrieved part (default 10).
-	MaxBlocks int
+	// MaxBlocks bounds the blocks of the retrieved part (default 10),
+	// but for blocks with explicit rows (definitions), whose number their
+	// maker bounds, unless CapAllBlocks.
+	MaxBlocks    int
+	CapAllBlocks bool
 	// Share is the part of the budget the blocks may take, in (0, 1]
 	// (default 0.5, the paper's half); the in-file context takes the rest
 	// and whatever the blocks leave. When the whole in-file context takes
@@ -165,7 +168,7 @@ var (
 // assembler; evaluations compare against it.
 func Legacy(o Options) Options {
 	o.NoMerge, o.MaxRepeat, o.PerFile, o.NoCut, o.KeepInFileRows, o.NoElide, o.MaxLines = true, 1, NoCap, true, true, true, NoCap
-	o.FixedShare, o.Lead = true, -1
+	o.FixedShare, o.Lead, o.CapAllBlocks = true, -1, true
 	return o
 }
 
