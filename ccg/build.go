@@ -2,10 +2,19 @@ package ccg
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 
 	"github.com/graphcoder/graphcoder/lang"
 )
+
+// collectFrom is the number of statements from which Build collects the
+// garbage once the control flow is built, before the dependences: the
+// statement tree it lets go of then is the largest thing live, and the
+// heap may grow by as much as it holds after a collection before the
+// next. No file of the Python standard library or the JDK has this many
+// statements, and a collection costs milliseconds.
+const collectFrom = 8192
 
 // Build returns the code context graph of f: one vertex per statement (ids
 // in lang.Walk pre-order) and its CF, CD and DD edges. It never fails: a
@@ -21,7 +30,15 @@ func Build(f *lang.File) *Graph {
 	b.number(f.Stmts, NoScope)
 	b.enclose(f.Stmts)
 	b.top(f.Stmts)
+	// The statement tree is not read past this point: the builder lets
+	// go of it (and of the map keyed by it), so that a caller who has
+	// no other use for the tree can have it collected while the rest of
+	// the graph is built (for a large file it is the largest thing live).
+	b.f, b.ids, b.pendingLoop = nil, nil, nil
 	g.Nodes = b.nodes
+	if n >= collectFrom {
+		runtime.GC() // see collectFrom
+	}
 	g.enclosing, g.after = b.chain, b.after
 
 	var cd cdBuilder

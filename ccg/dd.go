@@ -59,7 +59,7 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 	if words := (sites + 63) / 64; n*words <= ddDenseWords {
 		d.dense(nodes, cfFrom, cfTo, ids)
 	} else {
-		d.sparse(nodes, cfFrom, cfTo, ids)
+		d.sparse(nodes, cfFrom, cfTo, ids, sites)
 	}
 }
 
@@ -233,7 +233,7 @@ func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int
 // from the uses. Outside that region no set can reach a use, so the result
 // is exact, and the work is the size of the live ranges rather than of
 // everything downstream of each definition.
-func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32) {
+func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32, sites int) {
 	n := len(nodes)
 	nv := len(d.names)
 	// Sites in the dense numbering: per vertex its Defs, then its Params.
@@ -242,7 +242,7 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 		param bool
 	}
 	var sitesOf = make([][]int32, nv) // name -> its sites, ascending
-	var all []site
+	all := make([]site, 0, sites)
 	for i := range nodes {
 		for _, def := range nodes[i].Defs {
 			if id, ok := ids[def]; ok {
@@ -379,6 +379,12 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 		for _, u := range usesOf[x] {
 			for _, k := range meet(u.node) {
 				if all[k].node != u.node {
+					if len(edges) == cap(edges) {
+						// Doubling: append grows a long slice by a
+						// quarter, allocating four times its final
+						// size on the way.
+						edges = slices.Grow(edges, max(len(edges), 64))
+					}
 					edges = append(edges, ddEdge{from: all[k].node, to: u.node, name: int32(x), use: u.index, site: k})
 				}
 			}
@@ -394,10 +400,11 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 		}
 		return int(a.site - b.site)
 	})
-	for _, e := range edges {
-		d.from = append(d.from, e.from)
-		d.to = append(d.to, e.to)
-		d.vars = append(d.vars, e.name)
+	d.from = make([]int32, len(edges))
+	d.to = make([]int32, len(edges))
+	d.vars = make([]int32, len(edges))
+	for i, e := range edges {
+		d.from[i], d.to[i], d.vars[i] = e.from, e.to, e.name
 	}
 }
 

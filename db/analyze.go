@@ -2,7 +2,9 @@ package db
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"runtime"
 
 	"github.com/graphcoder/graphcoder/ccg"
@@ -18,6 +20,9 @@ type analysis struct {
 	// call, so slices are computed one at a time and never all held.
 	sliceOf      func(v int32) *slice.Slice
 	syntaxErrors int
+	// big marks a file of at least bigFile bytes, whose stages collect
+	// their garbage before the next one starts.
+	big bool
 	// The file's outline (lang.File.Package, Symbols, Imports).
 	pkg     string
 	symbols []lang.Symbol
@@ -25,7 +30,11 @@ type analysis struct {
 }
 
 // bigFile is the size from which a file's analysis collects its garbage
-// between stages.
+// between stages: the heap may grow by as much as it holds after a
+// collection before the next one, so a stage that starts with the
+// previous stage's garbage still in the heap peaks at twice what it
+// needs. Few files are this large, so the collections cost a build
+// little.
 const bigFile = 256 << 10
 
 type analyzeFunc func(ctx context.Context, b *Builder, l *lang.Language, path string, content []byte) (*analysis, error)
@@ -47,8 +56,17 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	big := len(content) >= bigFile
+	if big {
+		// The syntax records the parse walked are garbage now, as large
+		// as the statement tree: collect them before the graph is built.
+		runtime.GC()
+	}
+	// What the analysis keeps of f, taken before the graph is built: the
+	// statement tree is garbage once Build has read it.
+	errs, pkg, symbols, imports := f.Errors, f.Package, f.Symbols, f.Imports
 	g := ccg.Build(f)
-	if len(content) >= bigFile {
+	if big {
 		// The parse's garbage (syntax records, the statement tree) is
 		// several times the graph that replaces it: collect it before
 		// the entries are computed, so that the file's peak is its
@@ -56,17 +74,27 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		runtime.GC()
 	}
 	var s slice.Slicer
+	var out slice.Slice // reused: each slice is encoded before the next
 	opts := b.slice
-	return &analysis{graph: g, syntaxErrors: f.Errors,
-		pkg: f.Package, symbols: f.Symbols, imports: f.Imports,
-		sliceOf: func(v int32) *slice.Slice { return s.Of(g, v, opts) }}, nil
+	return &analysis{graph: g, syntaxErrors: errs, big: big,
+		pkg: pkg, symbols: symbols, imports: imports,
+		sliceOf: func(v int32) *slice.Slice { return s.OfInto(g, v, opts, &out) }}, nil
 }
 
 // encode returns the blob of the file: rec's sections, then one entry per
-// statement, sliced and encoded one at a time.
+// statement, sliced and encoded one at a time straight into the blob. The
+// entries section starts with its counts, known only once every entry is
+// encoded: the entries are written after room for the largest counts, and
+// moved back over what the counts leave of it. The blob grows by doubling,
+// with room for each entry made before it is written.
 func (b *Builder) encode(rec *FileRecord, a *analysis) []byte {
+	if a.big {
+		runtime.GC() // the record's garbage, before the blob grows
+	}
 	blob := appendHead(make([]byte, 0, 4096), rec)
-	var entries []byte
+	const countsRoom = 3 * binary.MaxVarintLen64
+	at := len(blob)
+	blob = append(blob, make([]byte, countsRoom)...)
 	nNodes, nEdges := 0, 0
 	for v := range a.graph.Nodes {
 		s := a.sliceOf(int32(v))
@@ -74,10 +102,34 @@ func (b *Builder) encode(rec *FileRecord, a *analysis) []byte {
 		if s.Target >= 0 && s.Target < len(s.Nodes) {
 			target = uint32(s.Nodes[s.Target])
 		}
-		entries = appendEntry(entries, target, s.Nodes, s.Hop, s.Edges)
+		blob = reserve(blob, maxEntryLen(len(s.Nodes), len(s.Edges)))
+		blob = appendEntry(blob, target, s.Nodes, s.Hop, s.Edges)
 		nNodes += len(s.Nodes)
 		nEdges += len(s.Edges)
 	}
-	blob = appendEntries(blob, len(a.graph.Nodes), nNodes, nEdges, entries)
+	counts := appendEntries(make([]byte, 0, countsRoom), len(a.graph.Nodes), nNodes, nEdges, nil)
+	copy(blob[at:], counts)
+	blob = append(blob[:at+len(counts)], blob[at+countsRoom:]...)
+	blob = reserve(blob, crc32.Size)
 	return appendCRC(blob, 0)
+}
+
+// maxEntryLen bounds the encoding of an entry of n vertices and e edges
+// (appendEntry): three varints of at most 64 bits, per vertex a varint of
+// a difference of two int32s and a hop byte, per edge two varints of at
+// most 18 bits.
+func maxEntryLen(n, e int) int {
+	return 3*binary.MaxVarintLen64 + n*(binary.MaxVarintLen32+1) + e*2*3
+}
+
+// reserve returns dst with room for n more bytes, doubling its capacity
+// when it must grow (append grows a large slice by a quarter, which
+// allocates four times the final size on the way).
+func reserve(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	grown := make([]byte, len(dst), max(2*cap(dst), len(dst)+n))
+	copy(grown, dst)
+	return grown
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"strings"
 
 	"github.com/graphcoder/graphcoder/ccg"
@@ -144,7 +145,6 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // appendHead appends every section of the blob of r before the entries.
 func appendHead(dst []byte, r *FileRecord) []byte {
-	dst = appendString(dst, r.Language)
 	srcLen := len(r.Lines) - 1
 	for _, l := range r.Lines {
 		srcLen += len(l)
@@ -152,6 +152,18 @@ func appendHead(dst []byte, r *FileRecord) []byte {
 	if len(r.Lines) == 0 {
 		srcLen = 0
 	}
+	vocabBytes := 0
+	for _, v := range r.Vocab {
+		vocabBytes += len(v)
+	}
+	nTok := 0
+	for i := range r.Stmts {
+		nTok += len(r.Stmts[i].Tokens)
+	}
+	// Room for what the head takes in a typical file, so that a large
+	// one is not copied over and over as append grows it.
+	dst = slices.Grow(dst, 64+len(r.Language)+srcLen+vocabBytes+2*len(r.Vocab)+6*len(r.Stmts)+2*nTok+outlineHint(r))
+	dst = appendString(dst, r.Language)
 	dst = binary.AppendUvarint(dst, uint64(len(r.Lines)))
 	dst = binary.AppendUvarint(dst, uint64(srcLen))
 	for i, l := range r.Lines {
@@ -161,10 +173,6 @@ func appendHead(dst []byte, r *FileRecord) []byte {
 		dst = append(dst, l...)
 	}
 
-	vocabBytes := 0
-	for _, v := range r.Vocab {
-		vocabBytes += len(v)
-	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Vocab)))
 	dst = binary.AppendUvarint(dst, uint64(vocabBytes))
 	for _, v := range r.Vocab {
@@ -174,10 +182,6 @@ func appendHead(dst []byte, r *FileRecord) []byte {
 		dst = append(dst, v...)
 	}
 
-	nTok := 0
-	for i := range r.Stmts {
-		nTok += len(r.Stmts[i].Tokens)
-	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Stmts)))
 	dst = binary.AppendUvarint(dst, uint64(nTok))
 	prevStart := 0
@@ -566,7 +570,7 @@ func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]strin
 // appendOutline appends the outline section: its length, then the package,
 // the symbols and the imports (see the layout in doc.go).
 func appendOutline(dst []byte, r *FileRecord) []byte {
-	var sec []byte
+	sec := make([]byte, 0, outlineHint(r))
 	sec = appendString(sec, r.Package)
 	sec = binary.AppendUvarint(sec, uint64(len(r.Symbols)))
 	prevStart := 0
@@ -608,6 +612,15 @@ func appendOutline(dst []byte, r *FileRecord) []byte {
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(sec)))
 	return append(dst, sec...)
+}
+
+// outlineHint is about the size of r's outline section.
+func outlineHint(r *FileRecord) int {
+	n := 16 + len(r.Package) + 12*len(r.Imports)
+	for i := range r.Symbols {
+		n += 12 + len(r.Symbols[i].Name) + len(r.Symbols[i].Type)
+	}
+	return n
 }
 
 func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }

@@ -405,11 +405,13 @@ func (b *Builder) record(a *analysis) *FileRecord {
 			rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
 			prev, prevTokens, havePrev = r, rec.Stmts[v].Tokens, !n.Dummy
 		}
+		// The graph's name lists are never changed once built: the
+		// record shares them (it lives no longer than the graph).
 		if len(n.Defs) > 0 {
-			rec.Stmts[v].Defs = slices.Clone(n.Defs)
+			rec.Stmts[v].Defs = n.Defs
 		}
 		if len(n.Params) > 0 {
-			rec.Stmts[v].Params = slices.Clone(n.Params)
+			rec.Stmts[v].Params = n.Params
 		}
 	}
 	return rec

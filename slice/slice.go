@@ -100,9 +100,21 @@ type Slicer struct {
 // distinct DD/CD predecessors reaches it with l = 2. Slices are also
 // capped at 65,535 vertices so local indexes fit in uint16.
 func (s *Slicer) Of(g *ccg.Graph, target int32, opt Options) *Slice {
+	return s.OfInto(g, target, opt, nil)
+}
+
+// OfInto is Of writing the slice into dst, reusing its buffers, and
+// returning it; with a nil dst it allocates a new Slice. A caller that is
+// done with each slice before it computes the next (an index build
+// encoding every statement's slice) then allocates nothing per slice.
+func (s *Slicer) OfInto(g *ccg.Graph, target int32, opt Options, dst *Slice) *Slice {
+	if dst == nil {
+		dst = &Slice{}
+	}
 	n := len(g.Nodes)
 	if target < 0 || int(target) >= n {
-		return &Slice{Target: -1}
+		*dst = Slice{Target: -1, Nodes: dst.Nodes[:0], Hop: dst.Hop[:0], Edges: dst.Edges[:0]}
+		return dst
 	}
 	s.reset(n)
 	// The target is always in its slice: a negative h is taken as 0.
@@ -137,7 +149,7 @@ func (s *Slicer) Of(g *ccg.Graph, target int32, opt Options) *Slice {
 			}
 		}
 	}
-	return s.result(g, target)
+	return s.result(g, target, dst)
 }
 
 func (s *Slicer) reset(n int) {
@@ -170,10 +182,14 @@ func (s *Slicer) add(v int32) bool {
 }
 
 // result sorts the members, induces the edges and computes hops.
-func (s *Slicer) result(g *ccg.Graph, target int32) *Slice {
+func (s *Slicer) result(g *ccg.Graph, target int32, out *Slice) *Slice {
 	k := len(s.members)
-	out := &Slice{Nodes: make([]int32, k), Hop: make([]uint8, k)}
-	copy(out.Nodes, s.members)
+	out.Target = 0
+	out.Nodes = append(out.Nodes[:0], s.members...)
+	if cap(out.Hop) < k {
+		out.Hop = make([]uint8, k)
+	}
+	out.Hop = out.Hop[:k]
 	slices.SortFunc(out.Nodes, func(a, b int32) int {
 		if ra, rb := g.Nodes[a].StartRow, g.Nodes[b].StartRow; ra != rb {
 			return ra - rb
@@ -206,7 +222,7 @@ func (s *Slicer) result(g *ccg.Graph, target int32) *Slice {
 		}
 		return int(a.Type) - int(b.Type)
 	})
-	out.Edges = append([]Edge(nil), s.edges...)
+	out.Edges = append(out.Edges[:0], s.edges...)
 
 	// Hops: BFS from the target over slice edges in both directions.
 	s.hop = grow(s.hop, k)

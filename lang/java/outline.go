@@ -171,12 +171,7 @@ func (o *outliner) field(i int32) ofield {
 	return ofNone
 }
 
-func (o *outliner) first(i int32) int32 {
-	if o.n[i].NChild == 0 || int(i)+1 >= len(o.n) {
-		return -1
-	}
-	return i + 1
-}
+func (o *outliner) first(i int32) int32 { return tsflat.FirstChild(o.n, i) }
 
 func (o *outliner) next(i int32) int32 {
 	if nx := o.n[i].Next; nx >= 0 && int(nx) < len(o.n) {
@@ -197,12 +192,7 @@ func (o *outliner) startRow(i int32) int { return o.clamp(int(o.n[i].StartRow)) 
 
 // endRow is the last row holding text of i.
 func (o *outliner) endRow(i int32) int {
-	n := &o.n[i]
-	r := int(n.EndRow)
-	if n.EndCol == 0 && n.EndRow > n.StartRow {
-		r--
-	}
-	return o.clamp(r)
+	return o.clamp(tsflat.LastRow(&o.n[i], o.src))
 }
 
 func (o *outliner) clamp(r int) int {

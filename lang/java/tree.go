@@ -324,11 +324,10 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			leaf := !info.named || info.kind == kIdent || info.kind == kThis || info.kind == kSuper
 			switch {
 			case broken || !leaf:
-				nd.startRow, nd.endRow = int32(n.StartRow), int32(n.EndRow)
-				if n.EndCol == 0 && n.EndRow > n.StartRow {
-					nd.endRow-- // the node ends with a newline: its last byte is on the row before
-				}
-				nd.missing = broken && n.EndRow == n.StartRow && n.EndCol == n.StartCol && n.Flags&tsflat.Missing != 0
+				// A node that ends with a newline has its last byte on
+				// the row before.
+				nd.startRow, nd.endRow = int32(n.StartRow), int32(tsflat.LastRow(n, src))
+				nd.missing = broken && n.StartByte == n.EndByte && n.Flags&tsflat.Missing != 0
 			case parent < 0 || needsChildRows(nodes[parent].kind):
 				nd.startRow = int32(n.StartRow)
 				nd.endRow = nd.startRow
@@ -365,7 +364,7 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			}
 		}
 		// A record's first child is the record after it.
-		if descend && n.NChild > 0 && int(i)+1 < len(flat) {
+		if descend && tsflat.FirstChild(flat, i) >= 0 {
 			i++
 			depth++
 			if depth < len(last) {

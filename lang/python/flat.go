@@ -19,10 +19,8 @@ import (
 // used in place; the layout is checked at start-up.
 type node struct {
 	startByte, endByte uint32
-	startRow, startCol uint32
-	endRow, endCol     uint32
+	startRow, endRow   uint32
 	parent, next       int32
-	nchild             uint32
 	sym, field         uint16
 	flags              uint8
 }
@@ -45,12 +43,9 @@ func layoutError() error {
 		unsafe.Offsetof(n.startByte) == unsafe.Offsetof(f.StartByte) &&
 		unsafe.Offsetof(n.endByte) == unsafe.Offsetof(f.EndByte) &&
 		unsafe.Offsetof(n.startRow) == unsafe.Offsetof(f.StartRow) &&
-		unsafe.Offsetof(n.startCol) == unsafe.Offsetof(f.StartCol) &&
 		unsafe.Offsetof(n.endRow) == unsafe.Offsetof(f.EndRow) &&
-		unsafe.Offsetof(n.endCol) == unsafe.Offsetof(f.EndCol) &&
 		unsafe.Offsetof(n.parent) == unsafe.Offsetof(f.Parent) &&
 		unsafe.Offsetof(n.next) == unsafe.Offsetof(f.Next) &&
-		unsafe.Offsetof(n.nchild) == unsafe.Offsetof(f.NChild) &&
 		unsafe.Offsetof(n.sym) == unsafe.Offsetof(f.Sym) &&
 		unsafe.Offsetof(n.field) == unsafe.Offsetof(f.Field) &&
 		unsafe.Offsetof(n.flags) == unsafe.Offsetof(f.Flags)

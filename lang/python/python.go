@@ -132,10 +132,10 @@ func (b *builder) reset(nodes []node, src []byte, lines int) {
 // Tree navigation over the pre-order records.
 
 func (b *builder) first(i int32) int32 {
-	if b.n[i].nchild == 0 {
-		return -1
+	if j := i + 1; int(j) < len(b.n) && b.n[j].parent == i {
+		return j
 	}
-	return i + 1
+	return -1
 }
 
 func (b *builder) next(i int32) int32 { return b.n[i].next }
@@ -156,11 +156,11 @@ func (b *builder) skip(i int32) bool {
 func (b *builder) startRow(i int32) int { return b.clamp(int(b.n[i].startRow)) }
 
 // endRow is the last row holding text of i: a node that ends at column 0
-// ends on the previous row.
+// (right after a newline) ends on the previous row.
 func (b *builder) endRow(i int32) int {
 	n := &b.n[i]
 	r := int(n.endRow)
-	if n.endCol == 0 && n.endRow > n.startRow {
+	if n.endRow > n.startRow && n.endByte > 0 && int(n.endByte) <= len(b.src) && b.src[n.endByte-1] == '\n' {
 		r--
 	}
 	return b.clamp(r)

@@ -16,12 +16,7 @@ func (t *Tree) Kind(i int32) uint8 { return t.G.Kind(t.N[i].Sym) }
 func (t *Tree) Type(i int32) string { return t.G.Name(t.N[i].Sym) }
 
 // First returns the first child of i, or -1.
-func (t *Tree) First(i int32) int32 {
-	if t.N[i].NChild == 0 || int(i)+1 >= len(t.N) {
-		return -1
-	}
-	return i + 1
-}
+func (t *Tree) First(i int32) int32 { return tsflat.FirstChild(t.N, i) }
 
 // Next returns the next sibling of i, or -1.
 func (t *Tree) Next(i int32) int32 {
@@ -64,14 +59,7 @@ func (t *Tree) StartRow(i int32) int { return int(t.N[i].StartRow) }
 
 // EndRow is the last row holding a byte of node i: a node that ends at
 // column 0 (after a newline) ends on the row before.
-func (t *Tree) EndRow(i int32) int {
-	n := &t.N[i]
-	r := int(n.EndRow)
-	if n.EndCol == 0 && n.EndRow > n.StartRow {
-		r--
-	}
-	return r
-}
+func (t *Tree) EndRow(i int32) int { return tsflat.LastRow(&t.N[i], t.Src) }
 
 // Child returns the first child of i filling field f, or -1.
 func (t *Tree) Child(i int32, f uint16) int32 {

@@ -33,9 +33,8 @@ extern bool ts_node_has_error(tsflat_node);
 // tsflat_rec is one node in pre-order; it must match type Node in Go.
 typedef struct {
 	uint32_t start_byte, end_byte;
-	uint32_t start_row, start_col, end_row, end_col;
+	uint32_t start_row, end_row;
 	int32_t parent, next;
-	uint32_t nchild;
 	uint16_t sym, field;
 	uint8_t flags;
 } tsflat_rec;
@@ -47,15 +46,12 @@ static void tsflat_offsets(size_t *out) {
 	out[0] = offsetof(tsflat_rec, start_byte);
 	out[1] = offsetof(tsflat_rec, end_byte);
 	out[2] = offsetof(tsflat_rec, start_row);
-	out[3] = offsetof(tsflat_rec, start_col);
-	out[4] = offsetof(tsflat_rec, end_row);
-	out[5] = offsetof(tsflat_rec, end_col);
-	out[6] = offsetof(tsflat_rec, parent);
-	out[7] = offsetof(tsflat_rec, next);
-	out[8] = offsetof(tsflat_rec, nchild);
-	out[9] = offsetof(tsflat_rec, sym);
-	out[10] = offsetof(tsflat_rec, field);
-	out[11] = offsetof(tsflat_rec, flags);
+	out[3] = offsetof(tsflat_rec, end_row);
+	out[4] = offsetof(tsflat_rec, parent);
+	out[5] = offsetof(tsflat_rec, next);
+	out[6] = offsetof(tsflat_rec, sym);
+	out[7] = offsetof(tsflat_rec, field);
+	out[8] = offsetof(tsflat_rec, flags);
 }
 
 static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c, int32_t parent) {
@@ -64,12 +60,9 @@ static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c, int32_t parent) {
 	r->start_byte = ts_node_start_byte(n);
 	r->end_byte = ts_node_end_byte(n);
 	r->start_row = s.row;
-	r->start_col = s.column;
 	r->end_row = e.row;
-	r->end_col = e.column;
 	r->parent = parent;
 	r->next = -1;
-	r->nchild = 0;
 	r->sym = ts_node_symbol(n);
 	r->field = ts_tree_cursor_current_field_id(c);
 	r->flags = (ts_node_is_named(n) ? TSFLAT_NAMED : 0) |
@@ -92,7 +85,6 @@ static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
 	while (n < cap) {
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			tsflat_fill(&out[n], &c, cur);
-			out[cur].nchild++;
 			cur = (int32_t)n++;
 			continue;
 		}
@@ -100,7 +92,6 @@ static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) {
 				int32_t parent = out[cur].parent;
 				tsflat_fill(&out[n], &c, parent);
-				out[parent].nchild++;
 				out[cur].next = (int32_t)n;
 				cur = (int32_t)n++;
 				break;
@@ -123,19 +114,40 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Node is one syntax node copied out of a tree-sitter tree. Rows and columns
-// are 0-based; columns count bytes. Its first child, if NChild > 0, is the
-// record right after it.
+// Node is one syntax node copied out of a tree-sitter tree. Rows are
+// 0-based. Its first child, if it has one, is the record right after it
+// (FirstChild). A record is 32 bytes: a large file has several hundred
+// thousand, so it holds what the front ends read and nothing they can
+// derive (columns and child counts; see FirstChild and LastRow).
 type Node struct {
 	StartByte, EndByte uint32
-	StartRow, StartCol uint32
-	EndRow, EndCol     uint32
-	Parent             int32 // index of the parent record, -1 for the root
-	Next               int32 // index of the next sibling, -1 for the last child
-	NChild             uint32
+	StartRow, EndRow   uint32
+	Parent             int32  // index of the parent record, -1 for the root
+	Next               int32  // index of the next sibling, -1 for the last child
 	Sym                uint16 // the grammar symbol, after aliasing; 0xFFFF for ERROR
 	Field              uint16 // the field the node fills in its parent, 0 for none
 	Flags              uint8
+}
+
+// FirstChild returns the index of the first child of record i of recs,
+// or -1: the record after i when i is its parent.
+func FirstChild(recs []Node, i int32) int32 {
+	if j := i + 1; int(j) < len(recs) && recs[j].Parent == i {
+		return j
+	}
+	return -1
+}
+
+// LastRow returns the last row holding a byte of n, whose tree was
+// parsed from src: a node that ends right after a newline (at column 0)
+// ends on the row before. Tree-sitter starts a row after every '\n' and
+// nothing else, so the byte before the end tells the column 0.
+func LastRow[S ~string | ~[]byte](n *Node, src S) int {
+	r := int(n.EndRow)
+	if n.EndRow > n.StartRow && n.EndByte > 0 && int(n.EndByte) <= len(src) && src[n.EndByte-1] == '\n' {
+		r--
+	}
+	return r
 }
 
 // Flags of a Node.
@@ -160,11 +172,10 @@ func layoutError() error {
 	var n Node
 	want := [...]uintptr{
 		unsafe.Offsetof(n.StartByte), unsafe.Offsetof(n.EndByte),
-		unsafe.Offsetof(n.StartRow), unsafe.Offsetof(n.StartCol),
-		unsafe.Offsetof(n.EndRow), unsafe.Offsetof(n.EndCol),
+		unsafe.Offsetof(n.StartRow), unsafe.Offsetof(n.EndRow),
 		unsafe.Offsetof(n.Parent), unsafe.Offsetof(n.Next),
-		unsafe.Offsetof(n.NChild), unsafe.Offsetof(n.Sym),
-		unsafe.Offsetof(n.Field), unsafe.Offsetof(n.Flags),
+		unsafe.Offsetof(n.Sym), unsafe.Offsetof(n.Field),
+		unsafe.Offsetof(n.Flags),
 	}
 	var got [len(want)]C.size_t
 	C.tsflat_offsets(&got[0])

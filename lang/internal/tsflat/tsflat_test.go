@@ -96,7 +96,6 @@ func viaCursor(root *sitter.Node) ([]Node, []string) {
 		parent := int32(-1)
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
-			out[parent].NChild++
 		}
 		if prev >= 0 {
 			out[prev].Next = idx
@@ -117,7 +116,7 @@ func viaCursor(root *sitter.Node) ([]Node, []string) {
 		}
 		out = append(out, Node{
 			StartByte: n.StartByte(), EndByte: n.EndByte(),
-			StartRow: sp.Row, StartCol: sp.Column, EndRow: ep.Row, EndCol: ep.Column,
+			StartRow: sp.Row, EndRow: ep.Row,
 			Parent: parent, Next: -1,
 			Sym: uint16(n.Symbol()), Flags: flags,
 		})
