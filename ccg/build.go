@@ -41,19 +41,24 @@ func Build(f *lang.File) *Graph {
 	}
 	g.enclosing, g.after = b.chain, b.after
 
-	var cd cdBuilder
-	cd.build(g.Nodes, b.from, b.to, b.exits)
-	var dd ddBuilder
+	cdFrom, cdTo := controlDependences(g.Nodes, b.from, b.to, b.exits)
+	if n >= collectFrom {
+		runtime.GC() // the dominator scratch
+	}
+	var dd ddBuilder // holds only its result
 	dd.build(g.Nodes, b.from, b.to)
+	if n >= collectFrom {
+		runtime.GC() // the solver's sets
+	}
 
-	edges := make([]Edge, 0, len(b.from)+len(cd.cdFrom)+len(dd.from))
+	edges := make([]Edge, 0, len(b.from)+len(cdFrom)+len(dd.from))
 	for i := range b.from {
 		if b.from[i] != b.to[i] {
 			edges = append(edges, Edge{From: b.from[i], To: b.to[i], Type: CF})
 		}
 	}
-	for i := range cd.cdFrom {
-		edges = append(edges, Edge{From: cd.cdFrom[i], To: cd.cdTo[i], Type: CD})
+	for i := range cdFrom {
+		edges = append(edges, Edge{From: cdFrom[i], To: cdTo[i], Type: CD})
 	}
 	for i := range dd.from {
 		edges = append(edges, Edge{From: dd.from[i], To: dd.to[i], Type: DD, Var: dd.names[dd.vars[i]]})
@@ -62,6 +67,14 @@ func Build(f *lang.File) *Graph {
 	g.Edges = slices.Compact(edges)
 	g.index()
 	return g
+}
+
+// controlDependences returns the CD edges; the builder's scratch is
+// garbage when it returns.
+func controlDependences(nodes []Node, from, to, exits []int32) (cdFrom, cdTo []int32) {
+	var cd cdBuilder
+	cd.build(nodes, from, to, exits)
+	return cd.cdFrom, cd.cdTo
 }
 
 func compareEdges(a, b Edge) int {

@@ -81,17 +81,19 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		sliceOf: func(v int32) *slice.Slice { return s.OfInto(g, v, opts, &out) }}, nil
 }
 
-// encode returns the blob of the file: rec's sections, then one entry per
-// statement, sliced and encoded one at a time straight into the blob. The
-// entries section starts with its counts, known only once every entry is
-// encoded: the entries are written after room for the largest counts, and
-// moved back over what the counts leave of it. The blob grows by doubling,
-// with room for each entry made before it is written.
-func (b *Builder) encode(rec *FileRecord, a *analysis) []byte {
+// encode returns the blob of the file: the sections of its record, then
+// one entry per statement, sliced and encoded one at a time straight into
+// the blob. The record is garbage once the head is written, before the
+// entries, which take most of the time and the blob. The entries section
+// starts with its counts, known only once every entry is encoded: the
+// entries are written after room for the largest counts, and moved back
+// over what the counts leave of it. The blob grows by doubling, with room
+// for each entry made before it is written.
+func (b *Builder) encode(a *analysis) []byte {
+	blob := appendHead(make([]byte, 0, 4096), b.record(a))
 	if a.big {
-		runtime.GC() // the record's garbage, before the blob grows
+		runtime.GC() // the record, before the entries are computed
 	}
-	blob := appendHead(make([]byte, 0, 4096), rec)
 	const countsRoom = 3 * binary.MaxVarintLen64
 	at := len(blob)
 	blob = append(blob, make([]byte, countsRoom)...)

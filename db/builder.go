@@ -305,9 +305,10 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	if err != nil {
 		return fmt.Errorf("add %s: %w", path, err)
 	}
-	rec := b.record(a)
-	blob := b.encode(rec, a)
-	info.Lines, info.Statements, info.BlobBytes = len(rec.Lines), len(rec.Stmts), len(blob)
+	blob := b.encode(a)
+	info.Lines, info.Statements, info.BlobBytes = len(a.graph.Lines), len(a.graph.Nodes), len(blob)
+	syntaxErrors := a.syntaxErrors
+	a = nil // the graph is garbage once encoded
 
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -338,7 +339,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	b.known[string(key)] = &stored
 	b.files[path] = info
 	b.summary.Parsed++
-	if a.syntaxErrors > 0 {
+	if syntaxErrors > 0 {
 		b.summary.SyntaxErrors++
 	}
 	return nil

@@ -84,7 +84,7 @@ func TestMemoryPerFile(t *testing.T) {
 			peak := peakHeap(func() {
 				a, err := b.analyze(context.Background(), b, lang.ForPath("m.py"), "m.py", []byte(tt.src))
 				if addErr = err; err == nil {
-					_ = b.encode(b.record(a), a)
+					_ = b.encode(a)
 				}
 			})
 			took := time.Since(start)

@@ -3,6 +3,7 @@ package python
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -38,6 +39,13 @@ func init() {
 		Scoping:         scoping,
 	})
 }
+
+// collectFrom is the size of a file from which Parse collects the garbage
+// of the outline (its name sets, its symbols' blocks) before it builds the
+// statements: the heap may grow by as much as it holds after a collection
+// before the next, and the statement tree is the largest thing a parse
+// makes. Few files are this large, and a collection costs milliseconds.
+const collectFrom = 256 << 10
 
 // Parser turns Python source into a lang.File. It reuses its buffers
 // between calls and is not safe for concurrent use.
@@ -87,8 +95,13 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	b.reset(nodes, src, len(f.Lines))
 	if len(nodes) > 0 {
 		f.Errors = b.countErrors()
-		f.Stmts = b.block(0, nil)
+		// The outline first, while the heap holds little but the
+		// syntax records; the two walks share nothing but interned text.
 		b.outline(f)
+		if len(src) >= collectFrom {
+			runtime.GC()
+		}
+		f.Stmts = b.block(0, nil)
 	}
 	b.reset(nil, nil, 0) // drop references to the file
 	if err := lang.CheckStatements(f.Stmts); err != nil {
