@@ -90,7 +90,12 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 // over what the counts leave of it. The blob grows by doubling, with room
 // for each entry made before it is written.
 func (b *Builder) encode(a *analysis) []byte {
-	blob := appendHead(make([]byte, 0, 4096), b.record(a))
+	rec := b.record(a)
+	if a.big {
+		runtime.GC() // the record's scratch (its vocabulary's index)
+	}
+	blob := appendHead(make([]byte, 0, 4096), rec)
+	rec = nil
 	if a.big {
 		runtime.GC() // the record, before the entries are computed
 	}
