@@ -2,14 +2,12 @@ package retrieve
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -88,39 +86,5 @@ func BenchmarkBuiltRank(b *testing.B) {
 	ix := builtIndex(b)
 	s := &Snapshot{base: ix}
 	qs := builtQueries(b, s, ix, 200, 42)
-	ctx := context.Background()
-	timed := func(b *testing.B, run func(q *Query) error) {
-		b.ReportAllocs()
-		var wall []time.Duration
-		c0 := cpuTime()
-		for i := 0; b.Loop(); i++ {
-			t0 := time.Now()
-			if err := run(qs[i%len(qs)]); err != nil {
-				b.Fatal(err)
-			}
-			wall = append(wall, time.Since(t0))
-		}
-		slices.Sort(wall)
-		b.ReportMetric(float64(wall[len(wall)/2].Microseconds())/1000, "median-ms")
-		b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(len(wall)), "cpu-ms/op")
-	}
-	for _, rk := range []Ranker{Jaccard(), BM25(DefaultBM25)} {
-		for _, n := range []int{10, 50} {
-			b.Run(fmt.Sprintf("%s-%d", rk.Name(), n), func(b *testing.B) {
-				timed(b, func(q *Query) error {
-					_, _, err := rk.Rank(ctx, s, q, n, time.Time{})
-					return err
-				})
-			})
-		}
-	}
-	for _, mode := range []Mode{CoarseToFine, Hybrid} {
-		o := Options{Mode: mode, TopK: 50}
-		b.Run("search-"+string(mode), func(b *testing.B) {
-			timed(b, func(q *Query) error {
-				_, _, err := s.Search(ctx, q, o)
-				return err
-			})
-		})
-	}
+	benchRankers(b, s, qs, CoarseToFine, Hybrid)
 }

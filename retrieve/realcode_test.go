@@ -193,6 +193,13 @@ func BenchmarkRank(b *testing.B) {
 	s := &Snapshot{base: stdlibIndex}
 	qs := realQueries(b, s, stdlibFiles, 200, 42)
 	b.Logf("%d entries, %d queries", stdlibIndex.Len(), len(qs))
+	benchRankers(b, s, qs, CoarseToFine, Hybrid, BM25Only)
+}
+
+// benchRankers times each ranker for its top 10 and 50, and a search in
+// each of modes for 50 candidates, over the queries qs: the median wall
+// time and the CPU time of a query besides ns/op and allocs/op.
+func benchRankers(b *testing.B, s *Snapshot, qs []*Query, modes ...Mode) {
 	ctx := context.Background()
 	timed := func(b *testing.B, run func(q *Query) error) {
 		b.ReportAllocs()
@@ -219,7 +226,7 @@ func BenchmarkRank(b *testing.B) {
 			})
 		}
 	}
-	for _, mode := range []Mode{CoarseToFine, Hybrid, BM25Only} {
+	for _, mode := range modes {
 		o := Options{Mode: mode, TopK: 50}
 		b.Run("search-"+string(mode), func(b *testing.B) {
 			timed(b, func(q *Query) error {
