@@ -128,24 +128,12 @@ func chains(text, comment string, out []chain) []chain {
 // becomes called if ch is.
 func addChain(out []chain, start int, ch chain) []chain {
 	for i := start; i < len(out); i++ {
-		if equalParts(out[i].parts, ch.parts) {
+		if slices.Equal(out[i].parts, ch.parts) {
 			out[i].call = out[i].call || ch.call
 			return out
 		}
 	}
 	return append(out, ch)
-}
-
-func equalParts(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // declaredTypes returns the type names lines[from:to] give a local name,

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -46,7 +47,7 @@ func (s *Scorer) Score(target, prediction string) Score {
 	return Score{
 		EM:   t == p,
 		ES:   EditSimilarity(t, p),
-		IDEM: equalStrings(ti, pi),
+		IDEM: slices.Equal(ti, pi),
 		IDF1: SetF1(ti, pi),
 	}
 }
@@ -192,18 +193,6 @@ func toSet(ws []string) map[string]bool {
 		m[w] = true
 	}
 	return m
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // EditSimilarity is 1 - Levenshtein(a, b) / max(|a|, |b|) over runes; two
