@@ -364,8 +364,9 @@ func (a *assembler) run() *Context {
 			used += u.Tokens
 		}
 		chosen = kept
-		if n := len(chosen); a.overShare(&chosen, limit) {
-			st.NoRoom += n - len(chosen)
+		var n int
+		if chosen, n = overShare(chosen, func(u *unit) *Block { return &u.Block }, a.o.Shares, limit); n > 0 {
+			st.NoRoom += n
 			used = 0
 			for _, u := range chosen {
 				used += u.Tokens
@@ -669,31 +670,34 @@ func (a *assembler) sortUnits(units []*unit) {
 }
 
 // overShare drops, while the blocks of a source take more than its share
-// of limit (elision against the in-file lines finally shown can cost a
-// token more than the line it replaces), that source's weakest block. It
-// reports whether it dropped any.
-func (a *assembler) overShare(chosen *[]*unit, limit int) bool {
-	dropped := false
-	for src, sh := range a.o.Shares {
+// of limit, that source's weakest block, and returns the blocks left and
+// how many it dropped. The packing counted a block as the sum of its
+// lines; elision against the in-file lines finally shown can cost a token
+// more than the line it replaces, and a block counted whole can cost more
+// (the newlines of a byte-pair encoding), so the share is checked again.
+func overShare[T any](blocks []T, block func(T) *Block, shares map[Source]float64, limit int) ([]T, int) {
+	dropped := 0
+	for src, sh := range shares {
 		for {
 			total, worst := 0, -1
-			for i, u := range *chosen {
-				if u.Source != src {
+			for i, x := range blocks {
+				b := block(x)
+				if b.Source != src {
 					continue
 				}
-				total += u.Tokens
-				if worst < 0 || (*chosen)[worst].before(&u.Block) {
+				total += b.Tokens
+				if worst < 0 || block(blocks[worst]).before(b) {
 					worst = i
 				}
 			}
 			if worst < 0 || total <= int(sh*float64(limit)) {
 				break
 			}
-			*chosen = slices.Delete(*chosen, worst, worst+1)
-			dropped = true
+			blocks = slices.Delete(blocks, worst, worst+1)
+			dropped++
 		}
 	}
-	return dropped
+	return blocks, dropped
 }
 
 // lead puts the Lead best-ranked retrieved blocks before every source

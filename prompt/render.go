@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -84,27 +83,9 @@ func (a *assembler) finish(c *Context) {
 	for i := range c.Blocks {
 		c.Blocks[i].Tokens = a.c.count(a.renderBlock(&c.Blocks[i]))
 	}
-	// The whole count of a source's blocks can pass its share by the
-	// tokens a merge across lines adds: its weakest block goes.
-	for src, sh := range a.o.Shares {
-		for {
-			total, worst := 0, -1
-			for i := range c.Blocks {
-				if c.Blocks[i].Source != src {
-					continue
-				}
-				total += c.Blocks[i].Tokens
-				if worst < 0 || c.Blocks[worst].before(&c.Blocks[i]) {
-					worst = i
-				}
-			}
-			if worst < 0 || total <= int(sh*float64(a.limit)) {
-				break
-			}
-			c.Blocks = slices.Delete(c.Blocks, worst, worst+1)
-			c.Stats.NoRoom++
-		}
-	}
+	var dropped int
+	c.Blocks, dropped = overShare(c.Blocks, func(b Block) *Block { return &b }, a.o.Shares, a.limit)
+	c.Stats.NoRoom += dropped
 	withInstruction := a.o.Layout != Files && a.budget >= a.fixed
 	for {
 		n := 0
