@@ -17,7 +17,13 @@ var Update = flag.Bool("update", false, "rewrite the golden files")
 // Check compares got with testdata/name (rewriting it with -update).
 func Check(t testing.TB, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	CheckFile(t, filepath.Join("testdata", name), got)
+}
+
+// CheckFile compares got with the golden file at path (rewriting it with
+// -update).
+func CheckFile(t testing.TB, path, got string) {
+	t.Helper()
 	if *Update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -32,6 +38,6 @@ func Check(t testing.TB, name, got string) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update and review the diff):\n--- got\n%s\n--- want\n%s", name, got, want)
+		t.Errorf("%s differs from the golden file (run with -update and review the diff):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

@@ -4,8 +4,8 @@ package langtest
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	goldenfile "github.com/graphcoder/graphcoder/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +15,9 @@ import (
 	"github.com/graphcoder/graphcoder/lang"
 )
 
-// Update is the -update flag of the golden tests.
-var Update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// Update is the -update flag of the golden tests (the one of package
+// golden).
+var Update = goldenfile.Update
 
 // Dump renders a statement tree as indented text: kind, grammar type,
 // 1-based rows, label, flags, defs, params and uses, then the nested parts.
@@ -187,27 +188,8 @@ func Golden(t *testing.T, p lang.Parser, pattern string) {
 			}
 			CheckInvariants(t, f)
 			golden := strings.TrimSuffix(strings.TrimSuffix(fx, ".txt"), filepath.Ext(strings.TrimSuffix(fx, ".txt"))) + ".golden"
-			CompareGolden(t, golden, Dump(f), "statement tree")
+			goldenfile.CheckFile(t, golden, Dump(f))
 		})
-	}
-}
-
-// CompareGolden compares got with the golden file (rewritten with
-// -update); what names the text in the error.
-func CompareGolden(t *testing.T, golden, got, what string) {
-	t.Helper()
-	if *Update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s (run go test -update and review the diff):\n%s", what, golden, got)
 	}
 }
 

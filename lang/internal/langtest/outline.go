@@ -3,6 +3,7 @@ package langtest
 import (
 	"context"
 	"fmt"
+	goldenfile "github.com/graphcoder/graphcoder/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +121,7 @@ func OutlineGolden(t *testing.T, p lang.Parser, ms lang.ModuleSystem, pattern st
 				t.Fatal(err)
 			}
 			CheckSymbols(t, f)
-			CompareGolden(t, strings.TrimSuffix(fx, filepath.Ext(fx))+".golden", Outline(f, ms), "outline")
+			goldenfile.CheckFile(t, strings.TrimSuffix(fx, filepath.Ext(fx))+".golden", Outline(f, ms))
 			if op, ok := p.(lang.OutlineParser); ok {
 				o, err := op.Outline(context.Background(), strings.TrimSpace(path), src)
 				if err != nil {
