@@ -233,8 +233,8 @@ func (a *assembler) run() *Context {
 	limit := max(share-a.headerTokens, 0)
 
 	// The in-file lines shown even when the blocks take their whole share.
-	minPre, minSuf := a.inFile(a.budget - share)
-	if spare := a.spare(minPre, minSuf, a.budget-share); spare > 0 && !o.FixedShare {
+	minPre, minSuf, spare := a.inFile(a.budget - share)
+	if !o.FixedShare {
 		limit += spare
 	}
 	a.limit = limit
@@ -263,9 +263,6 @@ func (a *assembler) run() *Context {
 		// made them, not by MaxBlocks, unless CapAllBlocks.
 		capped := o.CapAllBlocks || !u.sparse()
 		if capped && framed == o.MaxBlocks {
-			if o.CapAllBlocks {
-				break
-			}
 			continue
 		}
 		fk := fileKey{u.Source, u.Path}
@@ -326,7 +323,7 @@ func (a *assembler) run() *Context {
 		if len(chosen) > 0 {
 			rest -= a.headerTokens
 		}
-		p, q := a.inFile(rest)
+		p, q, _ := a.inFile(rest)
 		pre, suf = max(pre, p), max(suf, q)
 		shown := map[string]bool{}
 		for _, l := range a.in.Prefix[len(a.in.Prefix)-pre:] {
@@ -394,33 +391,21 @@ func (a *assembler) run() *Context {
 // inFile returns how many lines before the cursor (the last ones) and
 // after it (the first ones) fit in n tokens: a quarter for the suffix
 // where the layout sends one, the rest for the prefix, less the
-// instruction.
-func (a *assembler) inFile(n int) (pre, suf int) {
+// instruction. spare is what of n they leave unused when they show the
+// whole prefix and suffix, 0 when lines had to stay out.
+func (a *assembler) inFile(n int) (pre, suf, spare int) {
 	if n -= a.fixed; n <= 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
 	sufUsed := 0
 	if a.withSuffix() {
 		suf, sufUsed = a.head(a.in.Suffix, n/4)
 	}
-	pre, _ = a.tail(a.in.Prefix, n-sufUsed)
-	return pre, suf
-}
-
-// spare returns the tokens of the in-file part's n that the in-file
-// context leaves unused when it shows the whole prefix (and suffix) in
-// pre and suf lines, and 0 when lines of it had to stay out.
-func (a *assembler) spare(pre, suf, n int) int {
-	if pre < len(a.in.Prefix) || (a.withSuffix() && suf < len(a.in.Suffix)) {
-		return 0
+	pre, preUsed := a.tail(a.in.Prefix, n-sufUsed)
+	if pre == len(a.in.Prefix) && (!a.withSuffix() || suf == len(a.in.Suffix)) {
+		spare = n - sufUsed - preUsed
 	}
-	_, p := a.tail(a.in.Prefix, n)
-	need := a.fixed + p
-	if a.withSuffix() {
-		_, q := a.head(a.in.Suffix, n)
-		need += q
-	}
-	return max(n-need, 0)
+	return pre, suf, spare
 }
 
 // tail returns the number of last lines whose token total fits in limit,
