@@ -86,6 +86,9 @@ type Options struct {
 	// PageRank of their files (import-graph nearness, then path), for
 	// ablations.
 	NoRank bool
+	// NoAfter leaves out the buffer's declarations after the cursor, for
+	// ablations (they still resolve names, which then find nothing).
+	NoAfter bool
 }
 
 // Defaults of Options.
@@ -165,6 +168,11 @@ type Input struct {
 	// cursor's (1-based, len(Lines)+1).
 	Lines []string
 	Line  int
+	// After holds the buffer's lines after the cursor's line (from line
+	// Line+1), nil when unknown. File may declare symbols there (the
+	// engine's outline of the whole buffer): of them only signature rows
+	// are shown, never a doc line, a field or a body.
+	After []string
 	// Slice holds the text of the query slice's statements.
 	Slice []string
 	// Candidates are the retrieved candidates, best first.
@@ -375,6 +383,9 @@ func (c *collector) add(d symtab.Def, score float64, origin Origin, reason strin
 	if d.File == c.in.File && d.Symbol().Kind.IsCallable() && d.Symbol().StartRow <= len(c.in.Lines)-1 && len(c.in.Lines)-1 <= d.Symbol().EndRow {
 		return // the function the cursor is in: its header is right above
 	}
+	if c.after(d) && (c.o.NoAfter || !d.Symbol().Kind.IsCallable() && !d.Symbol().Kind.IsType()) {
+		return // after the cursor only signatures are shown: no fields
+	}
 	e := c.ev[d]
 	if e == nil {
 		e = &evidence{}
@@ -384,6 +395,11 @@ func (c *collector) add(d symtab.Def, score float64, origin Origin, reason strin
 	if score > e.best {
 		e.best, e.origin, e.reason = score, origin, reason
 	}
+}
+
+// after reports a declaration of the buffer after the cursor.
+func (c *collector) after(d symtab.Def) bool {
+	return d.File == c.in.File && d.Symbol().StartRow > len(c.in.Lines)
 }
 
 // scopeText is where a path is read: a file, its lines and the 0-based row
@@ -730,8 +746,12 @@ const (
 func (c *collector) render(fb *fileBlock) (Block, Block) {
 	f := fb.f
 	var src []string
+	cursor := -1 // the cursor's row in src, when src is the buffer's
 	if f == c.in.File {
-		src = c.in.Lines
+		src, cursor = c.in.Lines, len(c.in.Lines)
+		if len(c.in.After) > 0 && !c.o.NoAfter {
+			src = append(append(slices.Clip(src), ""), c.in.After...)
+		}
 	} else if c.in.Source != nil {
 		src = c.in.Source(f.Path)
 	}
@@ -742,8 +762,10 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 	rest := Block{Path: f.Path}
 	into := &b
 	seen := map[int]bool{}
-	addRow := func(r int) {
-		if r < 0 || r >= len(src) || seen[r] || len(into.Lines) >= c.o.MaxLines {
+	// sig says r is a signature's row: only those are shown at and
+	// after the cursor.
+	addRow := func(r int, sig bool) {
+		if r < 0 || r >= len(src) || seen[r] || len(into.Lines) >= c.o.MaxLines || cursor >= 0 && r >= cursor && (!sig || r == cursor) {
 			return
 		}
 		seen[r] = true
@@ -756,13 +778,13 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 			from = s.NameRow // leave out decorators and annotations
 		}
 		for r := from; r <= s.SigEnd && r < from+limit; r++ {
-			addRow(r)
+			addRow(r, s.Kind.IsCallable() || s.Kind.IsType())
 		}
 		if doc && s.DocRow >= 0 {
-			addRow(s.DocRow)
+			addRow(s.DocRow, false)
 		}
 	}
-	addValue := func(s *lang.Symbol) { addRow(s.NameRow) }
+	addValue := func(s *lang.Symbol) { addRow(s.NameRow, s.Kind.IsCallable() || s.Kind.IsType()) }
 	reasoned := func(d symtab.Def) {
 		e := c.ev[d]
 		if e == nil {
@@ -835,7 +857,7 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 		}
 		for pass := 0; pass < 2; pass++ { // fields and constants only with a reason
 			for _, i := range f.FileMembers(u.head.Sym) {
-				if rank(f.Symbols[i].Kind) == pass {
+				if rank(f.Symbols[i].Kind) == pass && !(c.o.NoAfter && c.after(symtab.Def{File: f, Sym: int(i)})) {
 					member(symtab.Def{File: f, Sym: int(i)}, false, limit)
 				}
 			}

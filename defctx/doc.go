@@ -83,7 +83,13 @@
 // its best definitions.
 //
 // Nothing of the buffer's indexed version is read: the view holds the
-// buffer's own outline on top, and its definitions lie before the cursor.
+// buffer's own outline on top. Its definitions lie before the cursor,
+// but for the declarations of its classes after the cursor's line
+// (Input.After: an editor's buffer, a file completed from disk; the
+// engine adds them to the outline): code calls helpers declared further
+// down, so names resolve to them, and a block shows them by their
+// signature rows alone, never a doc line, a body, a field or the cursor's
+// own line (NoAfter leaves them out).
 // The engine reads that outline from the buffer with the brackets still
 // open at its end closed (ccg.Closers): cut off inside its class and
 // method, a Java buffer's parse loses declarations, often the very

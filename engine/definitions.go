@@ -22,6 +22,11 @@ import (
 type buffer struct {
 	path  string // as the symbol table names it; "" for code of no file
 	lines []string
+	// after holds the buffer's lines after the cursor's line (never the
+	// cursor's own): the signatures of the declarations there are
+	// definitions too (see addAfter).
+	after     []string
+	withAfter bool // addAfter ran
 
 	parsed *lang.File
 	file   *symtab.File
@@ -87,6 +92,91 @@ func (b *buffer) closedOutline(ctx context.Context, l *lang.Language, name, src 
 	return o
 }
 
+// addAfter adds to the buffer's outline the declarations of the code
+// after the cursor's line: the methods, constructors and types of the
+// classes the buffer declares (a helper the code calls before it is
+// defined), read from an outline of the whole buffer with the cursor's
+// line left blank. Declarations inside a body (a local or anonymous
+// class, which may be the rest of the statement being written) and those
+// under a class the buffer's outline does not have are left out; the
+// symbols before the cursor stay as parse made them. The definition
+// context shows these declarations by their signature rows alone
+// (defctx.Input.After). Nothing happens without lines after the cursor
+// (code of no file, a task of the paper's protocol) or when the outline
+// cannot be read.
+func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, repo *symtab.Repo) {
+	if b.withAfter || b.file == nil || len(b.after) == 0 {
+		return
+	}
+	b.withAfter = true
+	cursor := len(b.lines) // the cursor's 0-based row, blank here
+	var sb strings.Builder
+	for _, ls := range [][]string{b.lines, {""}, b.after} {
+		for _, line := range ls {
+			sb.WriteString(line)
+			sb.WriteByte('\n')
+		}
+	}
+	o, err := l.Outline(ctx, name, []byte(sb.String()))
+	if err != nil || ctx.Err() != nil {
+		return
+	}
+	syms := withAfter(b.file.Symbols, o.Symbols, cursor)
+	if syms == nil {
+		return
+	}
+	b.file = symtab.NewFile(b.path, l, repo, b.file.Package, syms, b.file.Imports)
+	b.view = nil
+}
+
+// withAfter returns the symbols of have (an outline of the code before
+// the cursor's row) followed by those of whole (an outline of the whole
+// buffer) after the cursor that are no declaration inside a body, nor
+// members of a type have does not hold; nil when whole adds none. Parent
+// indices are have's or of the symbols added.
+func withAfter(have, whole []lang.Symbol, cursor int) []lang.Symbol {
+	type key struct {
+		row  int
+		name string
+	}
+	at := make(map[key]int, len(have))
+	for i, s := range have {
+		at[key{s.NameRow, s.Name}] = i
+	}
+	syms := slices.Clip(have)
+	index := make([]int, len(whole)) // whole's symbol -> syms, -1 for none
+	bodyEnd := -1                    // the last row of the callables begun so far
+	for i := range whole {
+		s := whole[i]
+		index[i] = -1
+		inBody := bodyEnd >= s.EndRow
+		if s.Kind.IsCallable() {
+			bodyEnd = max(bodyEnd, s.EndRow)
+		}
+		if s.StartRow <= cursor {
+			if j, ok := at[key{s.NameRow, s.Name}]; ok && s.NameRow < cursor {
+				index[i] = j
+			}
+			continue
+		}
+		if inBody {
+			continue
+		}
+		if s.Parent >= 0 {
+			if s.Parent >= i || index[s.Parent] < 0 || !syms[index[s.Parent]].Kind.IsType() {
+				continue
+			}
+			s.Parent = index[s.Parent]
+		}
+		index[i] = len(syms)
+		syms = append(syms, s)
+	}
+	if len(syms) == len(have) {
+		return nil
+	}
+	return syms
+}
+
 // queryView returns the state's outlines with the buffer's on top: the
 // indexed version of the buffer's file is hidden, so nothing at or after
 // the cursor is read.
@@ -117,8 +207,9 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 	if _, err := buf.parse(ctx, l, buf.path, st.repo); err != nil {
 		return err
 	}
+	buf.addAfter(ctx, l, buf.path, st.repo)
 	v := st.queryView(buf, l)
-	in := defctx.Input{View: v, File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice,
+	in := defctx.Input{View: v, File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
 		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
 		Source: func(p string) []string {
 			if p == buf.path {

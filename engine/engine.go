@@ -789,6 +789,12 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 	// The buffer as the symbol table sees it; a fragment is no version of
 	// the file at Path, so it hides nothing.
 	buf := &buffer{path: relPath, lines: before}
+	if req.Line < len(lines) {
+		buf.after = lines[req.Line:]
+		if n := len(buf.after); buf.after[n-1] == "" {
+			buf.after = buf.after[:n-1] // the new line at the end
+		}
+	}
 	if req.Fragment {
 		buf.path = ""
 	}

@@ -8,7 +8,13 @@
 // with one command. Every method answers the same tasks under the same leak
 // rule (nothing from the hole's own file at or after the hole), the same
 // tokenizer and the same prompt budget, so differences come from retrieval
-// alone.
+// alone. One exception, for the definition context of the graph methods:
+// as an editor's buffer does, the engine gets the file's lines after the
+// hole's line (never the hole's own, GraphQuery.After), and the definition
+// blocks show the declarations there by their signature rows alone (no
+// doc line, body or field; TestDefinitionsAfterHole): a helper the code
+// calls before it is declared. Retrieval and the prompt's in-file part
+// read the prefix only.
 //
 // Methods:
 //

@@ -159,8 +159,13 @@ type GraphQuery struct {
 	Path   string // slash path relative to the repository root
 	Line   int    // 0-based hole row
 	Source []byte // the file's lines before the hole
-	Mode   string // a retrieve.Mode
-	TopK   int
+	// After holds the file's lines after the hole's line (never the
+	// hole's own), as the buffer of an editor holds them: the definition
+	// context reads the signatures of the declarations there, nothing
+	// else reads them.
+	After []byte
+	Mode  string // a retrieve.Mode
+	TopK  int
 	// Pool is the number of candidates to return (at least TopK): the
 	// top k first, as a search for TopK returns them, then the next ones.
 	Pool int
@@ -232,8 +237,10 @@ type ContextRecord struct {
 	// definition line a block shows.
 	APIs      int `json:"apis"`
 	APIsFound int `json:"apis_found"`
-	// APIsAfter counts those of them defined only at or after the hole in
-	// its own file: no prompt may show them (the leak rule).
+	// APIsAfter counts those of them defined only after the hole in its
+	// own file: a prompt shows them only by their signature rows, from
+	// the declarations of the buffer after the hole (GraphQuery.After);
+	// a method that reads the prefix alone cannot.
 	APIsAfter int `json:"apis_after_hole"`
 	// Lines and DupLines count the blocks' non-blank lines and those
 	// repeating an earlier block line or an in-file line.
@@ -277,8 +284,9 @@ type ContextResult struct {
 	// APIDefRecall: over tasks whose target calls repository APIs defined
 	// outside the in-file part, the mean share of them whose definition
 	// line the prompt shows. APIDefCeiling is the same mean of the share
-	// any prompt may show: those defined somewhere else than at or after
-	// the hole in its own file.
+	// defined somewhere else than after the hole in its own file: what a
+	// prompt of the prefix alone may show (the graph methods read the
+	// signatures after the hole too, so their recall may pass it).
 	APIDefRecall, APIDefCeiling float64
 	// DupLineShare: of all block lines (non-blank) of all prompts, the
 	// share repeating an earlier block line or an in-file line.
@@ -390,6 +398,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		parsed[i] = f.file
 	}
 	h.apis = tasks.APIDefinitions(parsed)
+	h.lines = make(map[string][]string, len(files))
+	for _, f := range files {
+		h.lines[filepath.ToSlash(f.rel)] = f.lines
+	}
 	ms, closeAll, err := h.methods(ctx, files)
 	if err != nil {
 		return nil, err

@@ -487,7 +487,7 @@ func TestOutsideHits(t *testing.T) {
 // the target calls parse (defined in lib.toy, which a block shows), emit
 // (defined in lib.toy outside the blocks), local (defined in the in-file
 // part, so not counted) and later (defined after the hole in its file:
-// counted, out of reach).
+// counted, out of reach of a prompt of the prefix alone).
 func TestAPIDefRecall(t *testing.T) {
 	lib := &lang.File{Path: "lib.toy", Lines: []string{"def parse(x):", "    return x", "", "def emit(y):", "    return y"}}
 	lib.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"parse", "x"}},

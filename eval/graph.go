@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -136,7 +137,18 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 	if err != nil {
 		return GraphResult{}, err
 	}
-	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: q.Source, Mode: mode,
+	src := q.Source
+	if len(q.After) > 0 {
+		// The buffer with the hole's line left blank: the engine reads
+		// the lines before it, and the declarations after it for the
+		// definition context alone.
+		src = q.Source
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			src = slices.Concat(src, []byte("\n"))
+		}
+		src = slices.Concat(src, []byte("\n"), q.After)
+	}
+	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: src, Mode: mode,
 		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, VoteK: q.VoteK, NoPrompt: true,
 		NoDefinitions: q.NoDefinitions, Definitions: q.Definitions, DefinitionVariants: q.DefinitionVariants,
 		ImportBoost: q.ImportBoost})

@@ -26,6 +26,9 @@ type harness struct {
 	prompt   prompt.Options
 	variants []Variant
 	apis     map[string][]tasks.Loc // repository API name -> definitions
+	// lines holds the repository files' lines by path: the graph methods'
+	// buffer goes on after the hole (GraphQuery.After).
+	lines map[string][]string
 	// defVariants are the definition-context options the variants ask the
 	// graph methods for, by name.
 	defVariants map[string]defctx.Options
@@ -159,7 +162,7 @@ func (h *harness) repoCoder(ix *window.Index) func(context.Context, *tasks.Task,
 func (h *harness) graphRun(g GraphIndex, mode string, boost *float64) func(context.Context, *tasks.Task, []string) (answer, error) {
 	return func(ctx context.Context, t *tasks.Task, lines []string) (answer, error) {
 		start := time.Now()
-		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), Mode: mode,
+		res, err := g.Retrieve(ctx, GraphQuery{Path: t.Path, Line: t.Line, Source: []byte(t.Prompt), After: h.after(t), Mode: mode,
 			TopK: h.opts.TopK, Pool: h.opts.ContextPool, Rerank: h.opts.Rerank, Vote: h.opts.Vote, VoteK: h.opts.VoteK,
 			NoDefinitions: h.opts.NoDefinitions, Definitions: h.opts.Definitions, DefinitionVariants: h.defVariants,
 			ImportBoost: boost})
@@ -173,6 +176,21 @@ func (h *harness) graphRun(g GraphIndex, mode string, boost *float64) func(conte
 		pred, err := h.generate(ctx, t, lines, res.Snippets, res.Definitions, res.Prediction)
 		return answer{snips: res.Snippets, defs: res.Definitions, defVariants: res.DefinitionVariants, pred: pred, took: took}, err
 	}
+}
+
+// after returns the lines of a task's file after the hole's line, nil
+// when the file is unknown or the hole is its last line.
+func (h *harness) after(t *tasks.Task) []byte {
+	lines := h.lines[t.Path]
+	if t.Line+1 >= len(lines) {
+		return nil
+	}
+	var b strings.Builder
+	for _, l := range lines[t.Line+1:] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
 }
 
 // assemble builds the prompt context of a task from a method's snippets
