@@ -52,6 +52,7 @@ func NewParser() *Parser {
 // Outline reads the outline of src alone (lang.OutlineParser): its lines,
 // package, imports and symbols as Parse records them, no statements.
 func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	defer func() { p.flat = tsflat.Keep(p.flat) }()
 	src = lang.NormalizeCR(src)
 	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
@@ -71,6 +72,7 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
 	src = lang.NormalizeCR(src)
 	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
@@ -83,14 +85,15 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	b.t = frontend.Tree{G: grammar, N: flat, Src: text}
 	b.errors = 0
 	if len(flat) > 0 {
+		// The outline first, its garbage collected before the statement
+		// tree, the largest thing a parse makes, is built.
+		outline(&b.t, 0, f)
+		tsflat.Collect(len(src))
 		if b.t.Kind(0) == kError {
 			f.Stmts = b.stmt(0, nil)
 		} else {
 			f.Stmts = b.body(0, nil)
 		}
-	}
-	if len(flat) > 0 {
-		outline(&b.t, 0, f)
 	}
 	f.Errors = b.errors + b.t.MissingCount()
 	if f.Errors > 0 {
@@ -99,5 +102,8 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// Drop references into the source so it can be collected with the File.
 	b.names.Reset()
 	b.t = frontend.Tree{}
+	if err := lang.CheckStatements(f.Stmts); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	return f, nil
 }

@@ -68,14 +68,21 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
+	// The outline first, from the syntax records, which are garbage once
+	// the statement mapping's own nodes are made from them: both are
+	// collected (tsflat.CollectFrom) before the statement tree, the
+	// largest thing a parse makes, is built.
+	outline(f, flat, text)
 	nodes, err := flatten(ctx, flat, src, p.nodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	p.nodes = nodes
+	p.flat, flat = tsflat.Keep(flat), nil
+	tsflat.Collect(len(src))
 
-	text := string(src)
-	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
 	b := &p.b
 	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
 	if len(nodes) > 0 {
@@ -85,7 +92,6 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 			f.Stmts = b.body(0, false, nil)
 		}
 	}
-	outline(f, flat, text)
 	f.Errors = b.errors
 	if f.Errors > 0 {
 		frontend.Monotone(f.Stmts)

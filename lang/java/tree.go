@@ -303,6 +303,10 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 	if len(flat) == 0 {
 		return nodes, nil
 	}
+	if cap(nodes) < len(flat) {
+		// At most one node per record: no garbage from growing.
+		nodes = make([]node, 0, len(flat))
+	}
 	broken := flat[0].Flags&tsflat.HasError != 0
 
 	// last[d] is the most recent node at depth d, to link siblings.

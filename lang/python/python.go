@@ -3,7 +3,6 @@ package python
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -39,13 +38,6 @@ func init() {
 		Scoping:         scoping,
 	})
 }
-
-// collectFrom is the size of a file from which Parse collects the garbage
-// of the outline (its name sets, its symbols' blocks) before it builds the
-// statements: the heap may grow by as much as it holds after a collection
-// before the next, and the statement tree is the largest thing a parse
-// makes. Few files are this large, and a collection costs milliseconds.
-const collectFrom = 256 << 10
 
 // Parser turns Python source into a lang.File. It reuses its buffers
 // between calls and is not safe for concurrent use.
@@ -97,10 +89,11 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		f.Errors = b.countErrors()
 		// The outline first, while the heap holds little but the
 		// syntax records; the two walks share nothing but interned text.
+		// Its garbage (name sets, the symbols' blocks) is collected
+		// before the statement tree, the largest thing a parse makes,
+		// is built (tsflat.CollectFrom).
 		b.outline(f)
-		if len(src) >= collectFrom {
-			runtime.GC()
-		}
+		tsflat.Collect(len(src))
 		f.Stmts = b.block(0, nil)
 	}
 	b.reset(nil, nil, 0) // drop references to the file

@@ -46,6 +46,7 @@ func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
+	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
 	src = lang.NormalizeCR(src)
 	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
@@ -59,14 +60,15 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	b.f = &g.f
 	b.errors = 0
 	if len(flat) > 0 {
+		// The outline first, its garbage collected before the statement
+		// tree, the largest thing a parse makes, is built.
+		outline(&b.t, b.f, 0, f)
+		tsflat.Collect(len(src))
 		if b.t.Kind(0) == kError {
 			f.Stmts = b.stmt(0, nil)
 		} else {
 			f.Stmts = b.body(0, nil)
 		}
-	}
-	if len(flat) > 0 {
-		outline(&b.t, b.f, 0, f)
 	}
 	f.Errors = b.errors + b.t.MissingCount()
 	if f.Errors > 0 {
@@ -75,6 +77,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// Drop references into the source so it can be collected with the File.
 	b.names.Reset()
 	b.t = frontend.Tree{}
+	if err := lang.CheckStatements(f.Stmts); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
 	return f, nil
 }
 
@@ -82,6 +87,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 // imports and symbols as Parse records them, no statements.
 func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
+	defer func() { p.flat = tsflat.Keep(p.flat) }()
 	src = lang.NormalizeCR(src)
 	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat

@@ -6,6 +6,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -83,8 +84,13 @@ func (g *Grammar) Name(sym uint16) string {
 var errNoTree = errors.New("tree-sitter returned no tree")
 
 // Parse parses src with ts (see tsflat.Parse for the time bound and why
-// ctx is not handed to tree-sitter) and copies the tree into buf.
+// ctx is not handed to tree-sitter) and copies the tree into buf. A
+// source over lang.MaxLexemes (checked before the parse) or a tree over
+// lang.MaxSyntaxNodes is lang.ErrTooLarge.
 func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []tsflat.Node) ([]tsflat.Node, error) {
+	if err := lang.CheckLexemes(src); err != nil {
+		return buf[:0], err
+	}
 	tree, err := tsflat.Parse(ctx, ts, src, maxMicros)
 	if err != nil {
 		return buf[:0], err
@@ -94,6 +100,9 @@ func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, 
 	}
 	nodes, err := tsflat.Flatten(tree.RootNode(), buf)
 	tree.Close()
+	if err == nil {
+		err = lang.CheckSyntaxNodes(len(nodes))
+	}
 	if err != nil {
 		return nodes, err
 	}

@@ -2,6 +2,7 @@ package tsflat
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -27,6 +28,24 @@ func Keep[T any](buf []T) []T {
 		return nil
 	}
 	return buf[:0]
+}
+
+// CollectFrom is the size of a source file from which a front end
+// collects its garbage between the stages of a parse (the syntax records,
+// the outline, the statement tree): the heap may grow by as much as it
+// holds after a collection before the next one, so a stage that starts
+// with the previous stage's garbage still in the heap takes twice what it
+// needs, and a process whose heap holds more than one file (an open
+// index) collects nothing while one file is parsed. Few files are this
+// large, and a collection costs milliseconds.
+const CollectFrom = 256 << 10
+
+// Collect collects the garbage when a source of size bytes is at least
+// CollectFrom bytes (see CollectFrom).
+func Collect(size int) {
+	if size >= CollectFrom {
+		runtime.GC()
+	}
 }
 
 // SyntaxParser runs tree-sitter alone: the syntax tree is built and freed.
