@@ -309,8 +309,11 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 	}
 	broken := flat[0].Flags&tsflat.HasError != 0
 
-	// last[d] is the most recent node at depth d, to link siblings.
+	// last[d] is the most recent node at depth d, to link siblings;
+	// up[d] the record being visited at depth d (the records hold no
+	// parents).
 	last := make([]int32, 0, 64)
+	up := make([]int32, 1, 64)
 	depth := 0
 	i := int32(0)
 	for {
@@ -369,6 +372,7 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 		}
 		// A record's first child is the record after it.
 		if descend && tsflat.FirstChild(flat, i) >= 0 {
+			up = append(up[:depth+1], i)
 			i++
 			depth++
 			if depth < len(last) {
@@ -377,10 +381,10 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			continue
 		}
 		for flat[i].Next < 0 || int(flat[i].Next) >= len(flat) {
-			i = flat[i].Parent
-			if i < 0 {
+			if depth == 0 {
 				return nodes, nil
 			}
+			i = up[depth]
 			depth--
 		}
 		i = flat[i].Next

@@ -20,15 +20,16 @@ import (
 type node struct {
 	startByte, endByte uint32
 	startRow, endRow   uint32
-	parent, next       int32
-	sym, field         uint16
-	flags              uint8
+	next               int32
+	sym                uint16
+	field, flags       uint8
 }
 
 const (
 	flagNamed   = tsflat.Named
 	flagMissing = tsflat.Missing
 	flagExtra   = tsflat.Extra
+	flagChild   = tsflat.HasChild
 )
 
 // errLayout is set when node and tsflat.Node disagree in layout, which would
@@ -44,7 +45,6 @@ func layoutError() error {
 		unsafe.Offsetof(n.endByte) == unsafe.Offsetof(f.EndByte) &&
 		unsafe.Offsetof(n.startRow) == unsafe.Offsetof(f.StartRow) &&
 		unsafe.Offsetof(n.endRow) == unsafe.Offsetof(f.EndRow) &&
-		unsafe.Offsetof(n.parent) == unsafe.Offsetof(f.Parent) &&
 		unsafe.Offsetof(n.next) == unsafe.Offsetof(f.Next) &&
 		unsafe.Offsetof(n.sym) == unsafe.Offsetof(f.Sym) &&
 		unsafe.Offsetof(n.field) == unsafe.Offsetof(f.Field) &&
@@ -67,4 +67,9 @@ func flatten(root *sitter.Node, buf []node) ([]node, error) {
 		return buf[:0], fmt.Errorf("flatten syntax tree: %w", err)
 	}
 	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)], nil
+}
+
+// records returns nodes as the tsflat records they were written as.
+func records(nodes []node) []tsflat.Node {
+	return unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(nodes))), len(nodes))
 }

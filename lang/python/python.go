@@ -138,7 +138,7 @@ func (b *builder) reset(nodes []node, src []byte, lines int) {
 // Tree navigation over the pre-order records.
 
 func (b *builder) first(i int32) int32 {
-	if j := i + 1; int(j) < len(b.n) && b.n[j].parent == i {
+	if j := i + 1; b.n[i].flags&flagChild != 0 && int(j) < len(b.n) {
 		return j
 	}
 	return -1
@@ -210,10 +210,11 @@ func (b *builder) countErrors() int {
 	// inErr marks the nodes inside an opaque ERROR node.
 	inErr := make([]bool, len(b.n))
 	opaque := make(map[int32]bool)
+	parents := tsflat.Parents(records(b.n), nil)
 	count := 0
 	for i := range b.n {
 		n := &b.n[i]
-		if p := n.parent; p >= 0 && (inErr[p] || opaque[p]) {
+		if p := parents[i]; p >= 0 && (inErr[p] || opaque[p]) {
 			inErr[i] = true
 			continue
 		}

@@ -249,17 +249,30 @@ func (b *builder) decl(outer, d int32) *lang.Stmt {
 // outer and the declaration d (`@dec export class A {}`).
 func (b *builder) wrapperNames(outer, d int32) {
 	t := &b.t
-	for n := d; n != outer; {
-		p := t.N[n].Parent
-		if p < 0 {
+	// The records hold no parents: the chain from outer down to d (each
+	// level's last child starting at or before d), visited from d up.
+	var chain []int32
+	for n := outer; n != d; {
+		c := t.First(n)
+		if c < 0 || c > d {
 			return
+		}
+		for nx := t.Next(c); nx >= 0 && nx <= d; nx = t.Next(c) {
+			c = nx
+		}
+		chain = append(chain, c)
+		n = c
+	}
+	for j := len(chain) - 1; j >= 0; j-- {
+		n, p := chain[j], outer
+		if j > 0 {
+			p = chain[j-1]
 		}
 		for c := t.First(p); c >= 0; c = t.Next(c) {
 			if c != n && t.Kind(c) == kDecorator {
 				b.collect(c)
 			}
 		}
-		n = p
 	}
 }
 

@@ -28,7 +28,7 @@ func (t *Tree) Next(i int32) int32 {
 }
 
 // Field is the id of the field node i fills in its parent, 0 for none.
-func (t *Tree) Field(i int32) uint16 { return t.N[i].Field }
+func (t *Tree) Field(i int32) uint16 { return uint16(t.N[i].Field) }
 
 // Named reports a named node (not an anonymous token).
 func (t *Tree) Named(i int32) bool { return t.N[i].Flags&tsflat.Named != 0 }
@@ -64,7 +64,7 @@ func (t *Tree) EndRow(i int32) int { return tsflat.LastRow(&t.N[i], t.Src) }
 // Child returns the first child of i filling field f, or -1.
 func (t *Tree) Child(i int32, f uint16) int32 {
 	for c := t.First(i); c >= 0; c = t.Next(c) {
-		if t.N[c].Field == f {
+		if uint16(t.N[c].Field) == f {
 			return c
 		}
 	}

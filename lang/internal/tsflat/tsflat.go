@@ -4,6 +4,7 @@ package tsflat
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 // Mirrors of the tree-sitter runtime's TSNode, TSTreeCursor and TSPoint, and
 // the entry points used below; the runtime is linked in by the smacker
@@ -34,12 +35,15 @@ extern bool ts_node_has_error(tsflat_node);
 typedef struct {
 	uint32_t start_byte, end_byte;
 	uint32_t start_row, end_row;
-	int32_t parent, next;
-	uint16_t sym, field;
-	uint8_t flags;
+	int32_t next;
+	uint16_t sym;
+	uint8_t field, flags;
 } tsflat_rec;
 
-enum { TSFLAT_NAMED = 1, TSFLAT_MISSING = 2, TSFLAT_EXTRA = 4, TSFLAT_HAS_ERROR = 8 };
+enum { TSFLAT_NAMED = 1, TSFLAT_MISSING = 2, TSFLAT_EXTRA = 4, TSFLAT_HAS_ERROR = 8, TSFLAT_HAS_CHILD = 16 };
+
+extern const void *ts_tree_language(const void *);
+extern uint32_t ts_language_field_count(const void *);
 
 // tsflat_offsets reports the offset of every field, for the layout check.
 static void tsflat_offsets(size_t *out) {
@@ -47,24 +51,22 @@ static void tsflat_offsets(size_t *out) {
 	out[1] = offsetof(tsflat_rec, end_byte);
 	out[2] = offsetof(tsflat_rec, start_row);
 	out[3] = offsetof(tsflat_rec, end_row);
-	out[4] = offsetof(tsflat_rec, parent);
-	out[5] = offsetof(tsflat_rec, next);
-	out[6] = offsetof(tsflat_rec, sym);
-	out[7] = offsetof(tsflat_rec, field);
-	out[8] = offsetof(tsflat_rec, flags);
+	out[4] = offsetof(tsflat_rec, next);
+	out[5] = offsetof(tsflat_rec, sym);
+	out[6] = offsetof(tsflat_rec, field);
+	out[7] = offsetof(tsflat_rec, flags);
 }
 
-static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c, int32_t parent) {
+static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c) {
 	tsflat_node n = ts_tree_cursor_current_node(c);
 	tsflat_point s = ts_node_start_point(n), e = ts_node_end_point(n);
 	r->start_byte = ts_node_start_byte(n);
 	r->end_byte = ts_node_end_byte(n);
 	r->start_row = s.row;
 	r->end_row = e.row;
-	r->parent = parent;
 	r->next = -1;
 	r->sym = ts_node_symbol(n);
-	r->field = ts_tree_cursor_current_field_id(c);
+	r->field = (uint8_t)ts_tree_cursor_current_field_id(c);
 	r->flags = (ts_node_is_named(n) ? TSFLAT_NAMED : 0) |
 		(ts_node_is_missing(n) ? TSFLAT_MISSING : 0) |
 		(ts_node_is_extra(n) ? TSFLAT_EXTRA : 0) |
@@ -73,35 +75,55 @@ static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c, int32_t parent) {
 
 static uint32_t tsflat_count(tsflat_node *root) { return ts_node_descendant_count(*root); }
 
+// tsflat_fields returns the number of fields of root's grammar.
+static uint32_t tsflat_fields(tsflat_node *root) {
+	return ts_language_field_count(ts_tree_language(root->tree));
+}
+
 // tsflat_walk writes the subtree of root in pre-order into out (at most cap
-// records) and returns the number written. It walks with a cursor, so it
-// needs no recursion however deep the tree.
+// records) and returns the number written, or 0 when it cannot allocate
+// its stack. It walks with a cursor, so it needs no recursion however deep
+// the tree; the stack holds the last record written at each depth, to
+// link it to its next sibling.
 static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
 	if (cap == 0) return 0;
+	uint32_t depth = 0, room = 64;
+	int32_t *last = malloc(room * sizeof *last);
+	if (last == NULL) return 0;
 	tsflat_cursor c = ts_tree_cursor_new(*root);
 	uint32_t n = 1;
-	int32_t cur = 0;
-	tsflat_fill(&out[0], &c, -1);
+	tsflat_fill(&out[0], &c);
+	last[0] = 0;
 	while (n < cap) {
 		if (ts_tree_cursor_goto_first_child(&c)) {
-			tsflat_fill(&out[n], &c, cur);
-			cur = (int32_t)n++;
+			if (depth + 1 == room) {
+				int32_t *grown = realloc(last, 2 * room * sizeof *last);
+				if (grown == NULL) {
+					n = 0;
+					goto done;
+				}
+				last = grown;
+				room *= 2;
+			}
+			out[last[depth]].flags |= TSFLAT_HAS_CHILD;
+			tsflat_fill(&out[n], &c);
+			last[++depth] = (int32_t)n++;
 			continue;
 		}
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) {
-				int32_t parent = out[cur].parent;
-				tsflat_fill(&out[n], &c, parent);
-				out[cur].next = (int32_t)n;
-				cur = (int32_t)n++;
+				tsflat_fill(&out[n], &c);
+				out[last[depth]].next = (int32_t)n;
+				last[depth] = (int32_t)n++;
 				break;
 			}
-			if (!ts_tree_cursor_goto_parent(&c)) goto done;
-			cur = out[cur].parent;
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+			depth--;
 		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
+	free(last);
 	return n;
 }
 */
@@ -109,6 +131,8 @@ import "C"
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -116,26 +140,55 @@ import (
 
 // Node is one syntax node copied out of a tree-sitter tree. Rows are
 // 0-based. Its first child, if it has one, is the record right after it
-// (FirstChild). A record is 32 bytes: a large file has several hundred
+// (FirstChild). A record is 24 bytes: a large file has several hundred
 // thousand, so it holds what the front ends read and nothing they can
-// derive (columns and child counts; see FirstChild and LastRow).
+// derive (columns, child counts and parents; see FirstChild, LastRow and
+// Parents).
 type Node struct {
 	StartByte, EndByte uint32
 	StartRow, EndRow   uint32
-	Parent             int32  // index of the parent record, -1 for the root
 	Next               int32  // index of the next sibling, -1 for the last child
 	Sym                uint16 // the grammar symbol, after aliasing; 0xFFFF for ERROR
-	Field              uint16 // the field the node fills in its parent, 0 for none
+	Field              uint8  // the field the node fills in its parent, 0 for none
 	Flags              uint8
 }
 
 // FirstChild returns the index of the first child of record i of recs,
-// or -1: the record after i when i is its parent.
+// or -1: the record after i when i has children.
 func FirstChild(recs []Node, i int32) int32 {
-	if j := i + 1; int(j) < len(recs) && recs[j].Parent == i {
+	if j := i + 1; recs[i].Flags&HasChild != 0 && int(j) < len(recs) {
 		return j
 	}
 	return -1
+}
+
+// Parents returns the index of the parent of every record of recs, -1
+// for the root, in dst (grown as needed): the records do not hold it,
+// and few walks need it.
+func Parents(recs []Node, dst []int32) []int32 {
+	dst = slices.Grow(dst[:0], len(recs))[:len(recs)]
+	if len(recs) == 0 {
+		return dst
+	}
+	// stack holds the ancestors of the record being visited, innermost last.
+	stack := make([]int32, 0, 64)
+	dst[0] = -1
+	for i := range recs {
+		if i > 0 {
+			dst[i] = stack[len(stack)-1]
+		}
+		if recs[i].Flags&HasChild != 0 && i+1 < len(recs) {
+			stack = append(stack, int32(i))
+			continue
+		}
+		// The last record of a subtree: climb past every ancestor whose
+		// last child this was.
+		for j := int32(i); len(stack) > 0 && recs[j].Next < 0; {
+			j = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return dst
 }
 
 // LastRow returns the last row holding a byte of n, whose tree was
@@ -156,6 +209,7 @@ const (
 	Missing              // a zero-width token inserted by error recovery
 	Extra                // a node outside the grammar's structure, such as a comment
 	HasError             // the subtree holds a syntax error or a missing token
+	HasChild             // the node has children: its first is the next record
 )
 
 // ErrorSymbol is the symbol of an ERROR node.
@@ -164,6 +218,7 @@ const ErrorSymbol = 0xFFFF
 var (
 	errLayout = layoutError()
 	errNoTree = errors.New("no syntax tree")
+	errFields = errors.New("internal error: a grammar with more than 255 fields")
 )
 
 // layoutError reports whether Go and C disagree about the record layout, in
@@ -173,7 +228,7 @@ func layoutError() error {
 	want := [...]uintptr{
 		unsafe.Offsetof(n.StartByte), unsafe.Offsetof(n.EndByte),
 		unsafe.Offsetof(n.StartRow), unsafe.Offsetof(n.EndRow),
-		unsafe.Offsetof(n.Parent), unsafe.Offsetof(n.Next),
+		unsafe.Offsetof(n.Next),
 		unsafe.Offsetof(n.Sym), unsafe.Offsetof(n.Field),
 		unsafe.Offsetof(n.Flags),
 	}
@@ -207,6 +262,9 @@ func Flatten(root *sitter.Node, buf []Node) ([]Node, error) {
 		return buf[:0], errNoTree
 	}
 	rootNode := (*sitterNode)(unsafe.Pointer(root)).c // a copy: C memory only
+	if C.tsflat_fields(&rootNode) > math.MaxUint8 {
+		return buf[:0], errFields
+	}
 	want := int(C.tsflat_count(&rootNode))
 	if cap(buf) < want {
 		buf = make([]Node, want)
@@ -216,5 +274,8 @@ func Flatten(root *sitter.Node, buf []Node) ([]Node, error) {
 		return buf, nil
 	}
 	n := C.tsflat_walk(&rootNode, (*C.tsflat_rec)(unsafe.Pointer(&buf[0])), C.uint32_t(want))
+	if n == 0 {
+		return buf[:0], errors.New("flatten syntax tree: out of memory")
+	}
 	return buf[:n], nil
 }

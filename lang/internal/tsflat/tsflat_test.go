@@ -3,6 +3,7 @@ package tsflat
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,9 +42,12 @@ func TestFlattenMatchesCursor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, fields := viaCursor(tree.RootNode())
+			want, fields, parents := viaCursor(tree.RootNode())
 			if len(got) != len(want) {
 				t.Fatalf("%d records, want %d", len(got), len(want))
+			}
+			if p := Parents(got, nil); !slices.Equal(p, parents) {
+				t.Errorf("Parents = %v, want %v", p, parents)
 			}
 			for i := range want {
 				g := got[i]
@@ -82,10 +86,11 @@ func TestFlattenReusesBuffer(t *testing.T) {
 }
 
 // viaCursor builds the expected records one cgo call at a time, with their
-// field names apart (the bindings give no field ids).
-func viaCursor(root *sitter.Node) ([]Node, []string) {
+// field names and parents apart (the bindings give no field ids).
+func viaCursor(root *sitter.Node) ([]Node, []string, []int32) {
 	var out []Node
 	var fields []string
+	var parents []int32
 	c := sitter.NewTreeCursor(root)
 	defer c.Close()
 	var stack []int32 // open ancestors
@@ -117,11 +122,13 @@ func viaCursor(root *sitter.Node) ([]Node, []string) {
 		out = append(out, Node{
 			StartByte: n.StartByte(), EndByte: n.EndByte(),
 			StartRow: sp.Row, EndRow: ep.Row,
-			Parent: parent, Next: -1,
-			Sym: uint16(n.Symbol()), Flags: flags,
+			Next: -1,
+			Sym:  uint16(n.Symbol()), Flags: flags,
 		})
 		fields = append(fields, c.CurrentFieldName())
+		parents = append(parents, parent)
 		if c.GoToFirstChild() {
+			out[idx].Flags |= HasChild
 			stack = append(stack, idx)
 			prev = -1
 			continue
@@ -129,7 +136,7 @@ func viaCursor(root *sitter.Node) ([]Node, []string) {
 		prev = idx
 		for !c.GoToNextSibling() {
 			if !c.GoToParent() {
-				return out, fields
+				return out, fields, parents
 			}
 			prev = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
