@@ -71,10 +71,12 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	text := string(src)
 	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
 	// The outline first, from the syntax records, which are garbage once
-	// the statement mapping's own nodes are made from them: both are
-	// collected (tsflat.CollectFrom) before the statement tree, the
-	// largest thing a parse makes, is built.
+	// the statement mapping's own nodes are made from them. The garbage
+	// of each stage is collected (tsflat.CollectFrom) before the next:
+	// the outline's before the nodes, the records before the statement
+	// tree, the largest thing a parse makes, is built.
 	outline(f, flat, text)
+	tsflat.Collect(len(src))
 	nodes, err := flatten(ctx, flat, src, p.nodes)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
