@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/lang"
+	_ "github.com/graphcoder/graphcoder/lang/golang"
+	_ "github.com/graphcoder/graphcoder/lang/java"
 	_ "github.com/graphcoder/graphcoder/lang/python"
+	_ "github.com/graphcoder/graphcoder/lang/typescript"
 )
 
 // peakHeap runs fn and returns the largest heap in use while it ran, above
@@ -50,29 +53,45 @@ func peakHeap(fn func()) uint64 {
 // The memory one file takes to index is bounded by a multiple of its size,
 // also for files made to be expensive: many definitions (their
 // reaching-definition sets), long chains of data dependences, and one
-// line of many statements (refused before it is parsed).
+// line of many statements (refused before it is parsed), in Python,
+// Java, Go and TypeScript.
 func TestMemoryPerFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes files of a megabyte")
 	}
-	var defs, chain strings.Builder
+	var defs, chain, jdefs, jchain, gdefs, tdefs strings.Builder
+	jdefs.WriteString("class M {\n")
+	jchain.WriteString("class M {\n  void m() {\n    int x0 = 0;\n")
+	gdefs.WriteString("package m\n\n")
 	for i := range 20000 {
 		fmt.Fprintf(&defs, "def f%d(a, b):\n    return a + b\n", i)
 		fmt.Fprintf(&chain, "x%d = x%d + 1\n", i+1, i)
+		fmt.Fprintf(&jdefs, "  int f%d(int a, int b) {\n    return a + b;\n  }\n", i)
+		fmt.Fprintf(&jchain, "    int x%d = x%d + 1;\n", i+1, i)
+		fmt.Fprintf(&gdefs, "func f%d(a, b int) int {\n\treturn a + b\n}\n", i)
+		fmt.Fprintf(&tdefs, "function f%d(a, b) {\n  return a + b;\n}\n", i)
 	}
+	jdefs.WriteString("}\n")
+	jchain.WriteString("    use(x20000);\n  }\n}\n")
 	oneLine := strings.Repeat("x=1;", (1<<20)/4-1) + "\n"
 	// Allowed heap per byte of source, on top of a fixed 4 MiB: measured
-	// 43 and 46 (28.5 and 16.7 MiB) for the two files parsed, 96 and 139
-	// before their garbage was collected between stages and the syntax
-	// records shrank (see bench/RESULTS.md, "Memory per file").
-	const perByte = 48
+	// 36 for the Python chain, 30 to 33 for the definitions (see
+	// bench/RESULTS.md, "Memory per file"); before the front ends
+	// collected their stages' garbage and the syntax records shrank to
+	// 24 bytes, Java's definitions took 107 MiB (106 a byte), Go's and
+	// TypeScript's 42.6 and 40.5 MiB (47 and 46).
+	const perByte = 40
 	for _, tt := range []struct {
-		name, src string
-		refused   bool
+		path, name, src string
+		refused         bool
 	}{
-		{"20000 definitions", defs.String(), false},
-		{"data dependence chain", chain.String(), false},
-		{"one line of 262143 statements", oneLine, true},
+		{"m.py", "20000 definitions", defs.String(), false},
+		{"m.py", "data dependence chain", chain.String(), false},
+		{"m.py", "one line of 262143 statements", oneLine, true},
+		{"M.java", "20000 Java methods", jdefs.String(), false},
+		{"M.java", "Java data dependence chain", jchain.String(), false},
+		{"m.go", "20000 Go functions", gdefs.String(), false},
+		{"m.ts", "20000 TypeScript functions", tdefs.String(), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := openTest(t, t.TempDir())
@@ -86,7 +105,7 @@ func TestMemoryPerFile(t *testing.T) {
 			var addErr error
 			start := time.Now()
 			peak := peakHeap(func() {
-				a, err := b.analyze(context.Background(), b, lang.ForPath("m.py"), "m.py", []byte(tt.src))
+				a, err := b.analyze(context.Background(), b, lang.ForPath(tt.path), tt.path, []byte(tt.src))
 				if addErr = err; err == nil {
 					_ = b.encode(a)
 				}
