@@ -35,7 +35,9 @@ def main():
         while time.time() - t0 < 120:
             try:
                 h = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=5))
-                if h.get("ready", True) and h.get("status", "") != "not ready":
+                # Until the index is loaded the health answer says
+                # "indexing" and carries no entries.
+                if "entries" in h:
                     break
             except Exception:
                 pass

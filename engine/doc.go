@@ -25,6 +25,15 @@
 // consistent snapshot from start to end while Reload builds the next
 // index beside it and swaps it in; any number of requests may run at once.
 //
+// The base is mapped from the generation's snapshot file when it has one
+// (package snapfile). The kernel maps a file's pages in blocks of
+// hundreds of kilobytes as a search touches them, so a server of a large
+// index would end up with most of the file resident: a request releases
+// the pages once its search is done and the last request running
+// releases the rest (Options.KeepMapped), the page cache keeping them
+// for the next request. Engine.MemoryLimit sizes the Go runtime's memory
+// limit a server sets itself, from the index.
+//
 // Loading a large index takes seconds, too long for an editor's save, so
 // Update does not reload: it reads only the changed files' records into a
 // small delta index layered over the loaded base (whose versions of those

@@ -122,6 +122,15 @@ type Options struct {
 	// is checked, and a search that meets damage fails over to the
 	// blobs).
 	NoSnapshot, VerifySnapshot bool
+	// KeepMapped leaves the pages of the snapshot file a request read
+	// mapped after it. By default, whenever the last request running
+	// ends, they are taken out of the process's resident memory
+	// (snapfile.Image.Release; the page cache keeps them, so the next
+	// request maps them again in a fraction of a millisecond): a server
+	// of a large index would otherwise end up with most of the file
+	// resident, since the kernel maps pages in blocks of hundreds of
+	// kilobytes.
+	KeepMapped bool
 	// ImportBoost re-ranks retrieved candidates by the import graph: a
 	// candidate's ranking score is multiplied by 1 + ImportBoost x its
 	// file's relation to the file being completed (symtab.Relations: 1
@@ -153,6 +162,9 @@ type Engine struct {
 	// the engine loads from the blobs instead until a build replaces them.
 	badMu     sync.Mutex
 	badImages map[string]string
+
+	// running counts the requests being answered.
+	running atomic.Int32
 }
 
 // state is one loaded snapshot: a base index loaded in full and a delta
@@ -181,6 +193,7 @@ type state struct {
 	// files it did not hold as the generation loaded with it has them
 	// (those are in the delta from the start).
 	image      string
+	mapped     *snapfile.Image
 	imageGen   uint64
 	imageBytes int64
 	imageError string
@@ -275,6 +288,7 @@ func (e *Engine) loadBase() (*state, error) {
 	var changed []string
 	if im, why := e.openImage(snap); im != nil {
 		st.base, st.image, st.imageGen, st.imageBytes = im.Index, im.Path(), im.Generation, im.Size()
+		st.mapped = im
 		st.symBase = symtab.NewView(im.Symbols)
 		changed = im.Changed(snap.Files())
 	} else {
@@ -690,6 +704,32 @@ type Result struct {
 	Stats              Stats                     `json:"stats"`
 }
 
+// MemoryLimit returns the limit of the Go runtime's memory
+// (runtime/debug.SetMemoryLimit) that a server answering up to searches
+// requests at once from e sets itself by default. Without a limit the
+// collector lets the heap grow to twice what was live at its last cycle,
+// and what is live in a server includes the garbage of the requests then
+// running, so its heap settles at several times what it needs; a limit
+// makes it collect sooner instead. The limit is 64 MiB (the runtime, the
+// requests in flight), plus the store's caches and write buffer
+// (db.DB.MemoryBudget), plus what the loaded index holds on the
+// heap (Info.Bytes less the snapshot file mapped, and at least 16 bytes an
+// entry: the file tables and the outlines loaded as lookups reach them),
+// plus twice the scratch of the searches (12 bytes an entry each: the
+// Jaccard counts and the BM25 accumulators, retrieve.SetScratchLimit).
+// It is a target the collector works towards, not a bound: a heap that
+// needs more gets more.
+func (e *Engine) MemoryLimit(searches int) int64 {
+	i := e.Info()
+	entries := int64(i.Entries)
+	heap := i.Bytes
+	if i.Snapshot != "" {
+		heap -= i.SnapshotBytes
+	}
+	heap = max(heap, 16*entries)
+	return 64<<20 + e.d.MemoryBudget() + heap + 2*12*entries*int64(max(searches, 1))
+}
+
 // Root returns the repository root of the loaded index.
 func (e *Engine) Root() string { return e.cur.Load().root }
 
@@ -703,6 +743,8 @@ func (e *Engine) Rel(path string) (string, error) { return indexer.RelPath(e.cur
 // load the index from the blobs (until a build writes the file again) and
 // answer from that.
 func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
+	e.running.Add(1)
+	defer e.done()
 	st := e.cur.Load()
 	res, err := e.complete(ctx, st, req)
 	if errors.Is(err, retrieve.ErrDamaged) && st.image != "" {
@@ -713,6 +755,28 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	}
 	runtime.KeepAlive(st)
 	return res, err
+}
+
+// done ends a request: the last one running releases the pages of the
+// snapshot file (Options.KeepMapped).
+func (e *Engine) done() {
+	e.running.Add(-1)
+	e.release(e.cur.Load(), 0)
+}
+
+// release takes the pages of st's snapshot file out of the resident
+// memory when no more than alone requests are running (Options.KeepMapped):
+// a request releases what its search mapped once the search is done,
+// unless others are searching too, and the last request to end releases
+// the rest. The pages stay in the page cache, so a request that maps them
+// again costs a page fault per block of pages.
+func (e *Engine) release(st *state, alone int32) {
+	if e.opts.KeepMapped || st == nil || st.mapped == nil || e.running.Load() > alone {
+		return
+	}
+	// A failure leaves the pages resident: nothing depends on it.
+	_ = st.mapped.Release()
+	runtime.KeepAlive(st)
 }
 
 // refuseImage marks st's snapshot file damaged and reloads the index
@@ -807,6 +871,9 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 		if err := e.retrieve(ctx, st, l, name, leakPath, before, req, res, buf); err != nil {
 			return nil, err
 		}
+		// The scans are done, and the windows read: what they mapped
+		// need not stay resident through the rest of the request.
+		e.release(st, 1)
 	}
 	if !req.NoDefinitions && !e.opts.NoDefinitions {
 		if err := e.definitions(ctx, st, l, req, res, buf); err != nil {

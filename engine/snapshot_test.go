@@ -230,3 +230,40 @@ func buildDemo(t *testing.T) (string, *Engine) {
 	}
 	return idx, decoded
 }
+
+// TestReleaseMapped: an engine that releases the snapshot file's pages
+// after each request (the default) answers as one that keeps them
+// mapped, and its memory limit grows with the searches it runs at once.
+func TestReleaseMapped(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	released, err := Open(idx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer released.Close()
+	kept, err := Open(idx, Options{KeepMapped: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	if released.cur.Load().mapped == nil {
+		t.Fatal("the engine maps no snapshot file")
+	}
+	for i, req := range cursors(t, kept, 20, 3) {
+		req.Mode = []retrieve.Mode{"", retrieve.Hybrid}[i%2]
+		if a, b := answer(t, released, req), answer(t, kept, req); a != b {
+			t.Fatalf("%s:%d: released\n%s\nkept\n%s", req.Path, req.Line, a, b)
+		}
+	}
+	if released.running.Load() != 0 {
+		t.Errorf("%d requests still counted as running", released.running.Load())
+	}
+	entries := int64(released.Info().Entries)
+	one, two := released.MemoryLimit(1), released.MemoryLimit(2)
+	if min := 64<<20 + released.d.MemoryBudget() + 16*entries; one < min || two-one != 24*entries {
+		t.Errorf("memory limits %d (one search), %d (two): want at least %d, and 24 bytes an entry more per search", one, two, min)
+	}
+}

@@ -604,7 +604,7 @@ type bm25Scratch struct {
 	scan    bm25Scan
 }
 
-var bm25ScratchPool sync.Pool
+var bm25ScratchPool freeList
 
 // ranked is an entry and its score.
 type ranked[S int64 | float64] struct {

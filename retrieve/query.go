@@ -230,7 +230,7 @@ type scratch struct {
 	nodes   entryView
 }
 
-var scratchPool sync.Pool
+var scratchPool freeList
 
 func (ix *Index) getScratch() *scratch {
 	s, _ := scratchPool.Get().(*scratch)

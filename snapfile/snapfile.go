@@ -400,6 +400,11 @@ func (im *Image) Verify() error {
 	return nil
 }
 
+// Release takes the file's pages out of the process's resident memory,
+// leaving the mapping valid (mapfile.File.Release): a reader that is idle
+// holds none of it resident.
+func (im *Image) Release() error { return im.m.Release() }
+
 // Close unmaps the file at once. Only for an image whose index and
 // symbol table are no longer used: otherwise let it go, and the mapping
 // goes when they are no longer reachable.

@@ -136,7 +136,22 @@ func (v *View) Rank(path string) float64 {
 
 // ImportedBy returns the visible files that import path, by path.
 func (v *View) ImportedBy(path string) []*File {
-	var out []*File
+	paths := v.importerPaths(path)
+	out := make([]*File, 0, len(paths))
+	for _, p := range paths {
+		if f := v.File(p); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// importerPaths returns the paths of the visible files that import path,
+// sorted. The base's importers come from its stored graph by path, so a
+// mapped table loads none of their outlines (a popular file has
+// thousands of importers).
+func (v *View) importerPaths(path string) []string {
+	var out []string
 	seen := map[string]bool{}
 	// The base's own graph, then the files of the tables above it,
 	// whose imports are resolved in this view.
@@ -153,10 +168,12 @@ func (v *View) ImportedBy(path string) []*File {
 		}
 		if ok && v.File(path) != nil {
 			for _, from := range in {
-				f := base.t.file(from)
-				if v.visible(f) && !seen[f.Path] {
-					seen[f.Path] = true
-					out = append(out, f)
+				// The base's version is the visible one when no
+				// layer above holds or removes its path.
+				p := base.t.path(from)
+				if !seen[p] && v.sees(base, p) {
+					seen[p] = true
+					out = append(out, p)
 				}
 			}
 		}
@@ -172,21 +189,13 @@ func (v *View) ImportedBy(path string) []*File {
 			for _, g := range v.ImportTargets(f) {
 				if g.Path == path {
 					seen[f.Path] = true
-					out = append(out, f)
+					out = append(out, f.Path)
 					break
 				}
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *File) int {
-		if a.Path < b.Path {
-			return -1
-		}
-		if a.Path > b.Path {
-			return 1
-		}
-		return 0
-	})
+	slices.Sort(out)
 	return out
 }
 
@@ -206,8 +215,8 @@ func (v *View) Relations(f *File) *Relations {
 	for _, g := range v.ImportTargets(f) {
 		r.direct[g.Path] = true
 	}
-	for _, g := range v.ImportedBy(f.Path) {
-		r.direct[g.Path] = true
+	for _, p := range v.importerPaths(f.Path) {
+		r.direct[p] = true
 	}
 	return r
 }

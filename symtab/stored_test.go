@@ -3,6 +3,7 @@ package symtab
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -127,5 +128,50 @@ func TestStoredResolution(t *testing.T) {
 	})
 	if got != want {
 		t.Errorf("stored:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestStoredRelations: the relations of a file in a stored table are
+// those of the table it was written from, and preparing them loads no
+// outline of the files importing it (only what resolving its own imports
+// loads, and the file itself): a popular file has thousands of importers.
+func TestStoredRelations(t *testing.T) {
+	for _, dir := range []string{"py", "java", "go", "ts"} {
+		files := parseTree(t, filepath.Join("testdata", dir))
+		mem := buildTable(t, files, dir)
+		repo := NewRepo(filepath.Join("testdata", dir))
+		importers := 0
+		for _, f := range files {
+			mv := NewView(mem)
+			importers += len(mv.ImportedBy(f.Path))
+			targets, tl := storeTable(t, mem, files, repo)
+			NewView(targets).ImportTargets(f)
+			st, loads := storeTable(t, mem, files, repo)
+			sv := NewView(st)
+			rel := sv.Relations(f)
+			if *loads > *tl+1 {
+				t.Errorf("%s: relations of %s loaded %d files, resolving its imports %d", dir, f.Path, *loads, *tl)
+			}
+			want := mv.Relations(f)
+			for _, g := range files {
+				if a, b := rel.Relation(g.Path), want.Relation(g.Path); a != b {
+					t.Errorf("%s: relation of %s to %s: stored %v, want %v", dir, f.Path, g.Path, a, b)
+				}
+			}
+			var paths []string
+			for _, g := range sv.ImportedBy(f.Path) {
+				paths = append(paths, g.Path)
+			}
+			var wantPaths []string
+			for _, g := range mv.ImportedBy(f.Path) {
+				wantPaths = append(wantPaths, g.Path)
+			}
+			if !slices.Equal(paths, wantPaths) {
+				t.Errorf("%s: %s imported by %v, want %v", dir, f.Path, paths, wantPaths)
+			}
+		}
+		if importers == 0 {
+			t.Errorf("%s: no file has importers: the test shows nothing", dir)
+		}
 	}
 }

@@ -85,6 +85,7 @@ func TestNumericFlags(t *testing.T) {
 		{serveRun, []string{"--repo", repo, "--budget", "-1s"}, "--budget must be more than zero"},
 		{serveRun, []string{"--repo", repo, "--parallel", "-2"}, "--parallel must be at least 0"},
 		{serveRun, []string{"--repo", repo, "--max-body", "0"}, "--max-body must be at least 1"},
+		{serveRun, []string{"--repo", repo, "--memory-limit", "12MB"}, "--memory-limit: \"12MB\" is no size"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--bm25-k1", "0"}, "--bm25-k1 and --bm25-b"},
 		{serveRun, []string{"--repo", repo, "--bm25-b", "1.5"}, "--bm25-k1 and --bm25-b"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--context-lead", "-1"}, "--context-lead must not be negative"},

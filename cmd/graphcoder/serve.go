@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -18,6 +23,7 @@ import (
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/llm"
+	"github.com/graphcoder/graphcoder/retrieve"
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/backend"
 	"github.com/graphcoder/graphcoder/server/httpapi"
@@ -35,6 +41,7 @@ type serveFlags struct {
 	lsp, noWatch, allowRemote bool
 	httpAddr, repo, index     string
 	mode, logFormat           string
+	memoryLimit               string
 	topK, cache, parallel     int
 	rerank, vote              int
 	budget, debounce, timeout time.Duration
@@ -108,6 +115,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.DurationVar(&f.budget, "budget", server.DefaultBudget, "retrieval budget per completion; the best result found by then is used")
 	fl.IntVar(&f.cache, "cache", 512, "retrieval results kept for repeated queries (0 disables)")
 	fl.IntVar(&f.parallel, "parallel", 0, "retrievals computed at once, over LSP and HTTP together (default 2 per CPU)")
+	fl.StringVar(&f.memoryLimit, "memory-limit", "", "memory the Go runtime aims to stay within (as GOMEMLIMIT: 300MiB, 1GiB; off for none; default: sized from the index, or GOMEMLIMIT when set)")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
@@ -135,6 +143,9 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 			positive("debounce", f.debounce),
 		); err != nil {
 			return err
+		}
+		if _, err := parseMemoryLimit(f.memoryLimit); err != nil {
+			return badInput(fmt.Errorf("--memory-limit: %w", err))
 		}
 		cfg, err := llmFlags.Config()
 		if err != nil {
@@ -346,6 +357,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	}
 	info := eng.Info()
 	logger.Printf("serving %s: %d files, %d entries", repo, info.Files, info.Entries)
+	setMemoryLimit(logger, f, eng)
 	if len(info.Damaged) > 0 {
 		logger.Printf("the index is damaged: %d file(s) left out until `graphcoder build` repairs it", len(info.Damaged))
 	}
@@ -381,6 +393,59 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 		}
 		return nil
 	}
+}
+
+// setMemoryLimit sets the Go runtime's memory limit of the server: the
+// one --memory-limit gives, else GOMEMLIMIT's when it is set (the
+// runtime has applied it), else the engine's default for the requests the
+// server runs at once. It also bounds the scratch the searches keep to
+// those requests (retrieve.SetScratchLimit).
+func setMemoryLimit(logger *log.Logger, f serveFlags, eng *engine.Engine) {
+	parallel := f.parallel
+	if parallel <= 0 {
+		parallel = 2 * runtime.GOMAXPROCS(0)
+	}
+	// Searches beyond the cores wait for one: that many keep scratch.
+	searches := min(parallel, runtime.GOMAXPROCS(0))
+	retrieve.SetScratchLimit(searches)
+	limit, _ := parseMemoryLimit(f.memoryLimit) // checked with the flags
+	switch {
+	case limit == 0 && f.memoryLimit != "":
+		debug.SetMemoryLimit(math.MaxInt64)
+		logger.Printf("no memory limit")
+		return
+	case limit == 0 && os.Getenv("GOMEMLIMIT") != "":
+		logger.Printf("memory limit %d MiB (GOMEMLIMIT)", debug.SetMemoryLimit(-1)>>20)
+		return
+	case limit == 0:
+		limit = eng.MemoryLimit(searches)
+	}
+	debug.SetMemoryLimit(limit)
+	logger.Printf("memory limit %d MiB", limit>>20)
+}
+
+// parseMemoryLimit reads a --memory-limit: bytes, with GOMEMLIMIT's
+// suffixes B, KiB, MiB, GiB, TiB; "off" is none (0, as is "").
+func parseMemoryLimit(s string) (int64, error) {
+	if s == "" || s == "off" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}
+	num, shift := s, uint(0)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, shift = strings.TrimSuffix(s, u.suffix), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("%q is no size (a positive number of bytes, with B, KiB, MiB, GiB or TiB; or off)", s)
+	}
+	return n << shift, nil
 }
 
 // reportBuild shows an index build's progress to the servers' clients.

@@ -132,3 +132,20 @@ func TestServeStopsDuringReindex(t *testing.T) {
 		t.Errorf("%d files after the stop", n)
 	}
 }
+
+func TestParseMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		bad  bool
+	}{
+		{"", 0, false}, {"off", 0, false}, {"1048576", 1 << 20, false}, {"300MiB", 300 << 20, false},
+		{"2GiB", 2 << 30, false}, {"512KiB", 512 << 10, false}, {"10B", 10, false}, {"1TiB", 1 << 40, false},
+		{"0", 0, true}, {"-5MiB", 0, true}, {"12MB", 0, true}, {"lots", 0, true}, {"9999999TiB", 0, true},
+	} {
+		got, err := parseMemoryLimit(c.in)
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("parseMemoryLimit(%q) = %d, %v; want %d, error %v", c.in, got, err, c.want, c.bad)
+		}
+	}
+}
