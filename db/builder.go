@@ -107,6 +107,8 @@ type Builder struct {
 	startedDirty bool
 	written      [][]byte
 	summary      Summary
+	// feed gives the snapshot file the build's records (see Plan).
+	feed *feed
 }
 
 // testHookBeforePublish, when set, runs after the blobs and the manifest
@@ -212,7 +214,7 @@ func intactBlob(txn *badger.Txn, key []byte) bool {
 	if err != nil {
 		return false
 	}
-	return it.Value(checkBlob) == nil
+	return blobValue(it, checkBlob) == nil
 }
 
 func (b *Builder) release() { b.db.endBuild() }
@@ -298,6 +300,7 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 		b.files[path] = info
 		b.summary.Reused++
 		b.mu.Unlock()
+		b.settle(path, &feedItem{info: info, key: key})
 		return nil
 	}
 
@@ -310,6 +313,17 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	syntaxErrors := a.syntaxErrors
 	a = nil // the graph is garbage once encoded
 
+	// Compressed here, in the caller's goroutine: the builds' workers
+	// compress in parallel.
+	if err := b.store(path, key, info, storedBlob(key, blob), syntaxErrors); err != nil {
+		return err
+	}
+	b.settle(path, &feedItem{info: info, blob: blob})
+	return nil
+}
+
+// store writes the blob of a parsed file, unless the store has it.
+func (b *Builder) store(path string, key []byte, info FileInfo, stored *badger.Entry, syntaxErrors int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.done {
@@ -329,14 +343,14 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 			}
 			b.dirty = true
 		}
-		if err := guard(func() error { return b.wb.Set(key, blob) }); err != nil {
+		if err := guard(func() error { return b.wb.SetEntry(stored) }); err != nil {
 			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, storageError(err))
 		}
 		b.written = append(b.written, key)
 		b.summary.NewBlobs++
 	}
-	stored := info
-	b.known[string(key)] = &stored
+	kept := info
+	b.known[string(key)] = &kept
 	b.files[path] = info
 	b.summary.Parsed++
 	if syntaxErrors > 0 {
@@ -353,7 +367,7 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 		if err != nil {
 			return err
 		}
-		return it.Value(func(v []byte) error {
+		return blobValue(it, func(v []byte) error {
 			rec, err := decodeBlob(v)
 			if err != nil {
 				return err

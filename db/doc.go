@@ -70,7 +70,11 @@
 //	                   content's hash, tag is
 //	                   "/<language>/<tokenizer>/<h>/<l>/a<analysis>" where
 //	                   analysis is the AnalysisVersion of the front ends
-//	                   and graph builder that produced it
+//	                   and graph builder that produced it. The entry's user
+//	                   meta byte says how the value holds the blob: 1, a
+//	                   zstd frame of it (what builds write; from 1 KiB it
+//	                   lives in the value log, out of the tables, see
+//	                   stored.go); 0, the blob as is
 //	v/<sha256><tag>\x00<model>
 //	                   optional: the dense vectors of the entries of blob
 //	                   f/<sha256><tag> computed by the embeddings model

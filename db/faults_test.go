@@ -393,3 +393,66 @@ func TestFinishFailsWhenThePreviousGenerationIsUnreadable(t *testing.T) {
 		t.Fatalf("finish: %+v, %v; want the previous generation's read error", s, err)
 	}
 }
+
+// Blobs live compressed in the value log (stored.go): bytes overwritten
+// there make the files whose blobs they hit damaged (ErrCorrupt when
+// loaded), never a panic or other content, and the others still load.
+func TestDamagedValueLog(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 40 {
+		var sb strings.Builder
+		for j := range 300 {
+			fmt.Fprintf(&sb, "w%d_%d = g%d(w%d_%d, %d)\n", j, i, (i*j)%11, j, i-1, i*j)
+		}
+		files[fmt.Sprintf("m%02d.fk", i)] = sb.String()
+	}
+	func() {
+		d := openTest(t, dir)
+		defer d.Close()
+		build(t, d, files)
+	}()
+	var vlog string
+	var size int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fi, _ := e.Info(); strings.HasSuffix(e.Name(), ".vlog") && fi.Size() > size {
+			vlog, size = e.Name(), fi.Size()
+		}
+	}
+	if size < 10<<10 {
+		t.Fatalf("value log of %d bytes: the blobs were not written there", size)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, vlog), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt([]byte(strings.Repeat("X", 64)), size/2)
+	f.Close()
+
+	d, err := Open(dir, OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, err := d.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	bad := 0
+	for _, fi := range s.Files() {
+		rec, err := s.Load(fi.Path)
+		switch {
+		case errors.Is(err, ErrCorrupt):
+			bad++
+		case err != nil:
+			t.Errorf("%s: %v, want %v", fi.Path, err, ErrCorrupt)
+		case strings.TrimSuffix(strings.Join(rec.Lines, "\n"), "\n")+"\n" != files[fi.Path]:
+			t.Errorf("%s: other content than was stored", fi.Path)
+		}
+	}
+	if bad == 0 || bad == len(files) {
+		t.Errorf("%d of %d files damaged, want some", bad, len(files))
+	}
+}

@@ -141,7 +141,8 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// Every block read is checked, so a damaged table is an error,
 		// never a missing key or wrong bytes.
 		WithChecksumVerificationMode(options.OnBlockRead).
-		WithValueThreshold(1 << 20).
+		// Blobs, compressed by the build, go to the value log (stored.go).
+		WithValueThreshold(valueThreshold).
 		WithMemTableSize(32 << 20).
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(4).

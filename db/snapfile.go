@@ -16,18 +16,34 @@ import (
 // A SnapshotWriter writes and checks the snapshot files of generations:
 // the retrieval-ready form of a generation that readers map instead of
 // decoding every blob (package snapfile owns their content). The store
-// of record stays the blobs; a snapshot file is derived from them and is
-// rebuilt from them whenever it is missing, stale or damaged.
+// of record stays the blobs; a snapshot file is derived from the same
+// records and is rebuilt from the blobs whenever it is missing, stale or
+// damaged.
 type SnapshotWriter interface {
-	// WriteSnapshot writes the snapshot file of the generation s reads
-	// to w.
-	WriteSnapshot(ctx context.Context, s *Snapshot, w io.Writer) error
+	// StartSnapshot starts the snapshot file of a generation built with
+	// meta's parameters (tokenizer, h, l, root, analysis): the build
+	// gives it the generation's files in path order, then has it written.
+	StartSnapshot(meta Meta) (SnapshotStream, error)
 	// CheckSnapshot reports how many files of the generation s reads
 	// the snapshot file at path does not hold as they are (0: it is the
 	// generation's), or an error when the file is not an intact snapshot
 	// for the generation's parameters. With verify, every checksum is
 	// checked; otherwise only its structure.
 	CheckSnapshot(path string, s *Snapshot, verify bool) (stale int, err error)
+}
+
+// A SnapshotStream takes the files of one generation, in path order, and
+// writes their snapshot file. A full build gives it each file's record
+// as the build produces it (see Builder.Plan); otherwise the records are
+// decoded from the generation's blobs one at a time.
+type SnapshotStream interface {
+	// Add takes the next file: its record (Path set) and manifest entry.
+	// The stream keeps nothing of rec it does not copy, except the
+	// outline (Package, Symbols, Imports).
+	Add(rec *FileRecord, info FileInfo) error
+	// Write writes the snapshot file of generation meta, whose files
+	// were added, to w. The stream is done afterwards.
+	Write(ctx context.Context, meta Meta, w io.Writer) error
 }
 
 // DefaultSnapshotLag is the default of BuildOptions.SnapshotLag.
@@ -43,6 +59,10 @@ type SnapshotSummary struct {
 	Bytes   int64   `json:"bytes,omitempty"`
 	Seconds float64 `json:"seconds,omitempty"`
 	Stale   int     `json:"stale"`
+	// Streamed is set when the file was written from the build's own
+	// records as it produced them (Builder.Plan), rather than from the
+	// generation's blobs read back.
+	Streamed bool `json:"streamed,omitempty"`
 	// Reason says why a snapshot file was written or found unusable.
 	Reason string `json:"reason,omitempty"`
 }
@@ -209,12 +229,40 @@ func (b *Builder) snapshot(ctx context.Context, gen uint64, always, verify bool)
 		}
 	}
 	t0 := time.Now()
-	n, err := b.db.writeSnapshot(ctx, gen, func(out io.Writer) error { return w.WriteSnapshot(ctx, s, out) })
+	st, err := b.planned(ctx, s.Files())
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	sum.Streamed = st != nil
+	if st == nil {
+		if st, err = streamBlobs(ctx, w, s); err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	n, err := b.db.writeSnapshot(ctx, gen, func(out io.Writer) error { return st.Write(ctx, s.Meta(), out) })
 	if err != nil {
 		return nil, err
 	}
 	sum.Written, sum.Bytes, sum.Seconds = true, n, time.Since(t0).Seconds()
 	return sum, nil
+}
+
+// streamBlobs gives a new stream of w the files of the generation s
+// reads, decoded from their blobs one at a time; a file whose blob is
+// damaged is left out (readers load it from its blob, and fail there).
+func streamBlobs(ctx context.Context, w SnapshotWriter, s *Snapshot) (SnapshotStream, error) {
+	st, err := w.StartSnapshot(s.Meta())
+	if err != nil {
+		return nil, err
+	}
+	err = s.ForEachIntact(ctx, func(r *FileRecord) error {
+		f, _ := s.File(r.Path)
+		return st.Add(r, f)
+	}, func(string, error) {})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // writeSnapshot writes generation gen's snapshot file through write: to a

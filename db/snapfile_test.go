@@ -2,24 +2,46 @@ package db
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // fakeSnapshots writes snapshot files that list the generation's files
 // and content hashes, as package snapfile's do, and checks them back.
 type fakeSnapshots struct{ writes int }
 
-func (w *fakeSnapshots) WriteSnapshot(ctx context.Context, s *Snapshot, out io.Writer) error {
-	w.writes++
-	for _, f := range s.Files() {
-		if _, err := fmt.Fprintf(out, "%s %x\n", f.Path, f.Hash); err != nil {
+func (w *fakeSnapshots) StartSnapshot(Meta) (SnapshotStream, error) {
+	return &fakeStream{w: w}, nil
+}
+
+type fakeStream struct {
+	w     *fakeSnapshots
+	lines []string
+}
+
+func (s *fakeStream) Add(r *FileRecord, f FileInfo) error {
+	if r.Path != f.Path {
+		return fmt.Errorf("record of %s with the manifest entry of %s", r.Path, f.Path)
+	}
+	s.lines = append(s.lines, fmt.Sprintf("%s %x\n", f.Path, f.Hash))
+	return nil
+}
+
+func (s *fakeStream) Write(ctx context.Context, meta Meta, out io.Writer) error {
+	s.w.writes++
+	for _, l := range s.lines {
+		if _, err := io.WriteString(out, l); err != nil {
 			return err
 		}
 	}
@@ -207,5 +229,85 @@ func TestSnapshotFileNames(t *testing.T) {
 		if _, _, ok := snapshotFileGen(name); ok != want || storeFile(name) != want {
 			t.Errorf("%s: %v, want %v", name, ok, want)
 		}
+	}
+}
+
+// TestPlannedFeed: with Plan, the snapshot file is written from the
+// build's own records as they come (Streamed), in path order whatever the
+// order of the concurrent Adds, with skipped paths left out and a blob
+// reused within the build (the same content under two paths) read back
+// from the store; a path that was not planned, or a planned one never
+// settled, drops the feed, and the file is written from the blobs, the
+// same.
+func TestPlannedFeed(t *testing.T) {
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("p%d/m%02d.fk", i%5, i)] = fmt.Sprintf("x%d = 1\ny = x%d\n", i%45, i%45) // m45 on: the contents of m00 on
+	}
+	paths := slices.Sorted(maps.Keys(files))
+	want := func(skipped ...string) string {
+		var sb strings.Builder
+		for _, p := range paths {
+			if !slices.Contains(skipped, p) {
+				fmt.Fprintf(&sb, "%s %x\n", p, sha256.Sum256([]byte(files[p])))
+			}
+		}
+		return sb.String() + "end\n"
+	}
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name     string
+		plan     []string
+		add      []string
+		skip     []string
+		streamed bool
+	}{
+		{"all planned", paths, paths, nil, true},
+		{"some skipped", paths, paths[5:], paths[:5], true},
+		{"one not planned", paths[1:], paths, nil, false},
+		{"one never settled", paths, paths[1:], nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			d := openTest(t, dir)
+			b := testBuilder(t, d, BuildOptions{Root: "/repo", Snapshot: &fakeSnapshots{}})
+			if err := b.Plan(tt.plan); err != nil {
+				t.Fatal(err)
+			}
+			order := slices.Clone(tt.add)
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			var g errgroup.Group
+			g.SetLimit(4)
+			for _, p := range order {
+				g.Go(func() error { return b.Add(ctx, p, []byte(files[p])) })
+			}
+			for _, p := range tt.skip {
+				b.Skip(p)
+			}
+			if err := g.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			s, err := b.Finish(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tt.add) == len(paths) && s.Reused < 14 {
+				t.Errorf("%d blobs reused, want the 15 repeated contents' (but one)", s.Reused)
+			}
+			if !s.Snapshot.Written || s.Snapshot.Streamed != tt.streamed {
+				t.Errorf("snapshot %+v, want written, streamed %v", s.Snapshot, tt.streamed)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, snapshotName(s.Generation)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			missing := tt.skip
+			if tt.name == "one never settled" {
+				missing = paths[:1]
+			}
+			if string(got) != want(missing...) {
+				t.Errorf("snapshot file:\n%s\nwant:\n%s", got, want(missing...))
+			}
+		})
 	}
 }

@@ -108,7 +108,7 @@ func (s *Snapshot) load(f *FileInfo) (*FileRecord, error) {
 		if err != nil {
 			return err
 		}
-		return item.Value(func(v []byte) error {
+		return blobValue(item, func(v []byte) error {
 			var err error
 			rec, err = decodeBlob(v)
 			return err

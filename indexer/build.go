@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -160,9 +162,21 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		}
 	}()
 
+	// The files go to the workers in path order, so that their records
+	// reach the snapshot file (db.Builder.Plan) about in the order it is
+	// written in, and few wait for their turn.
+	if !slices.IsSortedFunc(w.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) }) {
+		slices.SortFunc(w.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
+	}
 	var total int64
-	for _, f := range w.Files {
+	paths := make([]string, len(w.Files))
+	for i, f := range w.Files {
 		total += f.Size
+		paths[i] = f.Rel
+	}
+	if err := b.Plan(paths); err != nil {
+		b.Abort()
+		return Summary{}, err
 	}
 	var mu sync.Mutex // guards w.skipped, failures and the progress counters
 	var failures []string
@@ -176,6 +190,9 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 		}
 		g.Go(func() error {
 			reason, err := indexFile(gctx, b, root, f, opts.MaxFileSize)
+			if reason != "" || err != nil {
+				b.Skip(f.Rel)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			var fe *fileError

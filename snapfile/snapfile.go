@@ -88,35 +88,89 @@ type Options struct {
 // without one builds in memory). A damaged record leaves its file out.
 func Load(ctx context.Context, s *db.Snapshot, o Options) (*Loaded, error) {
 	meta := s.Meta()
+	st, err := NewStream(meta)
+	if err != nil {
+		return nil, err
+	}
+	st.b.Grow(meta.Statements, meta.Entries)
+	var damaged []string
+	err = s.ForEachIntact(ctx, func(r *db.FileRecord) error {
+		if o.Vectors != nil {
+			r.Vectors = o.Vectors(s, r)
+		}
+		f, _ := s.File(r.Path)
+		return st.Add(r, f)
+	}, func(path string, _ error) { damaged = append(damaged, path) })
+	if err != nil {
+		return nil, err
+	}
+	l := st.finish()
+	l.Damaged = damaged
+	return l, nil
+}
+
+// Stream builds a snapshot file from a generation's records given in path
+// order, as a build produces them (db.SnapshotStream): the retrieval
+// index and the symbol table grow with each record, and nothing is read
+// back from the blobs.
+type Stream struct {
+	b     *retrieve.Builder
+	sb    *symtab.Builder
+	repo  *symtab.Repo
+	files []db.FileInfo
+	done  bool
+}
+
+// NewStream starts the snapshot of a generation of meta's parameters
+// (tokenizer, h, l, root).
+func NewStream(meta db.Meta) (*Stream, error) {
 	tok, err := token.ByName(meta.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
 	repo := Repo(meta.Root)
-	b := retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements})
-	b.Grow(meta.Statements, meta.Entries)
-	sb := symtab.NewBuilder(repo.Name(), true)
-	out := &Loaded{}
-	err = s.ForEachIntact(ctx, func(r *db.FileRecord) error {
-		if err := sb.Add(Outline(r, repo)); err != nil {
-			return err
-		}
-		if o.Vectors != nil {
-			r.Vectors = o.Vectors(s, r)
-		}
-		if err := b.Add(r); err != nil {
-			return err
-		}
-		f, _ := s.File(r.Path)
-		out.Files = append(out.Files, f)
-		return nil
-	}, func(path string, _ error) { out.Damaged = append(out.Damaged, path) })
-	if err != nil {
-		return nil, err
+	return &Stream{
+		b:    retrieve.NewBuilder(tok, retrieve.Params{Hops: meta.Hops, MaxStatements: meta.MaxStatements}),
+		sb:   symtab.NewBuilder(repo.Name(), true),
+		repo: repo,
+	}, nil
+}
+
+// Add adds the next file (in path order) and its manifest entry.
+func (st *Stream) Add(r *db.FileRecord, f db.FileInfo) error {
+	if st.done {
+		return errors.New("snapshot: stream already written")
 	}
-	out.Index = b.Index()
-	out.Symbols = sb.Finish()
-	return out, nil
+	if n := len(st.files); n > 0 && st.files[n-1].Path >= r.Path {
+		return fmt.Errorf("snapshot: %s added after %s", r.Path, st.files[n-1].Path)
+	}
+	if err := st.sb.Add(Outline(r, st.repo)); err != nil {
+		return err
+	}
+	if err := st.b.Add(r); err != nil {
+		return err
+	}
+	st.files = append(st.files, f)
+	return nil
+}
+
+func (st *Stream) finish() *Loaded {
+	st.done = true
+	l := &Loaded{Index: st.b.Index(), Symbols: st.sb.Finish(), Files: st.files}
+	st.b, st.sb, st.files = nil, nil, nil
+	return l
+}
+
+// Write writes the snapshot file of generation meta, whose files were
+// added, to w.
+func (st *Stream) Write(ctx context.Context, meta db.Meta, w io.Writer) error {
+	if st.done {
+		return errors.New("snapshot: stream already written")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return Write(w, meta, st.finish())
 }
 
 // RootName is the name the symbol table gives the repository root (the
@@ -137,13 +191,14 @@ func Outline(r *db.FileRecord, repo *symtab.Repo) *symtab.File {
 // (db.SnapshotWriter).
 type Writer struct{}
 
-// WriteSnapshot writes the snapshot file of the generation s reads.
-func (Writer) WriteSnapshot(ctx context.Context, s *db.Snapshot, w io.Writer) error {
-	l, err := Load(ctx, s, Options{})
+// StartSnapshot starts the snapshot file of a generation built with
+// meta's parameters.
+func (Writer) StartSnapshot(meta db.Meta) (db.SnapshotStream, error) {
+	st, err := NewStream(meta)
 	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	return Write(w, s.Meta(), l)
+	return st, nil
 }
 
 // Write writes l, loaded from a generation of metadata meta, as a

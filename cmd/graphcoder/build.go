@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -34,6 +35,7 @@ func newBuildCmd() *cobra.Command {
 		opts       indexer.Options
 		asJSON     bool
 		maxSize    int64
+		memLimit   int64
 		embedFlags *llm.EmbedFlags
 	)
 	cmd := &cobra.Command{
@@ -88,9 +90,11 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 				atLeast("hops", opts.Hops, 1),
 				atLeast("max-statements", opts.MaxStatements, 1),
 				atMost("max-statements", opts.MaxStatements, maxSliceStatements),
+				atLeast("memory-limit", memLimit, 0),
 			); err != nil {
 				return err
 			}
+			setMemoryLimit(memLimit)
 			if _, err := token.ByName(opts.Tokenizer); err != nil {
 				return badInput(err)
 			}
@@ -137,6 +141,7 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 	f.IntVar(&opts.Hops, "hops", 5, "h: maximum control-flow hops of a slice")
 	f.IntVar(&opts.MaxStatements, "max-statements", 20, "l: maximum statements of a slice")
 	f.BoolVar(&opts.Rebuild, "rebuild", false, "remove the existing index first (also one of another schema)")
+	f.Int64Var(&memLimit, "memory-limit", defaultBuildMemoryMiB, "soft limit of the build's heap in MiB, so that the collector runs more often near it (0: none; GOMEMLIMIT, when set, wins)")
 	embedFlags = llm.AddEmbedFlags(f)
 	return badFlags(cmd)
 }
@@ -207,4 +212,19 @@ func newParseFloorCmd() *cobra.Command {
 	}
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel parsers (default: number of CPUs)")
 	return badFlags(cmd)
+}
+
+// defaultBuildMemoryMiB is the default of build --memory-limit. A build's
+// live heap is mostly what its snapshot file is made from (some 400 bytes
+// per entry) and the store's write buffers; by default the collector lets
+// the heap grow to twice the live heap, which on a repository of millions
+// of entries is gigabytes of garbage.
+const defaultBuildMemoryMiB = 1200
+
+// setMemoryLimit sets the runtime's soft memory limit to mib MiB, unless
+// GOMEMLIMIT sets it or mib is 0.
+func setMemoryLimit(mib int64) {
+	if mib > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(mib << 20)
+	}
 }
