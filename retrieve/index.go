@@ -129,15 +129,13 @@ type Builder struct {
 	words    []string // by token id
 	defIDs   map[string]uint32
 	defs     []string // by def id
-	// Key token sets of the entries until Index builds the masks and
-	// postings from them, as uvarint deltas.
-	keyOff []uint32
-	keys   []byte
-	keyTF  []byte   // per key token, in key order: uvarint term frequency
-	df     []uint32 // token -> entries holding it
-	seen   []uint32 // token -> 1 + the last entry whose key took it
-	tf     []uint32 // token -> its frequency in the entry that last took it
-	stmt   []uint32
+	// Key token sets of the entries and their term frequencies, until
+	// Finish builds the masks and postings from them (keys.go).
+	keys keyStore
+	df   []uint32 // token -> entries holding it
+	seen []uint32 // token -> 1 + the last entry whose key took it
+	tf   []uint32 // token -> its frequency in the entry that last took it
+	stmt []uint32
 
 	tmp, tmp2 []uint32
 	union     []uint64
@@ -158,7 +156,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		byPath:      map[string]int32{},
 		damage:      &sourceDamage{},
 		bounds:      &blockBounds{},
-	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, keyOff: []uint32{0}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
+	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -282,15 +280,17 @@ func (b *Builder) Add(f *File) error {
 		}
 		slices.Sort(key)
 		b.tmp = key
-		b.keys = appendSet(b.keys, key)
-		b.keyOff = append(b.keyOff, uint32(len(b.keys)))
+		b.keys.buf = appendSet(b.keys.buf, key)
 		ix.keyLen = append(ix.keyLen, uint32(len(key)))
 		dl := uint64(0)
 		for _, t := range key {
-			b.keyTF = binary.AppendUvarint(b.keyTF, uint64(b.tf[t]))
+			b.keys.buf = binary.AppendUvarint(b.keys.buf, uint64(b.tf[t]))
 			dl += uint64(b.tf[t])
 		}
 		ix.bm.addDL(dl)
+		if err := b.keys.endEntry(); err != nil {
+			return fmt.Errorf("file %s: %w", f.Path, err)
+		}
 	}
 	b.addVectors(f)
 	return nil
@@ -346,10 +346,25 @@ func validate(f *File) error {
 	return nil
 }
 
-// Index finishes the build: it gives the DefaultMaskWords*64 tokens held by the
-// most keys a bit in the per-entry masks and indexes the other tokens in
-// postings lists. The builder must not be used afterwards.
+// Index is Finish for a builder that keeps its keys in memory (no
+// SpillKeys), which cannot fail.
 func (b *Builder) Index() *Index {
+	if b.keys.f != nil {
+		panic("retrieve: Index of a builder that spills its keys: use Finish")
+	}
+	ix, err := b.Finish()
+	if err != nil {
+		panic(err) // unreachable: nothing is read back
+	}
+	return ix
+}
+
+// Finish finishes the build: it gives the DefaultMaskWords*64 tokens held
+// by the most keys a bit in the per-entry masks and indexes the other
+// tokens in postings lists. The builder must not be used afterwards; it
+// fails only when spilled keys cannot be read back (SpillKeys).
+func (b *Builder) Finish() (*Index, error) {
+	defer b.keys.close()
 	ix := b.ix
 	b.ix = nil
 	ix.vocab = mapfile.NewStrings(b.words, true)
@@ -382,15 +397,19 @@ func (b *Builder) Index() *Index {
 	size := make([]uint32, nv+1)
 	last := make([]uint32, nv)
 	bm := newBM25Builder(ix, b.df)
-	var key []uint32
-	tfs := b.keyTF
+	var key, tfs []uint32
+	kr, err := b.keys.reader()
+	if err != nil {
+		return nil, err
+	}
 	for e := range nEntries {
-		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
+		if key, tfs, err = kr.next(int(ix.keyLen[e]), key[:0], tfs[:0]); err != nil {
+			return nil, err
+		}
 		m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
 		bm.startEntry(e)
-		for _, t := range key {
-			tf, k := binary.Uvarint(tfs)
-			tfs = tfs[k:]
+		for i, t := range key {
+			tf := uint64(tfs[i])
 			if bit := ix.maskBit[t]; bit >= 0 {
 				m[bit>>6] |= 1 << (bit & 63)
 				bm.maskTF(bit, tf)
@@ -410,12 +429,15 @@ func (b *Builder) Index() *Index {
 	fill := slices.Clone(size[:nv])
 	clear(last)
 	bm.startPostings()
-	tfs = b.keyTF
+	if kr, err = b.keys.reader(); err != nil {
+		return nil, err
+	}
 	for e := range nEntries {
-		key = decodeSet(key[:0], b.keys[b.keyOff[e]:b.keyOff[e+1]])
-		for _, t := range key {
-			tf, k := binary.Uvarint(tfs)
-			tfs = tfs[k:]
+		if key, tfs, err = kr.next(int(ix.keyLen[e]), key[:0], tfs[:0]); err != nil {
+			return nil, err
+		}
+		for i, t := range key {
+			tf := uint64(tfs[i])
 			if bit := ix.maskBit[t]; bit >= 0 {
 				bm.maskTF(bit, tf)
 				continue
@@ -426,7 +448,8 @@ func (b *Builder) Index() *Index {
 		}
 		bm.endEntry2()
 	}
-	b.keys, b.keyOff, b.keyTF, b.df, b.seen, b.tf, b.encoder = nil, nil, nil, nil, nil, nil, nil
+	b.keys.close()
+	b.df, b.seen, b.tf, b.encoder = nil, nil, nil, nil
 
 	// Copy the arenas grown by append to their exact size (those a Grow
 	// hint sized well are only clipped).
@@ -447,7 +470,7 @@ func (b *Builder) Index() *Index {
 	if len(ix.explicit) == 0 {
 		ix.explicit = nil
 	}
-	return ix
+	return ix, nil
 }
 
 // fit returns s without spare capacity: a copy when it has more than an
@@ -471,15 +494,15 @@ func (b *Builder) Grow(stmts, entries int) {
 	ix.stmtDefOff = grow(ix.stmtDefOff, stmts)
 	ix.entryOff = grow(ix.entryOff, entries)
 	ix.keyLen = grow(ix.keyLen, entries)
-	b.keyOff = grow(b.keyOff, entries)
 	ix.bm.dl = slices.Grow(ix.bm.dl, entries)
 	// The byte arenas, by the sizes measured on large code bases (bytes
 	// per statement or entry), a little more.
 	ix.stmtTokens = slices.Grow(ix.stmtTokens, 20*stmts)
 	ix.stmtEdges = slices.Grow(ix.stmtEdges, 4*stmts)
 	ix.entryBytes = slices.Grow(ix.entryBytes, 16*entries)
-	b.keys = slices.Grow(b.keys, 44*entries)
-	b.keyTF = slices.Grow(b.keyTF, 40*entries)
+	if b.keys.f == nil {
+		b.keys.buf = slices.Grow(b.keys.buf, 84*entries)
+	}
 }
 
 // Len returns the number of entries.

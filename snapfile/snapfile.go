@@ -7,8 +7,12 @@
 //
 // A build writes the file before it publishes the generation (package db
 // calls Writer through db.BuildOptions.Snapshot and handles the file's
-// name, atomic placement and collection); the blobs stay the store of
-// record, and a snapshot file is only ever derived from them. A snapshot
+// name, atomic placement and collection). A full build gives the file's
+// Stream each record as it produces it, in path order (db.Builder.Plan),
+// so nothing is read back; otherwise the records are decoded from the
+// generation's blobs one at a time. The blobs stay the store of record:
+// a snapshot file holds nothing they do not, and is rebuilt from them
+// whenever it is missing or unusable. A snapshot
 // file says which file versions it holds (path and content hash), so a
 // reader of a later generation takes the files changed since from the
 // blobs, as a delta over the mapped base (see engine). A missing,
@@ -104,7 +108,10 @@ func Load(ctx context.Context, s *db.Snapshot, o Options) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := st.finish()
+	l, err := st.finish()
+	if err != nil {
+		return nil, err
+	}
 	l.Damaged = damaged
 	return l, nil
 }
@@ -154,11 +161,15 @@ func (st *Stream) Add(r *db.FileRecord, f db.FileInfo) error {
 	return nil
 }
 
-func (st *Stream) finish() *Loaded {
+func (st *Stream) finish() (*Loaded, error) {
 	st.done = true
-	l := &Loaded{Index: st.b.Index(), Symbols: st.sb.Finish(), Files: st.files}
+	ix, err := st.b.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	l := &Loaded{Index: ix, Symbols: st.sb.Finish(), Files: st.files}
 	st.b, st.sb, st.files = nil, nil, nil
-	return l
+	return l, nil
 }
 
 // Write writes the snapshot file of generation meta, whose files were
@@ -170,7 +181,11 @@ func (st *Stream) Write(ctx context.Context, meta db.Meta, w io.Writer) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Write(w, meta, st.finish())
+	l, err := st.finish()
+	if err != nil {
+		return err
+	}
+	return Write(w, meta, l)
 }
 
 // RootName is the name the symbol table gives the repository root (the
@@ -196,6 +211,11 @@ type Writer struct{}
 func (Writer) StartSnapshot(meta db.Meta) (db.SnapshotStream, error) {
 	st, err := NewStream(meta)
 	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	// A build keeps the entries' keys, which only the end of the build
+	// reads, in a temporary file: a third of what the stream holds.
+	if err := st.b.SpillKeys(""); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	return st, nil
