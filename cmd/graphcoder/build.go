@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"sort"
@@ -35,7 +36,7 @@ func newBuildCmd() *cobra.Command {
 		opts       indexer.Options
 		asJSON     bool
 		maxSize    int64
-		memLimit   int64
+		memLimit   string
 		embedFlags *llm.EmbedFlags
 	)
 	cmd := &cobra.Command{
@@ -90,11 +91,14 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 				atLeast("hops", opts.Hops, 1),
 				atLeast("max-statements", opts.MaxStatements, 1),
 				atMost("max-statements", opts.MaxStatements, maxSliceStatements),
-				atLeast("memory-limit", memLimit, 0),
 			); err != nil {
 				return err
 			}
-			setMemoryLimit(memLimit)
+			limit, err := parseMemoryLimit(memLimit)
+			if err != nil {
+				return badInput(fmt.Errorf("--memory-limit: %w", err))
+			}
+			setBuildMemoryLimit(limit, memLimit != "")
 			if _, err := token.ByName(opts.Tokenizer); err != nil {
 				return badInput(err)
 			}
@@ -141,7 +145,7 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 	f.IntVar(&opts.Hops, "hops", 5, "h: maximum control-flow hops of a slice")
 	f.IntVar(&opts.MaxStatements, "max-statements", 20, "l: maximum statements of a slice")
 	f.BoolVar(&opts.Rebuild, "rebuild", false, "remove the existing index first (also one of another schema)")
-	f.Int64Var(&memLimit, "memory-limit", defaultBuildMemoryMiB, "soft limit of the build's heap in MiB, so that the collector runs more often near it (0: none; GOMEMLIMIT, when set, wins)")
+	f.StringVar(&memLimit, "memory-limit", "", "memory the Go runtime aims to stay within (as GOMEMLIMIT: 1200MiB, 2GiB; off for none; default: GOMEMLIMIT when set, else 1200MiB)")
 	embedFlags = llm.AddEmbedFlags(f)
 	return badFlags(cmd)
 }
@@ -214,17 +218,23 @@ func newParseFloorCmd() *cobra.Command {
 	return badFlags(cmd)
 }
 
-// defaultBuildMemoryMiB is the default of build --memory-limit. A build's
-// live heap is mostly what its snapshot file is made from (some 400 bytes
-// per entry) and the store's write buffers; by default the collector lets
-// the heap grow to twice the live heap, which on a repository of millions
-// of entries is gigabytes of garbage.
-const defaultBuildMemoryMiB = 1200
+// defaultBuildMemory is the default of build --memory-limit. A build's
+// live heap is mostly what its snapshot file is made from (some 300
+// bytes per entry) and the store's write buffers; without a limit the
+// collector lets the heap grow to twice the live heap, which on a
+// repository of millions of entries is gigabytes of garbage.
+const defaultBuildMemory = 1200 << 20
 
-// setMemoryLimit sets the runtime's soft memory limit to mib MiB, unless
-// GOMEMLIMIT sets it or mib is 0.
-func setMemoryLimit(mib int64) {
-	if mib > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(mib << 20)
+// setBuildMemoryLimit sets the runtime's memory limit of a build: limit
+// when set is true (0: none), else GOMEMLIMIT's when it is set (the
+// runtime has applied it), else defaultBuildMemory.
+func setBuildMemoryLimit(limit int64, set bool) {
+	switch {
+	case set && limit == 0:
+		debug.SetMemoryLimit(math.MaxInt64)
+	case set:
+		debug.SetMemoryLimit(limit)
+	case os.Getenv("GOMEMLIMIT") == "":
+		debug.SetMemoryLimit(defaultBuildMemory)
 	}
 }

@@ -77,6 +77,7 @@ func TestNumericFlags(t *testing.T) {
 		{buildRun, []string{"--hops", "0", repo}, "--hops must be at least 1"},
 		{buildRun, []string{"--max-statements", "70000", repo}, "--max-statements must be at most"},
 		{buildRun, []string{"--tokenizer", "nope", repo}, "unknown tokenizer"},
+		{buildRun, []string{"--memory-limit", "1.5G", repo}, "--memory-limit: \"1.5G\" is no size"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--tasks", "0"}, "--tasks must be at least 1"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--tasks", "-5"}, "--tasks must be at least 1"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--top-k", "0"}, "--top-k must be at least 1"},
