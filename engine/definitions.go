@@ -184,7 +184,8 @@ func (st *state) queryView(b *buffer, l *lang.Language) *symtab.View {
 	if b.view == nil {
 		t := symtab.NewBuilder(st.rootName, false)
 		t.Add(b.file) // a one-file builder cannot refuse it
-		b.view = st.syms.With(t.Finish(), nil)
+		// Pinned: the request sees one set of loaded outlines.
+		b.view = st.syms.Pin().With(t.Finish(), nil)
 	}
 	return b.view
 }

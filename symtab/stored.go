@@ -19,7 +19,8 @@ import (
 // is decoded only when a lookup first returns it, by a loader the caller
 // gives (the outlines are stored by whoever stores the table). Opening a
 // table of any size costs nothing, and a request decodes the few files it
-// reads. The import graph and the PageRank are stored too, so they are
+// reads; a server pins the view of each request (View.Pin), which keeps
+// what stays loaded between requests bounded (MaxLoaded). The import graph and the PageRank are stored too, so they are
 // not computed again.
 //
 // "sym.head" holds uvarints storedVersion, the numbers of files, module
@@ -119,7 +120,6 @@ func (t *Table) WriteTo(w *mapfile.Writer) error {
 type stored struct {
 	m     *mapfile.File // kept reachable: the arrays are slices of it
 	load  func(id int) *File
-	files []atomic.Pointer[File]
 	paths mapfile.Strings
 
 	mods             mapfile.Strings
@@ -134,8 +134,28 @@ type stored struct {
 	out, in          []int32
 	rank             []float64
 
-	modCache, nameCache sync.Map // name -> *modList, []Def
+	// cur holds the outlines loaded so far and the lookups answered
+	// with them. Once it holds more than MaxLoaded files, the next
+	// View.Pin starts a new one: what the requests read stays bounded,
+	// while each request sees one set of loaded files from start to end.
+	cur atomic.Pointer[loadedFiles]
 }
+
+// loadedFiles are the files of a stored table loaded so far, and the
+// lookups answered with them.
+type loadedFiles struct {
+	files               []atomic.Pointer[File]
+	n                   atomic.Int64 // files loaded
+	modCache, nameCache sync.Map     // name -> *modList, []Def
+}
+
+// MaxLoaded bounds the outlines a stored table keeps loaded between the
+// requests that pin it (View.Pin): past it, the next pin starts again
+// from none. A request loads the outlines of the files defining the names
+// it looks up by name, up to thousands on the JDK (15,143 files, about
+// 7 kB of heap each once loaded): a server that kept every one would
+// hold them all in the end.
+var MaxLoaded int64 = 4096
 
 // ErrStored is wrapped by the errors of a stored table that does not
 // hold together.
@@ -176,7 +196,8 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 		return nil, fmt.Errorf("layout version %d, want %d", vals[0], storedVersion)
 	}
 	nFiles, nMods, nNames := int(vals[1]), int(vals[2]), int(vals[3])
-	st := &stored{m: m, load: load, files: make([]atomic.Pointer[File], nFiles), graph: vals[4] == 1}
+	st := &stored{m: m, load: load, graph: vals[4] == 1}
+	st.cur.Store(&loadedFiles{files: make([]atomic.Pointer[File], nFiles)})
 	t := &Table{root: string(head[n:]), st: st}
 	var errs []error
 	strs := func(name string, n int) mapfile.Strings {
@@ -245,8 +266,23 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 	return t, nil
 }
 
-func (st *stored) file(id int32) *File {
-	if f := st.files[id].Load(); f != nil {
+// pin returns the loaded files lookups go through: the current ones, or
+// new ones when those hold more than MaxLoaded files.
+func (st *stored) pin() *loadedFiles {
+	for {
+		c := st.cur.Load()
+		if c.n.Load() <= MaxLoaded {
+			return c
+		}
+		next := &loadedFiles{files: make([]atomic.Pointer[File], len(c.files))}
+		if st.cur.CompareAndSwap(c, next) {
+			return next
+		}
+	}
+}
+
+func (st *stored) file(c *loadedFiles, id int32) *File {
+	if f := c.files[id].Load(); f != nil {
 		return f
 	}
 	f := st.load(int(id))
@@ -254,8 +290,10 @@ func (st *stored) file(id int32) *File {
 		// The loader could not read it: the file without an outline.
 		f = &File{Path: st.paths.Str(uint32(id))}
 	}
-	if !st.files[id].CompareAndSwap(nil, f) {
-		f = st.files[id].Load()
+	if !c.files[id].CompareAndSwap(nil, f) {
+		f = c.files[id].Load()
+	} else {
+		c.n.Add(1)
 	}
 	runtime.KeepAlive(st.m)
 	return f
@@ -267,8 +305,8 @@ func (st *stored) lookup(path string) (int32, bool) {
 	return int32(id), ok
 }
 
-func (st *stored) moduleList(t *Table, name string) *modList {
-	if v, ok := st.modCache.Load(name); ok {
+func (st *stored) moduleList(c *loadedFiles, name string) *modList {
+	if v, ok := c.modCache.Load(name); ok {
 		return v.(*modList)
 	}
 	id, ok := st.mods.Search(name)
@@ -277,29 +315,29 @@ func (st *stored) moduleList(t *Table, name string) *modList {
 		lo, hi := st.modOff[id], st.modOff[id+1]
 		ml = &modList{files: make([]*File, 0, hi-lo), prio: slices.Clone(st.modPrio[lo:hi]), oneDir: st.modOneDir[id] == 1}
 		for _, f := range st.modFile[lo:hi] {
-			ml.files = append(ml.files, st.file(f))
+			ml.files = append(ml.files, st.file(c, f))
 		}
 	}
-	v, _ := st.modCache.LoadOrStore(name, ml)
+	v, _ := c.modCache.LoadOrStore(name, ml)
 	runtime.KeepAlive(st.m)
 	return v.(*modList)
 }
 
-func (st *stored) named(t *Table, name string) []Def {
-	if v, ok := st.nameCache.Load(name); ok {
+func (st *stored) named(c *loadedFiles, name string) []Def {
+	if v, ok := c.nameCache.Load(name); ok {
 		return v.([]Def)
 	}
 	id, ok := st.names.Search(name)
 	var defs []Def
 	if ok {
 		for i := st.nameOff[id]; i < st.nameOff[id+1]; i++ {
-			f := st.file(st.defFile[i])
+			f := st.file(c, st.defFile[i])
 			if s := int(st.defSym[i]); s >= 0 && s < len(f.Symbols) {
 				defs = append(defs, Def{f, s})
 			}
 		}
 	}
-	v, _ := st.nameCache.LoadOrStore(name, defs)
+	v, _ := c.nameCache.LoadOrStore(name, defs)
 	runtime.KeepAlive(st.m)
 	return v.([]Def)
 }

@@ -175,3 +175,45 @@ func TestStoredRelations(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredPin: a pinned view keeps the outlines it loads for itself
+// (the same file is the same *File), answers as an unpinned one, and
+// once the table has loaded more than MaxLoaded files the next pin starts
+// again from none, leaving views pinned before unchanged.
+func TestStoredPin(t *testing.T) {
+	defer func(n int64) { MaxLoaded = n }(MaxLoaded)
+	MaxLoaded = 2
+	files := parseTree(t, filepath.Join("testdata", "java"))
+	mem := buildTable(t, files, "java")
+	st, loads := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", "java")))
+	if len(files) < 4 {
+		t.Fatalf("%d files: too few to pass MaxLoaded", len(files))
+	}
+	first := NewView(st).Pin()
+	for _, f := range files {
+		if g := first.File(f.Path); g == nil || g != first.File(f.Path) {
+			t.Fatalf("pinned view: %s loaded as %p then %p", f.Path, g, first.File(f.Path))
+		}
+	}
+	if *loads != len(files) {
+		t.Fatalf("pinned view loaded %d files, want %d", *loads, len(files))
+	}
+	second := NewView(st).Pin() // past MaxLoaded: starts again
+	f0 := files[0].Path
+	if second.File(f0) == first.File(f0) || *loads != len(files)+1 {
+		t.Errorf("the pin after %d loads reuses the loaded files (%d loads)", len(files), *loads)
+	}
+	if first.File(f0) != first.File(f0) || *loads != len(files)+1 {
+		t.Error("the first pinned view loaded again")
+	}
+	want := graphDump(NewView(mem), files)
+	for _, v := range []*View{first, second, NewView(st).Pin()} {
+		if got := graphDump(v, files); got != want {
+			t.Errorf("pinned view's graph:\n%s\nwant:\n%s", got, want)
+		}
+	}
+	mv := NewView(mem)
+	if v := mv.Pin(); v != mv {
+		t.Error("pinning a view of an in-memory table made a new view")
+	}
+}

@@ -219,8 +219,18 @@ type Table struct {
 
 	// st, when set, holds all of the above in the arrays of a mapped
 	// file, the files loaded when first asked for (stored.go); the
-	// fields above are then unset.
-	st *stored
+	// fields above are then unset. pinned, when set, are the loaded
+	// files a pinned table reads (View.Pin); else st's current ones.
+	st     *stored
+	pinned *loadedFiles
+}
+
+// loaded returns the loaded files of a stored table's lookups.
+func (t *Table) loaded() *loadedFiles {
+	if t.pinned != nil {
+		return t.pinned
+	}
+	return t.st.cur.Load()
 }
 
 // len returns the number of files.
@@ -234,7 +244,7 @@ func (t *Table) len() int {
 // file returns file id.
 func (t *Table) file(id int32) *File {
 	if t.st != nil {
-		return t.st.file(id)
+		return t.st.file(t.loaded(), id)
 	}
 	return t.files[id]
 }
@@ -251,7 +261,7 @@ func (t *Table) lookup(path string) (int32, bool) {
 // moduleList returns the files named name, nil for none.
 func (t *Table) moduleList(name string) *modList {
 	if t.st != nil {
-		return t.st.moduleList(t, name)
+		return t.st.moduleList(t.loaded(), name)
 	}
 	return t.modules[name]
 }
@@ -259,7 +269,7 @@ func (t *Table) moduleList(name string) *modList {
 // named returns the definitions called name.
 func (t *Table) named(name string) []Def {
 	if t.st != nil {
-		return t.st.named(t, name)
+		return t.st.named(t.loaded(), name)
 	}
 	return t.names[name]
 }
@@ -367,6 +377,27 @@ type View struct {
 
 // NewView returns a view of one table.
 func NewView(t *Table) *View { return &View{t: t} }
+
+// Pin returns the view with its stored tables bound to the outlines
+// loaded so far, for one request: whatever the request loads stays
+// loaded for it, and the same file is the same *File throughout (the
+// stored tables keep at most MaxLoaded of them between pins, starting
+// again from none past that). Views of in-memory tables are returned as
+// they are.
+func (v *View) Pin() *View {
+	if v == nil {
+		return nil
+	}
+	t := v.t
+	if t != nil && t.st != nil && t.pinned == nil {
+		t = &Table{root: t.root, st: t.st, pinned: t.st.pin()}
+	}
+	parent := v.parent.Pin()
+	if t == v.t && parent == v.parent {
+		return v
+	}
+	return &View{t: t, parent: parent, removed: v.removed}
+}
 
 // With returns the view with t on top, paths in removed hidden below it.
 func (v *View) With(t *Table, removed []string) *View {
