@@ -20,8 +20,8 @@ import (
 // gives (the outlines are stored by whoever stores the table). Opening a
 // table of any size costs nothing, and a request decodes the few files it
 // reads; a server pins the view of each request (View.Pin), which keeps
-// what stays loaded between requests bounded (MaxLoaded). The import graph and the PageRank are stored too, so they are
-// not computed again.
+// what stays loaded between requests bounded (MaxLoaded). The import
+// graph and the PageRank are stored too, so they are not computed again.
 //
 // "sym.head" holds uvarints storedVersion, the numbers of files, module
 // names and symbol names, 1 when the table has an import graph, and the
