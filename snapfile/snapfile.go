@@ -232,17 +232,7 @@ func Write(w io.Writer, meta db.Meta, l *Loaded) error {
 	h = appendStr(h, meta.Tokenizer)
 	h = appendStr(h, meta.Root)
 	mw.Section("snap.head", h)
-	var files []byte
-	for i := range l.Files {
-		f := &l.Files[i]
-		files = appendStr(files, f.Path)
-		files = append(files, f.Hash[:]...)
-		files = appendStr(files, f.Language)
-		for _, v := range []int{f.Lines, f.Statements, f.BlobBytes} {
-			files = binary.AppendUvarint(files, uint64(v))
-		}
-	}
-	mw.Section("snap.files", files)
+	mw.Section("snap.files", encodeFileList(l.Files))
 	// The outlines, from the symbol table's records of the files.
 	off := []uint32{0}
 	var outlines []byte
@@ -263,6 +253,21 @@ func Write(w io.Writer, meta db.Meta, l *Loaded) error {
 		return fmt.Errorf("write snapshot: %w", err)
 	}
 	return nil
+}
+
+// encodeFileList encodes the section snap.files.
+func encodeFileList(fs []db.FileInfo) []byte {
+	var files []byte
+	for i := range fs {
+		f := &fs[i]
+		files = appendStr(files, f.Path)
+		files = append(files, f.Hash[:]...)
+		files = appendStr(files, f.Language)
+		for _, v := range []int{f.Lines, f.Statements, f.BlobBytes} {
+			files = binary.AppendUvarint(files, uint64(v))
+		}
+	}
+	return files
 }
 
 func appendStr(dst []byte, s string) []byte {
@@ -409,25 +414,26 @@ func decodeFiles(m *mapfile.File) ([]db.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := bytes.NewReader(b)
-	var files []db.FileInfo
-	for r.Len() > 0 {
-		var f db.FileInfo
-		if f.Path, err = readStr(r); err != nil {
+	return decodeFileList(b)
+}
+
+// decodeFileList decodes the section snap.files.
+func decodeFileList(b []byte) ([]db.FileInfo, error) {
+	// One string holds every path and language (a reader keeps them
+	// all), and the list is sized by a first pass: on a large repository
+	// this is most of what opening allocates.
+	all := string(b)
+	n := 0
+	for d := (filesDecoder{s: all}); len(d.s) > 0; n++ {
+		if _, err := d.next(); err != nil {
 			return nil, err
 		}
-		if _, err := io.ReadFull(r, f.Hash[:]); err != nil {
-			return nil, errors.New("bad file list")
-		}
-		if f.Language, err = readStr(r); err != nil {
+	}
+	files := make([]db.FileInfo, 0, n)
+	for d := (filesDecoder{s: all}); len(d.s) > 0; {
+		f, err := d.next()
+		if err != nil {
 			return nil, err
-		}
-		for _, p := range []*int{&f.Lines, &f.Statements, &f.BlobBytes} {
-			v, err := binary.ReadUvarint(r)
-			if err != nil || v > 1<<40 {
-				return nil, errors.New("bad file list")
-			}
-			*p = int(v)
 		}
 		if n := len(files); n > 0 && files[n-1].Path >= f.Path {
 			return nil, errors.New("file list out of order")
@@ -435,6 +441,57 @@ func decodeFiles(m *mapfile.File) ([]db.FileInfo, error) {
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// filesDecoder reads the entries of snap.files from s.
+type filesDecoder struct{ s string }
+
+func (d *filesDecoder) uvarint() (uint64, bool) {
+	var v uint64
+	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			d.s = d.s[i+1:]
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+func (d *filesDecoder) str() (string, bool) {
+	n, ok := d.uvarint()
+	if !ok || n > uint64(len(d.s)) {
+		return "", false
+	}
+	x := d.s[:n]
+	d.s = d.s[n:]
+	return x, true
+}
+
+// next decodes one entry.
+func (d *filesDecoder) next() (db.FileInfo, error) {
+	var f db.FileInfo
+	var ok bool
+	if f.Path, ok = d.str(); !ok {
+		return f, errors.New("bad string")
+	}
+	if len(d.s) < len(f.Hash) {
+		return f, errors.New("bad file list")
+	}
+	copy(f.Hash[:], d.s)
+	d.s = d.s[len(f.Hash):]
+	if f.Language, ok = d.str(); !ok {
+		return f, errors.New("bad string")
+	}
+	for _, p := range []*int{&f.Lines, &f.Statements, &f.BlobBytes} {
+		v, ok := d.uvarint()
+		if !ok || v > 1<<40 {
+			return f, errors.New("bad file list")
+		}
+		*p = int(v)
+	}
+	return f, nil
 }
 
 // Changed returns the paths of the files whose versions in manifest (a

@@ -384,7 +384,7 @@ func (m *File) Verify(name string) error {
 }
 
 func (m *File) verify(e tocEntry) error {
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, min(1<<20, max(e.length, 1)))
 	h := crc32.New(crcTable)
 	for off, end := int64(e.off), int64(e.off+e.length); off < end; {
 		n := int(min(int64(len(buf)), end-off))
