@@ -289,6 +289,11 @@ func (e *Engine) loadBase() (*state, error) {
 	if im, why := e.openImage(snap); im != nil {
 		st.base, st.image, st.imageGen, st.imageBytes = im.Index, im.Path(), im.Generation, im.Size()
 		st.mapped = im
+		if !e.opts.KeepMapped {
+			// What opening read (the file lists, the checks of the
+			// symbol table's ids) is not what requests read.
+			_ = im.Release()
+		}
 		st.symBase = symtab.NewView(im.Symbols)
 		changed = im.Changed(snap.Files())
 	} else {
