@@ -87,7 +87,9 @@ type Options struct {
 	// ablations.
 	NoRank bool
 	// NoAfter leaves out the buffer's declarations after the cursor, for
-	// ablations (they still resolve names, which then find nothing).
+	// ablations (the engine then passes the outline of the code before
+	// the cursor alone; a File that still has them resolves names to
+	// them, which then give nothing).
 	NoAfter bool
 }
 

@@ -27,10 +27,14 @@ type buffer struct {
 	// definitions too (see addAfter).
 	after     []string
 	withAfter bool // addAfter ran
+	// prefix is the outline of the code before the cursor alone, when
+	// addAfter added declarations (for defctx.Options.NoAfter).
+	prefix *symtab.File
 
 	parsed *lang.File
 	file   *symtab.File
 	view   *symtab.View // the state's outlines with the buffer's on top
+	pinned *symtab.View // the state's outlines, pinned for the request
 	slice  []string     // the text of the query slice's statements
 	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
@@ -125,6 +129,7 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, re
 	if syms == nil {
 		return
 	}
+	b.prefix = b.file
 	b.file = symtab.NewFile(b.path, l, repo, b.file.Package, syms, b.file.Imports)
 	b.view = nil
 }
@@ -182,12 +187,21 @@ func withAfter(have, whole []lang.Symbol, cursor int) []lang.Symbol {
 // the cursor is read.
 func (st *state) queryView(b *buffer, l *lang.Language) *symtab.View {
 	if b.view == nil {
-		t := symtab.NewBuilder(st.rootName, false)
-		t.Add(b.file) // a one-file builder cannot refuse it
-		// Pinned: the request sees one set of loaded outlines.
-		b.view = st.syms.Pin().With(t.Finish(), nil)
+		b.view = st.viewWith(b, b.file)
 	}
 	return b.view
+}
+
+// viewWith returns the state's outlines with f (an outline of b) on
+// top. The outlines are pinned once per buffer: the request sees one set
+// of loaded outlines.
+func (st *state) viewWith(b *buffer, f *symtab.File) *symtab.View {
+	if b.pinned == nil {
+		b.pinned = st.syms.Pin()
+	}
+	t := symtab.NewBuilder(st.rootName, false)
+	t.Add(f) // a one-file builder cannot refuse it
+	return b.pinned.With(t.Finish(), nil)
 }
 
 // importBoost returns the import-graph boost of a request (0: off).
@@ -233,7 +247,21 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 	if req.Definitions != nil {
 		o = *req.Definitions
 	}
-	blocks, stats := defctx.Collect(in, o)
+	// Without the declarations after the cursor (an ablation), the
+	// outline of the code before it, as without addAfter.
+	var prefixView *symtab.View
+	collect := func(o defctx.Options) ([]defctx.Block, defctx.Stats) {
+		if !o.NoAfter || buf.prefix == nil {
+			return defctx.Collect(in, o)
+		}
+		if prefixView == nil {
+			prefixView = st.viewWith(buf, buf.prefix)
+		}
+		pin := in
+		pin.File, pin.View, pin.After = buf.prefix, prefixView, nil
+		return defctx.Collect(pin, o)
+	}
+	blocks, stats := collect(o)
 	res.DefinitionBlocks, res.Stats.DefinitionStats = blocks, stats
 	for _, b := range blocks {
 		res.Definitions = append(res.Definitions, b.Definitions...)
@@ -242,7 +270,7 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 		if res.DefinitionVariants == nil {
 			res.DefinitionVariants = map[string][]defctx.Block{}
 		}
-		res.DefinitionVariants[name], _ = defctx.Collect(in, vo)
+		res.DefinitionVariants[name], _ = collect(vo)
 	}
 	res.Stats.Definitions = time.Since(t0)
 	return ctx.Err()
