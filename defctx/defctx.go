@@ -86,6 +86,10 @@ type Options struct {
 	// PageRank of their files (import-graph nearness, then path), for
 	// ablations.
 	NoRank bool
+	// WholeRows shows signature rows as written, without leaving out
+	// what the language's Signatures say (Java: access modifiers, marker
+	// annotations, the brace opening the body), for ablations.
+	WholeRows bool
 	// NoAfter leaves out the buffer's declarations after the cursor, for
 	// ablations (the engine then passes the outline of the code before
 	// the cursor alone; a File that still has them resolves names to
@@ -770,8 +774,14 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 		if r < 0 || r >= len(src) || seen[r] || len(into.Lines) >= c.o.MaxLines || cursor >= 0 && r >= cursor && (!sig || r == cursor) {
 			return
 		}
+		line := src[r]
+		if sig && f.Language != nil && !c.o.WholeRows {
+			if line = f.Language.Signatures.Compact(line); line == "" {
+				return // marker annotations alone
+			}
+		}
 		seen[r] = true
-		into.Lines = append(into.Lines, src[r])
+		into.Lines = append(into.Lines, line)
 		into.Rows = append(into.Rows, r+1)
 	}
 	addSig := func(s *lang.Symbol, limit int, doc bool) {

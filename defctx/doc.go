@@ -77,6 +77,12 @@
 // members of a class the code surely uses come before weak guesses in
 // other files, those of the others after every definition with a reason.
 //
+// Signature rows are written shorter as the language's lang.Signatures
+// say (Java: without access modifiers, final and the like, marker
+// annotations and the brace opening the body; static and abstract stay):
+// more signatures fit the budget, and what is left still says how an API
+// is called (WholeRows keeps rows as written).
+//
 // Every line is the file's own, with its row (prompt.Candidate.Rows), so
 // the assembler can leave out what the in-file part shows and say where
 // each line came from; lines come best first, so a block cut to fit keeps

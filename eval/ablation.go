@@ -83,6 +83,7 @@ var ablations = []struct {
 	{name: "defs-fill-last", doc: "the members listed for context after every definition with a reason", def: &defctx.Options{FillLast: true}},
 	{name: "defs-by-name-1", doc: "one definition per name found by name alone", def: &defctx.Options{ByName: 1}},
 	{name: "defs-no-after", doc: "no declarations of the buffer after the hole (their signatures)", def: &defctx.Options{NoAfter: true}},
+	{name: "defs-whole-rows", doc: "signature rows as written (Java: with access modifiers, marker annotations and the opening brace)", def: &defctx.Options{WholeRows: true}},
 	{name: "defs-no-member-docs", doc: "no doc lines under members", def: &defctx.Options{NoMemberDocs: true}},
 	{name: "def-share-0.5", doc: "definitions take at most half of the blocks' budget", apply: defShare(0.5)},
 	{name: "def-share-0.25", doc: "definitions take at most a quarter of the blocks' budget", apply: defShare(0.25)},

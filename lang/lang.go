@@ -295,6 +295,9 @@ type Language struct {
 	Modules ModuleSystem
 	// Scoping says how names reach class members (see Scoping).
 	Scoping Scoping
+	// Signatures says how definition blocks write header rows shorter
+	// (see Signatures).
+	Signatures Signatures
 
 	// Parsers are costly to create and not safe for concurrent use: one
 	// pool per language serves every caller.

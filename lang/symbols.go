@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -178,6 +179,53 @@ type Configurable interface {
 	// in a parent folder); it never fails: an unreadable or malformed
 	// file is taken as absent. The result is safe for concurrent use.
 	Configure(root string) ModuleSystem
+}
+
+// Signatures says how a declaration's header row may be written shorter
+// where it is read for what it declares (a definition block): the words
+// that say nothing of how the API is called left out. The zero value
+// keeps rows as they are.
+type Signatures struct {
+	// Modifiers are the words a header may begin with that are left out
+	// (Java: access, final, synchronized; static and abstract stay).
+	Modifiers []string
+	// MarkerAnnotations leaves out the annotations without arguments
+	// (@Override) a header begins with.
+	MarkerAnnotations bool
+	// BodyOpen is the text that opens the body at the end of a header
+	// ("{"), left out.
+	BodyOpen string
+}
+
+// Compact returns row, a header row of a declaration, without the
+// modifiers and marker annotations it begins with and the body opener it
+// ends with, its indentation kept; "" when nothing is left (a row of
+// marker annotations alone).
+func (s Signatures) Compact(row string) string {
+	if len(s.Modifiers) == 0 && !s.MarkerAnnotations && s.BodyOpen == "" {
+		return row
+	}
+	rest := strings.TrimLeft(row, " \t")
+	indent := row[:len(row)-len(rest)]
+	for rest != "" {
+		w := rest
+		if j := strings.IndexAny(rest, " \t"); j >= 0 {
+			w = rest[:j]
+		}
+		marker := s.MarkerAnnotations && len(w) > 1 && w[0] == '@' && w != "@interface" && !strings.ContainsAny(w, "(.")
+		if !marker && !slices.Contains(s.Modifiers, w) {
+			break
+		}
+		rest = strings.TrimLeft(rest[len(w):], " \t")
+	}
+	rest = strings.TrimRight(rest, " \t")
+	if s.BodyOpen != "" {
+		rest = strings.TrimRight(strings.TrimSuffix(rest, s.BodyOpen), " \t")
+	}
+	if rest == "" {
+		return ""
+	}
+	return indent + rest
 }
 
 // Scoping says how the names a language's code reads reach class members;

@@ -22,7 +22,17 @@ func init() {
 		NewSyntaxParser: func() lang.SyntaxParser { return tsflat.NewSyntaxParser(language) },
 		Modules:         modules{},
 		Scoping:         scoping,
+		Signatures:      signatures,
 	})
+}
+
+// signatures leave out of a header what does not say how the API is
+// called: access, final, synchronized and the like (static and abstract
+// do), marker annotations and the brace that opens the body.
+var signatures = lang.Signatures{
+	Modifiers:         []string{"public", "protected", "private", "final", "synchronized", "native", "strictfp", "transient", "volatile"},
+	MarkerAnnotations: true,
+	BodyOpen:          "{",
 }
 
 // keywords are Java's reserved words, its literals and the contextual
