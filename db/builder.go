@@ -109,6 +109,45 @@ type Builder struct {
 	summary      Summary
 	// feed gives the snapshot file the build's records (see Plan).
 	feed *feed
+	// pending counts the bytes set in wb since it was started; at
+	// maxPending, wb is flushed in the background (flushes) and a new
+	// one started, so that the blobs become readable (a record reused
+	// within the build is read back) and the batch holds little memory.
+	pending  int
+	flushes  sync.WaitGroup
+	flushErr error
+}
+
+// maxPending bounds the blob bytes a write batch gathers before it is
+// flushed: a batch commits by itself only after tens of thousands of
+// entries once the blobs are in the value log.
+const maxPending = 8 << 20
+
+// rotateBatch flushes the write batch in the background and starts a new
+// one; b.mu is held.
+func (b *Builder) rotateBatch() {
+	old := b.wb
+	b.wb, b.pending = b.db.bdb.NewWriteBatch(), 0
+	b.flushes.Add(1)
+	go func() {
+		defer b.flushes.Done()
+		if err := guard(old.Flush); err != nil {
+			b.mu.Lock()
+			if b.flushErr == nil {
+				b.flushErr = err
+			}
+			b.mu.Unlock()
+		}
+	}()
+}
+
+// waitFlushes waits for the background flushes and returns the first
+// error.
+func (b *Builder) waitFlushes() error {
+	b.flushes.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.flushErr
 }
 
 // testHookBeforePublish, when set, runs after the blobs and the manifest
@@ -346,6 +385,9 @@ func (b *Builder) store(path string, key []byte, info FileInfo, stored *badger.E
 		if err := guard(func() error { return b.wb.SetEntry(stored) }); err != nil {
 			return fmt.Errorf("add %s: %w: %w", path, ErrStorage, storageError(err))
 		}
+		if b.pending += len(stored.Value); b.pending >= maxPending {
+			b.rotateBatch()
+		}
 		b.written = append(b.written, key)
 		b.summary.NewBlobs++
 	}
@@ -445,7 +487,11 @@ func (b *Builder) Finish(ctx context.Context) (Summary, error) {
 	b.mu.Unlock()
 	defer b.release()
 
-	if err := guard(b.wb.Flush); err != nil {
+	err := b.waitFlushes()
+	if err == nil {
+		err = guard(b.wb.Flush)
+	}
+	if err != nil {
 		return Summary{}, fmt.Errorf("write index %s: %w", b.db.dir, storageError(err))
 	}
 	files := make([]FileInfo, 0, len(b.files))
@@ -738,6 +784,7 @@ func (b *Builder) Abort() {
 	}
 	b.done = true
 	b.mu.Unlock()
+	b.flushes.Wait()
 	b.wb.Cancel()
 	b.release()
 }

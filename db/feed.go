@@ -224,15 +224,15 @@ func (b *Builder) readBlob(key []byte) ([]byte, error) {
 		if !errors.Is(err, badger.ErrKeyNotFound) || attempt > 0 {
 			return blob, err
 		}
+		// Written by this build, and not flushed yet.
 		b.mu.Lock()
 		if b.done {
 			b.mu.Unlock()
 			return nil, err // Finish flushed the batch already
 		}
-		err = guard(b.wb.Flush)
-		b.wb = b.db.bdb.NewWriteBatch()
+		b.rotateBatch()
 		b.mu.Unlock()
-		if err != nil {
+		if err := b.waitFlushes(); err != nil {
 			return nil, storageError(err)
 		}
 	}
