@@ -28,6 +28,9 @@ type brackets struct {
 	// rows.
 	open   []byte
 	closed bool
+	// comment is the row and byte offset of the last block comment
+	// opened (where the rows end inside one, that comment).
+	comment [2]int
 }
 
 // lexMode is what the lexer is inside of at a given byte.
@@ -139,6 +142,7 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 				continue
 			case c == '/' && i+1 < len(line) && line[i+1] == '*':
 				mode = inBlockComment
+				br.comment = [2]int{from + r, i}
 				i += 2
 				continue
 			}
@@ -206,7 +210,28 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 		br.end[r] = depth
 	}
 	br.closed = mode == inCode
+	if mode != inBlockComment {
+		br.comment = [2]int{-1, -1}
+	}
 	return br
+}
+
+// OpenComment returns the row and byte offset at which the block comment
+// still open at the end of lines starts, source in a brace language
+// (Java, Go, JavaScript, TypeScript); ok is false when the rows do not
+// end inside a block comment. The code before a cursor in a
+// documentation comment ends so, and a front end's error recovery then
+// often takes everything from the enclosing declaration on for one
+// syntax error.
+func OpenComment(lines []string, language string) (row, col int, ok bool) {
+	if !braceLanguages[language] {
+		return -1, -1, false
+	}
+	br := lexBrackets(lines, 0, language)
+	if br.comment[0] < 0 {
+		return -1, -1, false
+	}
+	return br.comment[0], br.comment[1], true
 }
 
 // braceLanguages are the languages whose brackets Closers reads.

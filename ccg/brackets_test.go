@@ -236,3 +236,30 @@ func TestClosers(t *testing.T) {
 		t.Errorf("closed %d of %d braces, want the innermost %d", strings.Count(got, "}"), 3*maxClosers, maxClosers)
 	}
 }
+
+// TestOpenComment: where the block comment open at the end of a source
+// starts, none when the source ends outside one (a closed comment, a
+// line comment, a comment opener inside a literal) or is not in a brace
+// language.
+func TestOpenComment(t *testing.T) {
+	tests := []struct {
+		name, language string
+		lines          []string
+		row, col       int
+		ok             bool
+	}{
+		{"javadoc", "java", []string{"class A {", "  int x;", "  /**", "   * Returns"}, 2, 2, true},
+		{"after code on its row", "go", []string{"func f() {", "\tx := 1 /* a", "\tb"}, 1, 8, true},
+		{"the last of two", "java", []string{"/* a */", "class A {", "  /* b"}, 2, 2, true},
+		{"closed", "java", []string{"class A {", "  /** doc */"}, -1, -1, false},
+		{"line comment", "java", []string{"class A {", "  // /*"}, -1, -1, false},
+		{"in a string", "java", []string{"class A {", `  String s = "/*";`}, -1, -1, false},
+		{"python", "python", []string{`"""`, "doc"}, -1, -1, false},
+	}
+	for _, tc := range tests {
+		row, col, ok := OpenComment(tc.lines, tc.language)
+		if row != tc.row || col != tc.col || ok != tc.ok {
+			t.Errorf("%s: OpenComment = %d, %d, %v; want %d, %d, %v", tc.name, row, col, ok, tc.row, tc.col, tc.ok)
+		}
+	}
+}

@@ -98,10 +98,13 @@ func stdlibEngine(b *testing.B) *Engine {
 // BenchmarkRetrieval completes 500 seeded cursors of the standard library
 // (k = 10, the default context pool) per iteration and reports the median
 // and p95 retrieval time (coarse + fine) and of the whole request (parse,
-// retrieval, reading the values, assembling the prompt; its p99 too). The pool
+// retrieval, reading the values, assembling the prompt; its p99 too), and
+// the median and p99 of its parts: the query parse (parse, graph and slice
+// of the lines before the cursor), the definition context and the prompt. The pool
 // sub-benchmarks vary the candidates retrieved for the prompt; hybrid and
 // bm25 are those modes, rerank=50 coarse2fine re-ranking the Jaccard top
-// 50. Run with GRAPHCODER_BENCH_MODES=hybrid,coarse2fine (names, comma
+// 50; the whole-prefix runs parse every line before the cursor (as
+// before the bounded query parse). Run with GRAPHCODER_BENCH_MODES=hybrid,coarse2fine (names, comma
 // separated) to run only some.
 func BenchmarkRetrieval(b *testing.B) {
 	type run struct {
@@ -109,12 +112,16 @@ func BenchmarkRetrieval(b *testing.B) {
 		mode   retrieve.Mode
 		pool   int
 		rerank int
+		whole  bool // Options.WholePrefixParse
 	}
-	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0, 0}, {string(retrieve.Coarse), retrieve.Coarse, 0, 0},
-		{string(retrieve.Hybrid), retrieve.Hybrid, 0, 0}, {string(retrieve.BM25Only), retrieve.BM25Only, 0, 0},
-		{string(retrieve.CoarseToFine) + "/rerank=50", retrieve.CoarseToFine, 0, 50}}
+	runs := []run{{string(retrieve.CoarseToFine), retrieve.CoarseToFine, 0, 0, false}, {string(retrieve.Coarse), retrieve.Coarse, 0, 0, false},
+		{string(retrieve.Hybrid), retrieve.Hybrid, 0, 0, false}, {string(retrieve.BM25Only), retrieve.BM25Only, 0, 0, false},
+		{string(retrieve.CoarseToFine) + "/rerank=50", retrieve.CoarseToFine, 0, 50, false}}
 	for _, pool := range []int{10, 50, 100} {
-		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool, 0})
+		runs = append(runs, run{fmt.Sprintf("%s/pool=%d", retrieve.CoarseToFine, pool), retrieve.CoarseToFine, pool, 0, false})
+	}
+	for _, m := range []retrieve.Mode{retrieve.CoarseToFine, retrieve.Hybrid} {
+		runs = append(runs, run{string(m) + "/whole-prefix", m, 0, 0, true})
 	}
 	if only := os.Getenv("GRAPHCODER_BENCH_MODES"); only != "" {
 		names := strings.Split(only, ",")
@@ -124,6 +131,8 @@ func BenchmarkRetrieval(b *testing.B) {
 		mode := rn.mode
 		b.Run(rn.name, func(b *testing.B) {
 			e := stdlibEngine(b)
+			e.opts.WholePrefixParse = rn.whole
+			defer func() { e.opts.WholePrefixParse = false }()
 			info := e.Info()
 			b.Logf("index %s: %d files, %d entries, ~%d MiB", info.Root, info.Files, info.Entries, info.Bytes>>20)
 			r := rand.New(rand.NewPCG(42, 1))
@@ -139,11 +148,11 @@ func BenchmarkRetrieval(b *testing.B) {
 				n := strings.Count(string(src), "\n")
 				cursors = append(cursors, cursor{p, 2 + r.IntN(max(n-1, 1)), src})
 			}
-			var retr, total []time.Duration
+			var retr, total, parse, defs, prompt []time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				retr, total = retr[:0], total[:0]
+				retr, total, parse, defs, prompt = retr[:0], total[:0], parse[:0], defs[:0], prompt[:0]
 				for _, c := range cursors {
 					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool, Rerank: rn.rerank})
 					if err != nil {
@@ -151,10 +160,14 @@ func BenchmarkRetrieval(b *testing.B) {
 					}
 					retr = append(retr, res.Stats.Coarse+res.Stats.Fine)
 					total = append(total, res.Stats.Total)
+					parse = append(parse, res.Stats.Parse)
+					defs = append(defs, res.Stats.Definitions)
+					prompt = append(prompt, res.Stats.Prompt)
 				}
 			}
-			slices.Sort(retr)
-			slices.Sort(total)
+			for _, d := range [][]time.Duration{retr, total, parse, defs, prompt} {
+				slices.Sort(d)
+			}
 			q := func(d []time.Duration, p float64) float64 {
 				return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
 			}
@@ -164,6 +177,11 @@ func BenchmarkRetrieval(b *testing.B) {
 			b.ReportMetric(q(total, 0.5), "request-median-ms")
 			b.ReportMetric(q(total, 0.95), "request-p95-ms")
 			b.ReportMetric(q(total, 0.99), "request-p99-ms")
+			b.ReportMetric(q(parse, 0.5), "parse-median-ms")
+			b.ReportMetric(q(parse, 0.99), "parse-p99-ms")
+			b.ReportMetric(q(defs, 0.5), "definitions-median-ms")
+			b.ReportMetric(q(defs, 0.99), "definitions-p99-ms")
+			b.ReportMetric(q(prompt, 0.5), "prompt-median-ms")
 			if assertTargets() && rn.name == string(retrieve.CoarseToFine) {
 				if m := q(retr, 0.5); m > retrievalTargetMS {
 					b.Errorf("retrieval median %.2f ms, over the %v ms target (bench/RESULTS.md)", m, retrievalTargetMS)

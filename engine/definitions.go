@@ -31,8 +31,9 @@ type buffer struct {
 	// addAfter added declarations (for defctx.Options.NoAfter).
 	prefix *symtab.File
 
-	parsed *lang.File
-	file   *symtab.File
+	parsed  *lang.File
+	blanked int // rows the bounded parse blanked
+	file    *symtab.File
 	view   *symtab.View // the state's outlines with the buffer's on top
 	pinned *symtab.View // the state's outlines, pinned for the request
 	slice  []string     // the text of the query slice's statements
@@ -41,31 +42,63 @@ type buffer struct {
 	values []string
 }
 
-// parse parses the buffer's lines (once) and makes its outline.
-func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, repo *symtab.Repo) (*lang.File, error) {
+// parse parses the buffer's lines (once) and makes its outline: the
+// bounded parse of st (bounded.go), and without a block comment open at
+// their end (withoutOpenComment), unless whole asks for every line as
+// it is.
+func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *state, whole bool) (*lang.File, error) {
 	if b.parsed != nil {
 		return b.parsed, nil
 	}
-	src := strings.Join(b.lines, "\n")
-	if len(b.lines) > 0 {
+	// base is what the query parses without the bounded parse: the
+	// lines, an open comment at their end left out.
+	base, cut := b.lines, 0
+	var e *elision
+	if !whole {
+		base, cut = withoutOpenComment(b.lines, l.Name)
+		e = st.elide(b, base, l)
+	}
+	lines := base
+	if e != nil {
+		lines = e.lines
+	}
+	f, err := parseLines(ctx, l, name, lines)
+	if err == nil && e != nil && e.spans(f.Stmts) {
+		e, lines = nil, base
+		f, err = parseLines(ctx, l, name, lines)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.parsed, b.blanked = f, cut
+	pkg, syms, imports := f.Package, f.Symbols, f.Imports
+	if l.Modules != nil {
+		if o := closedOutline(ctx, l, name, lines); o != nil {
+			pkg, syms, imports = o.Package, o.Symbols, o.Imports
+		}
+	}
+	if e != nil {
+		syms = e.outline(syms)
+		b.blanked += e.blanked
+	}
+	b.file = symtab.NewFile(b.path, l, st.repo, pkg, syms, imports)
+	return f, nil
+}
+
+// parseLines parses lines, each ended by a newline.
+func parseLines(ctx context.Context, l *lang.Language, name string, lines []string) (*lang.File, error) {
+	src := strings.Join(lines, "\n")
+	if len(lines) > 0 {
 		src += "\n"
 	}
 	f, err := l.Parse(ctx, name, []byte(src))
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
-	b.parsed = f
-	pkg, syms, imports := f.Package, f.Symbols, f.Imports
-	if l.Modules != nil {
-		if o := b.closedOutline(ctx, l, name, src); o != nil {
-			pkg, syms, imports = o.Package, o.Symbols, o.Imports
-		}
-	}
-	b.file = symtab.NewFile(b.path, l, repo, pkg, syms, imports)
 	return f, nil
 }
 
-// closedOutline returns the outline of the buffer with the brackets still
+// closedOutline returns the outline of lines with the brackets still
 // open at its end closed (ccg.Closers), nil when none are open or it
 // cannot be read. The code before a cursor ends inside its class and
 // method, and the front ends' error recovery loses declarations of such a
@@ -77,16 +110,20 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, repo 
 // from the closed source, at the cost of a second parse of its syntax
 // (lang.OutlineParser). Rows past the buffer (the closers') are clamped
 // to its last row.
-func (b *buffer) closedOutline(ctx context.Context, l *lang.Language, name, src string) *lang.File {
-	closers := ccg.Closers(b.lines, l.Name)
+func closedOutline(ctx context.Context, l *lang.Language, name string, lines []string) *lang.File {
+	closers := ccg.Closers(lines, l.Name)
 	if closers == "" {
 		return nil
+	}
+	src := strings.Join(lines, "\n")
+	if len(lines) > 0 {
+		src += "\n"
 	}
 	o, err := l.Outline(ctx, name, []byte(src+closers))
 	if err != nil {
 		return nil
 	}
-	last := max(len(b.lines)-1, 0)
+	last := max(len(lines)-1, 0)
 	for i := range o.Symbols {
 		s := &o.Symbols[i]
 		s.StartRow, s.EndRow = min(s.StartRow, last), min(s.EndRow, last)
@@ -219,7 +256,7 @@ func (e *Engine) importBoost(req Request) float64 {
 // definitions collects the definition context of a request into res.
 func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, req Request, res *Result, buf *buffer) error {
 	t0 := time.Now()
-	if _, err := buf.parse(ctx, l, buf.path, st.repo); err != nil {
+	if _, err := buf.parse(ctx, l, buf.path, st, e.opts.WholePrefixParse); err != nil {
 		return err
 	}
 	buf.addAfter(ctx, l, buf.path, st.repo)

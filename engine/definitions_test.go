@@ -201,7 +201,7 @@ class Outer {
 	lines := strings.Split(whole, "\n")
 	cut := 14 // the cursor's row: inside go(), in a call continued on the next row
 	b := &buffer{path: "p/Outer.java", lines: lines[:cut]}
-	f, err := b.parse(ctx, java, b.path, symtab.RepoNamed("r"))
+	f, err := b.parse(ctx, java, b.path, &state{repo: symtab.RepoNamed("r")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ class Outer {
 
 	py := lang.ByName("python")
 	pb := &buffer{path: "m.py", lines: []string{"class A:", "    def f(self,", "          a,"}}
-	pf, err := pb.parse(ctx, py, pb.path, symtab.RepoNamed("r"))
+	pf, err := pb.parse(ctx, py, pb.path, &state{repo: symtab.RepoNamed("r")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,6 +137,11 @@ type Options struct {
 	// when one imports the other, else the share of imports they have in
 	// common). 0 means DefaultImportBoost, a negative value turns it off.
 	ImportBoost float64
+	// WholePrefixParse parses every line before the cursor for the query,
+	// as before the bounded query parse (bounded.go), which blanks the
+	// bodies the query slice cannot reach; tests and measurements compare
+	// the two.
+	WholePrefixParse bool
 }
 
 // DefaultImportBoost is the default of Options.ImportBoost, chosen by
@@ -668,6 +673,9 @@ type Snippet struct {
 type Stats struct {
 	retrieve.Stats
 	Parse time.Duration `json:"parse_ns"` // parse, graph and slice of the query
+	// Blanked counts the rows before the cursor the bounded query parse
+	// left out (bodies the query slice cannot reach).
+	Blanked int `json:"blanked_rows,omitempty"`
 	// Embed is the time of embedding the query (mode hybrid with dense
 	// vectors); DenseError says why a query went without dense retrieval
 	// although the index has vectors.
@@ -1006,6 +1014,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	}
 	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, voteK)
 	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
+	res.Stats.Blanked = buf.blanked
 	res.Stats.Mode = mode
 	return nil
 }
@@ -1101,23 +1110,10 @@ func (e *Engine) embedQuery(ctx context.Context, st *state, q *retrieve.Query, t
 // rule compares with ("" for none). It also returns the slice's text for
 // an embeddings model.
 func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, leakPath string, before []string, req Request, buf *buffer) (*retrieve.Query, string, error) {
-	f, err := buf.parse(ctx, l, name, st.repo)
+	g, s, err := e.querySlice(ctx, st, l, name, req, buf)
 	if err != nil {
 		return nil, "", err
 	}
-	g := ccg.Build(f)
-	target := g.AppendTarget()
-	so := slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements}
-	if req.Hops > 0 {
-		so.Hops = req.Hops
-	}
-	if req.MaxStatements > 0 {
-		so.MaxStatements = req.MaxStatements
-	}
-	if so.Hops <= 0 || so.MaxStatements <= 0 {
-		so = slice.DefaultOptions()
-	}
-	s := slice.Of(g, target, so)
 	for i, v := range s.Nodes {
 		if i != s.Target && !g.Nodes[v].Dummy {
 			buf.slice = append(buf.slice, g.Text(v))
@@ -1136,6 +1132,28 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 		text = embed.SliceText(stmts)
 	}
 	return q, text, nil
+}
+
+// querySlice parses the buffer, appends the dummy target to its graph
+// and slices it.
+func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, name string, req Request, buf *buffer) (*ccg.Graph, *slice.Slice, error) {
+	f, err := buf.parse(ctx, l, name, st, e.opts.WholePrefixParse)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := ccg.Build(f)
+	target := g.AppendTarget()
+	so := slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements}
+	if req.Hops > 0 {
+		so.Hops = req.Hops
+	}
+	if req.MaxStatements > 0 {
+		so.MaxStatements = req.MaxStatements
+	}
+	if so.Hops <= 0 || so.MaxStatements <= 0 {
+		so = slice.DefaultOptions()
+	}
+	return g, slice.Of(g, target, so), nil
 }
 
 func languageList() string {

@@ -78,7 +78,7 @@ func TestClosedOutlineJDK(t *testing.T) {
 			}
 			w := above(full.Symbols, cut)
 			b := &buffer{path: "A.java", lines: lines[:cut]}
-			f, err := b.parse(ctx, java, b.path, symtab.RepoNamed("r"))
+			f, err := b.parse(ctx, java, b.path, &state{repo: symtab.RepoNamed("r")}, true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/symtab"
+)
+
+// The bounded query parse. A request parses the lines before its cursor,
+// and in a long file most of them are the bodies of the functions and
+// methods above the cursor's own. No statement of such a body can enter
+// the query slice: a function body is a scope of its own, entered only
+// through its header, and nothing defined in it flows out (package ccg),
+// so the slice's backward walk over control flow never reaches into it,
+// and no data or control dependence leads from it to a statement outside.
+// The request therefore parses the lines with those bodies blanked: the
+// header and the rows holding the body's brackets stay as they are, so
+// every statement outside the bodies keeps its rows, text, definitions
+// and uses, the graph over them keeps its edges, and the slice is the one
+// the whole prefix gives (TestBoundedParseReal checks it on real code).
+//
+// Which rows are bodies is read from the indexed outline of the file (the
+// symbols the build recorded, with the rows of their signatures and
+// bodies), and only for the rows the buffer shares with the indexed
+// version from its first line on: a file not in the index, a buffer
+// without a path, or rows past an edit are parsed as they are. A body is
+// blanked only when a statement of the buffer follows it (the query
+// target follows the buffer's last statement, which must not be
+// blanked), and only where its rows are plain: a Python body after a
+// header row ending in ':' (its first statement becomes `pass`, so that
+// the header still has a body), a brace body opened at the end of its
+// signature or on the row after it and closed at the start of its last
+// row. When a statement of the bounded parse spans into a blanked region
+// anyway (a function written inside an expression, whose rows are its
+// statement's), the request parses the whole prefix instead.
+//
+// The outline of the buffer (the definition context's view of the file
+// being completed) is the bounded parse's, with the indexed symbols that
+// lie inside the blanked bodies put back (Python instance attributes,
+// assigned in method bodies); it is not proven to equal the whole
+// prefix's outline, and bench/RESULTS.md measures the evaluation with and
+// without the bounded parse.
+
+// withoutOpenComment returns lines without the block comment open at
+// their end (blank rows for its rows, its first row cut where it
+// starts), or lines themselves when they do not end inside one. The
+// lines before a cursor in a documentation comment end so; parsed as
+// they are, the front end's error recovery often turns everything from
+// the enclosing declaration on into one syntax error, whose statement
+// then is the query slice, text of hundreds of rows. Without the
+// comment, the query is the code before it, as at a cursor on the
+// comment's first row. No cursor of the evaluation (docs/EVAL.md) is
+// inside a comment.
+func withoutOpenComment(lines []string, language string) ([]string, int) {
+	row, col, ok := ccg.OpenComment(lines, language)
+	if !ok {
+		return lines, 0
+	}
+	out := slices.Clone(lines)
+	out[row] = out[row][:col]
+	for r := row + 1; r < len(out); r++ {
+		out[r] = ""
+	}
+	return out, len(out) - row
+}
+
+// boundedLanguages are the languages whose bounded parse the property
+// test checks on real code (the Python standard library, the JDK, the Go
+// tree); the others parse the whole prefix.
+var boundedLanguages = map[string]bool{"python": true, "java": true, "go": true}
+
+// rowRange is an inclusive range of 0-based rows.
+type rowRange struct{ from, to int }
+
+// elision is the bounded source of a buffer: its lines with the bodies
+// the query cannot reach blanked, the blanked row ranges (ascending,
+// disjoint) and the indexed outline they were read from.
+type elision struct {
+	lines   []string
+	regions []rowRange
+	indexed *symtab.File
+	blanked int // rows blanked
+}
+
+// elide returns the bounded source of lines, the lines of buffer b as
+// the query parses them, or nil when nothing can be blanked.
+func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
+	if b.path == "" || !boundedLanguages[l.Name] || len(lines) == 0 {
+		return nil
+	}
+	f := st.syms.File(b.path)
+	if f == nil || f.Language != l {
+		return nil
+	}
+	indexed := st.sources.lines(st.ix, b.path)
+	same := 0 // rows shared with the indexed version
+	for same < len(lines) && same < len(indexed) && lines[same] == indexed[same] {
+		same++
+	}
+	// The last row a symbol of the indexed outline starts on within the
+	// shared rows: a body ending before it is followed by a statement.
+	lastStart := -1
+	for i := range f.Symbols {
+		if s := f.Symbols[i].StartRow; s < same {
+			lastStart = max(lastStart, s)
+		}
+	}
+	var regions []rowRange
+	var pass []int // per region, the row that becomes `pass` (Python), or -1
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if !s.Kind.IsCallable() || s.EndRow >= same || s.EndRow >= lastStart {
+			continue
+		}
+		r, p, ok := bodyRows(l.Name, lines, s)
+		if !ok {
+			continue
+		}
+		regions = append(regions, r)
+		pass = append(pass, p)
+	}
+	if len(regions) == 0 {
+		return nil
+	}
+	order := make([]int, len(regions))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(regions[a].from, regions[b].from), -cmp.Compare(regions[a].to, regions[b].to))
+	})
+	e := &elision{lines: slices.Clone(lines), indexed: f}
+	for _, i := range order {
+		r := regions[i]
+		if n := len(e.regions); n > 0 && r.from <= e.regions[n-1].to {
+			continue // inside a body already blanked
+		}
+		e.regions = append(e.regions, r)
+		for row := r.from; row <= r.to; row++ {
+			e.lines[row] = ""
+		}
+		if p := pass[i]; p >= 0 {
+			t := lines[p]
+			e.lines[p] = t[:len(t)-len(strings.TrimLeft(t, " \t"))] + "pass"
+		}
+		e.blanked += r.to - r.from + 1
+	}
+	return e
+}
+
+// bodyRows returns the rows of the body of callable s that can be blanked
+// in lines, and for Python the row whose first statement becomes `pass`
+// (-1 otherwise); ok is false when the body's rows are not plain (see the
+// comment at the top of the file).
+func bodyRows(language string, lines []string, s *lang.Symbol) (r rowRange, pass int, ok bool) {
+	if s.SigEnd < s.StartRow || s.SigEnd >= s.EndRow || s.EndRow >= len(lines) {
+		return rowRange{}, -1, false
+	}
+	if language == "python" {
+		head := strings.TrimRight(lines[s.SigEnd], " \t")
+		if !strings.HasSuffix(head, ":") || strings.ContainsRune(head, '#') {
+			return rowRange{}, -1, false
+		}
+		r = rowRange{s.SigEnd + 1, s.EndRow}
+		for p := r.from; p <= r.to; p++ {
+			t := lines[p]
+			body := strings.TrimLeft(t, " \t")
+			if body == "" {
+				continue
+			}
+			if len(t)-len(body) <= indentOf(lines[s.NameRow]) {
+				return rowRange{}, -1, false
+			}
+			return r, p, true
+		}
+		return rowRange{}, -1, false
+	}
+	// A brace body: '{' ending the signature's last row (a trailing line
+	// comment aside) or alone on the row after it, '}' first on the
+	// symbol's last row.
+	open := -1
+	if code := trimLineComment(lines[s.SigEnd]); strings.HasSuffix(code, "{") {
+		open = s.SigEnd
+	} else if s.SigEnd+1 < s.EndRow && strings.TrimSpace(lines[s.SigEnd+1]) == "{" {
+		open = s.SigEnd + 1
+	}
+	if open < 0 || strings.Contains(lines[open], "/*") || !strings.HasPrefix(strings.TrimLeft(lines[s.EndRow], " \t"), "}") {
+		return rowRange{}, -1, false
+	}
+	r = rowRange{open + 1, s.EndRow - 1}
+	if r.from > r.to {
+		return rowRange{}, -1, false
+	}
+	return r, -1, true
+}
+
+// trimLineComment returns line without a trailing // comment and trailing
+// white space. A "//" inside a literal cuts the row short, which only
+// makes a body look less plain.
+func trimLineComment(line string) string {
+	if i := strings.Index(line, "//"); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimRight(line, " \t")
+}
+
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
+
+// spans reports whether a statement of stmts starts before a blanked
+// region and reaches into it: its text would not be the whole prefix's.
+func (e *elision) spans(stmts []*lang.Stmt) bool {
+	bad := false
+	lang.Walk(stmts, func(s *lang.Stmt) {
+		if bad {
+			return
+		}
+		// The first region starting after the statement's first row.
+		i, _ := slices.BinarySearchFunc(e.regions, s.StartRow, func(r rowRange, row int) int {
+			return cmp.Compare(r.from, row+1)
+		})
+		if i < len(e.regions) && s.EndRow >= e.regions[i].from {
+			bad = true
+		}
+		if i > 0 && s.StartRow <= e.regions[i-1].to && !e.passRow(s) {
+			bad = true // a statement inside a region other than its `pass`
+		}
+	})
+	return bad
+}
+
+// overlaps reports whether rows from..to hold a blanked row.
+func (e *elision) overlaps(from, to int) bool {
+	i, _ := slices.BinarySearchFunc(e.regions, from, func(r rowRange, row int) int { return cmp.Compare(r.to, row) })
+	return i < len(e.regions) && e.regions[i].from <= to
+}
+
+// passRow reports whether s is the single-row statement a Python region
+// holds in place of its body.
+func (e *elision) passRow(s *lang.Stmt) bool {
+	return s.StartRow == s.EndRow && strings.TrimSpace(e.lines[s.StartRow]) == "pass"
+}
+
+// outline returns syms, the bounded parse's outline, with the indexed
+// symbols that start inside a blanked region put back, in source order,
+// and the rows a blanked body took from the symbols holding it (their
+// last row, a Python docstring's row) as the indexed version has them. A
+// symbol put back whose parent is neither put back nor found in syms
+// (same kind, name and rows) is left out.
+func (e *elision) outline(syms []lang.Symbol) []lang.Symbol {
+	in := func(row int) bool { return e.overlaps(row, row) }
+	type key struct {
+		kind            lang.SymbolKind
+		name            string
+		start, name_row int
+	}
+	at := make(map[key]int, len(syms))
+	for i := range syms {
+		s := &syms[i]
+		at[key{s.Kind, s.Name, s.StartRow, s.NameRow}] = i
+	}
+	idx := e.indexed.Symbols
+	out := slices.Clone(syms)
+	restored := false
+	// where[j] is the index in out of indexed symbol j, -1 when absent.
+	where := make([]int, len(idx))
+	added := false
+	for j := range idx {
+		where[j] = -1
+		s := idx[j]
+		if !in(s.StartRow) {
+			if i, ok := at[key{s.Kind, s.Name, s.StartRow, s.NameRow}]; ok {
+				where[j] = i
+				// The rows of a symbol holding a blanked body, and of its
+				// documentation when that was blanked, as the indexed
+				// version has them.
+				if s.EndRow < len(e.lines) && e.overlaps(s.StartRow, s.EndRow) && out[i].EndRow != s.EndRow {
+					out[i].EndRow, restored = s.EndRow, true
+				}
+				if s.DocRow >= 0 && in(s.DocRow) && out[i].DocRow != s.DocRow {
+					out[i].DocRow, restored = s.DocRow, true
+				}
+			}
+			continue
+		}
+		if s.Parent >= 0 {
+			if s.Parent >= j || where[s.Parent] < 0 {
+				continue
+			}
+			s.Parent = where[s.Parent]
+		}
+		where[j] = len(out)
+		out = append(out, s)
+		added = true
+	}
+	if !added {
+		if restored {
+			return out
+		}
+		return syms
+	}
+	// Source order, a parent before its members: sort by first row,
+	// stably, and renumber the parents.
+	perm := make([]int, len(out))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(out[a].StartRow, out[b].StartRow) })
+	pos := make([]int, len(out))
+	for i, p := range perm {
+		pos[p] = i
+	}
+	sorted := make([]lang.Symbol, len(out))
+	for i, p := range perm {
+		s := out[p]
+		if s.Parent >= 0 {
+			s.Parent = pos[s.Parent]
+			if s.Parent >= i {
+				s.Parent = -1
+			}
+		}
+		sorted[i] = s
+	}
+	return sorted
+}

@@ -1,0 +1,215 @@
+package engine
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/internal/realcode"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/slice"
+)
+
+// TestBoundedParseReal is the property test of the bounded query parse
+// (bounded.go): on real code, the query of a cursor (its key, its slice
+// graph with hops, edges and token sets, the names each slice statement
+// defines, the indentation) and the rows, kinds, definitions and uses of
+// the slice's statements are the ones the parse of the whole prefix
+// gives. It indexes a sample of the Python standard library, of the JDK
+// sources and of the Go tree (each skipped when absent), completes
+// seeded random lines of each file both ways, and checks that the bounded
+// parse did blank rows at 40 % of them at least (where it does not, a
+// syntax error of the cut-off source spans the bodies, or no statement
+// follows them). At a cursor inside a block
+// comment the reference is the whole prefix without the comment, which
+// the query leaves out by rule (withoutOpenComment). The outline of the buffer is not
+// held to equality; the test logs how often it agrees.
+func TestBoundedParseReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real code")
+	}
+	repo := t.TempDir()
+	n := 0
+	put := func(rel string, src []byte) {
+		p := filepath.Join(repo, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	copyTree := func(dir, prefix string, exts []string, k int, skip ...string) {
+		for _, p := range realcode.Sample(realcode.Files(dir, exts, skip...), k) {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			put(prefix+"/"+filepath.ToSlash(rel), src)
+		}
+	}
+	if std := realcode.PythonStdlib(); std != "" {
+		copyTree(std, "py", []string{".py"}, 40, "site-packages", "test", "tests")
+	}
+	if goroot := realcode.GoSrc(); goroot != "" {
+		copyTree(goroot, "go", []string{".go"}, 30, "testdata")
+	}
+	if zr, err := realcode.OpenJDKSources(); err == nil {
+		var java []*zip.File
+		for _, f := range zr.File {
+			if strings.HasSuffix(f.Name, ".java") {
+				java = append(java, f)
+			}
+		}
+		for _, f := range realcode.Sample(java, 40) {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			put("java/"+f.Name, src)
+		}
+		zr.Close()
+	}
+	if n == 0 {
+		t.Skip("none of the Python standard library, the Go tree and the JDK sources is here")
+	}
+	idx := t.TempDir()
+	buildIndex(t, repo, idx)
+	whole, err := Open(idx, Options{WholePrefixParse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	bounded, err := Open(idx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bounded.Close()
+
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(13, 3))
+	type tally struct{ cursors, comments, blanked, rows, blankedRows, outlines int }
+	byLang := map[string]*tally{}
+	for _, p := range realcode.Files(repo, []string{".py", ".go", ".java"}) {
+		rel, _ := filepath.Rel(repo, p)
+		rel = filepath.ToSlash(rel)
+		l := lang.ForPath(rel)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := lang.SplitLines(string(src))
+		if len(lines) < 20 || whole.cur.Load().syms.File(rel) == nil {
+			continue // too short, or not indexed (over a limit)
+		}
+		tl := byLang[l.Name]
+		if tl == nil {
+			tl = &tally{}
+			byLang[l.Name] = tl
+		}
+		for range 10 {
+			line := 2 + r.IntN(len(lines)-1)
+			before := lines[:line-1]
+			// A block comment open at the end is left out by rule
+			// (withoutOpenComment): the whole prefix without it is the
+			// reference then.
+			ref, cut := withoutOpenComment(before, l.Name)
+			if cut > 0 {
+				tl.comments++
+			}
+			wq, wg, ws, wb := queryOf(t, ctx, whole, l, rel, line, ref)
+			bq, bg, bs, bb := queryOf(t, ctx, bounded, l, rel, line, before)
+			tl.cursors++
+			tl.rows += len(before)
+			if bb.blanked > 0 {
+				tl.blanked++
+				tl.blankedRows += bb.blanked
+			}
+			if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
+				t.Fatalf("%s:%d (%d rows blanked): the bounded query slice differs from the whole prefix's: %s", rel, line, bb.blanked, diff)
+			}
+			wq.Nodes, bq.Nodes = nil, nil // vertex ids: the bounded graph has fewer vertices
+			if !reflect.DeepEqual(wq, bq) {
+				t.Fatalf("%s:%d (%d rows blanked): the bounded query differs from the whole prefix's", rel, line, bb.blanked)
+			}
+			if reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
+				tl.outlines++
+			}
+		}
+	}
+	names := make([]string, 0, len(byLang))
+	for name := range byLang {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		tl := byLang[name]
+		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of %d rows before the cursors, %.0f %%), the same slice and query at all of them; the same outline at %d",
+			name, tl.cursors, tl.comments, tl.blanked, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.outlines)
+		if tl.blanked*5 < tl.cursors*2 {
+			t.Errorf("%s: the bounded parse blanked rows at %d of %d cursors, want at least 40 %%", name, tl.blanked, tl.cursors)
+		}
+	}
+}
+
+// queryOf parses, slices and turns into a query the lines before line of
+// the indexed file rel, as a request does.
+func queryOf(t *testing.T, ctx context.Context, e *Engine, l *lang.Language, rel string, line int, before []string) (q *retrieve.Query, g *ccg.Graph, s *slice.Slice, buf *buffer) {
+	t.Helper()
+	st := e.cur.Load()
+	buf = &buffer{path: rel, lines: before}
+	req := Request{Path: rel, Line: line}
+	g, s, err := e.querySlice(ctx, st, l, rel, req, buf)
+	if err != nil {
+		t.Fatalf("%s:%d: %v", rel, line, err)
+	}
+	return st.ix.NewQuery(g, s, rel, line), g, s, buf
+}
+
+// sliceDiff describes how two slices differ in their statements (rows,
+// kind, text, definitions, uses, parameters), hops, edges or target; ""
+// when they do not.
+func sliceDiff(ag *ccg.Graph, a *slice.Slice, bg *ccg.Graph, b *slice.Slice) string {
+	if len(a.Nodes) != len(b.Nodes) || a.Target != b.Target {
+		return fmt.Sprintf("%d statements, target %d; bounded %d, target %d", len(a.Nodes), a.Target, len(b.Nodes), b.Target)
+	}
+	for i := range a.Nodes {
+		x, y := ag.Nodes[a.Nodes[i]], bg.Nodes[b.Nodes[i]]
+		x.Scope, y.Scope = 0, 0 // a vertex id
+		if !reflect.DeepEqual(x, y) || ag.Text(a.Nodes[i]) != bg.Text(b.Nodes[i]) {
+			return fmt.Sprintf("statement %d: %+v %q; bounded %+v %q", i, x, ag.Text(a.Nodes[i]), y, bg.Text(b.Nodes[i]))
+		}
+	}
+	if !slices.Equal(a.Hop, b.Hop) || !slices.Equal(a.Edges, b.Edges) {
+		return fmt.Sprintf("hops %v edges %v; bounded hops %v edges %v", a.Hop, a.Edges, b.Hop, b.Edges)
+	}
+	return ""
+}
+
+// outlineKeys are the buffer outline's symbols as the definition context
+// reads them.
+func outlineKeys(b *buffer) []string {
+	var out []string
+	for i, s := range b.file.Symbols {
+		out = append(out, fmt.Sprintf("%s %s %d-%d %d %s", lang.QualifiedName(b.file.Symbols, i), s.Kind, s.StartRow, s.EndRow, s.NameRow, s.Type))
+	}
+	slices.Sort(out)
+	return out
+}
