@@ -34,9 +34,9 @@ type buffer struct {
 	parsed  *lang.File
 	blanked int // rows the bounded parse blanked
 	file    *symtab.File
-	view   *symtab.View // the state's outlines with the buffer's on top
-	pinned *symtab.View // the state's outlines, pinned for the request
-	slice  []string     // the text of the query slice's statements
+	view    *symtab.View // the state's outlines with the buffer's on top
+	pinned  *symtab.View // the state's outlines, pinned for the request
+	slice   []string     // the text of the query slice's statements
 	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
 	values []string
