@@ -109,21 +109,37 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 			lastStart = max(lastStart, s)
 		}
 	}
+	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
+		return s.EndRow < same && s.EndRow < lastStart
+	})
+}
+
+// blank returns the elision of lines (rows of the indexed file f) that
+// blanks the plain bodies of f's callables for which pick holds, on top
+// of the regions of prev (an elision of the same rows; nil for none), or
+// nil when nothing is blanked.
+func blank(language string, lines []string, f *symtab.File, prev *elision, pick func(*lang.Symbol) bool) *elision {
 	var regions []rowRange
 	var pass []int // per region, the row that becomes `pass` (Python), or -1
+	if prev != nil {
+		for _, r := range prev.regions {
+			regions = append(regions, r)
+			pass = append(pass, -2) // blanked already
+		}
+	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		if !s.Kind.IsCallable() || s.EndRow >= same || s.EndRow >= lastStart {
+		if !s.Kind.IsCallable() || !pick(s) {
 			continue
 		}
-		r, p, ok := bodyRows(l.Name, lines, s)
+		r, p, ok := bodyRows(language, lines, s)
 		if !ok {
 			continue
 		}
 		regions = append(regions, r)
 		pass = append(pass, p)
 	}
-	if len(regions) == 0 {
+	if len(regions) == 0 || prev != nil && len(regions) == len(prev.regions) {
 		return nil
 	}
 	order := make([]int, len(regions))
@@ -140,6 +156,9 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 			continue // inside a body already blanked
 		}
 		e.regions = append(e.regions, r)
+		if pass[i] == -2 {
+			continue
+		}
 		for row := r.from; row <= r.to; row++ {
 			e.lines[row] = ""
 		}
@@ -150,6 +169,52 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 		e.blanked += r.to - r.from + 1
 	}
 	return e
+}
+
+// afterSource returns the source the outline of the declarations after
+// the cursor reads (buffer.addAfter): the lines before the cursor with
+// the bodies the query parse blanked, the cursor's row blank, the lines
+// after it. When these rows are the
+// indexed version's, the bodies of the callables after the cursor are
+// blanked too: addAfter keeps no declaration inside a body, and the
+// symbols around the bodies keep their rows (e.outline puts back what
+// the blanking took from them). It returns the elision of the whole
+// source (nil when nothing is blanked).
+func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
+	cursor := len(b.lines)
+	src := make([]string, 0, cursor+1+len(b.after))
+	src = append(append(append(src, b.lines...), ""), b.after...)
+	if b.elided != nil {
+		// The bodies the query parse blanked (not its cut of an open
+		// comment, which the lines after the cursor close).
+		for _, r := range b.elided.regions {
+			copy(src[r.from:r.to+1], b.elided.lines[r.from:r.to+1])
+		}
+	}
+	if b.path == "" || !boundedLanguages[l.Name] || b.whole {
+		return src, b.elided
+	}
+	f := st.syms.File(b.path)
+	if f == nil || f.Language != l {
+		return src, nil
+	}
+	indexed := st.sources.lines(st.ix, b.path)
+	if len(indexed) < len(src) {
+		return src, b.elided
+	}
+	for k, line := range b.after {
+		if indexed[cursor+1+k] != line {
+			return src, b.elided
+		}
+	}
+	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.StartRow > cursor })
+	if e == nil {
+		if b.elided == nil {
+			return src, nil
+		}
+		e = &elision{lines: src, regions: b.elided.regions, indexed: f}
+	}
+	return e.lines, e
 }
 
 // bodyRows returns the rows of the body of callable s that can be blanked

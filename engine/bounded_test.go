@@ -33,7 +33,8 @@ import (
 // follows them). At a cursor inside a block
 // comment the reference is the whole prefix without the comment, which
 // the query leaves out by rule (withoutOpenComment). The outline of the buffer is not
-// held to equality; the test logs how often it agrees.
+// held to equality; the test logs how often it agrees (with the
+// declarations after the cursor, buffer.addAfter).
 func TestBoundedParseReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real code")
@@ -134,8 +135,15 @@ func TestBoundedParseReal(t *testing.T) {
 			if cut > 0 {
 				tl.comments++
 			}
-			wq, wg, ws, wb := queryOf(t, ctx, whole, l, rel, line, ref)
-			bq, bg, bs, bb := queryOf(t, ctx, bounded, l, rel, line, before)
+			after := lines[line-1:]
+			if n := len(after); n > 0 && after[n-1] == "" {
+				after = after[:n-1]
+			}
+			if len(after) > 0 {
+				after = after[1:] // the cursor's line
+			}
+			wq, wg, ws, wb := queryOf(t, ctx, whole, l, rel, line, ref, after)
+			bq, bg, bs, bb := queryOf(t, ctx, bounded, l, rel, line, before, after)
 			tl.cursors++
 			tl.rows += len(before)
 			if bb.blanked > 0 {
@@ -170,17 +178,20 @@ func TestBoundedParseReal(t *testing.T) {
 }
 
 // queryOf parses, slices and turns into a query the lines before line of
-// the indexed file rel, as a request does.
-func queryOf(t *testing.T, ctx context.Context, e *Engine, l *lang.Language, rel string, line int, before []string) (q *retrieve.Query, g *ccg.Graph, s *slice.Slice, buf *buffer) {
+// the indexed file rel, as a request does, and adds the declarations of
+// the lines after it to the buffer's outline.
+func queryOf(t *testing.T, ctx context.Context, e *Engine, l *lang.Language, rel string, line int, before, after []string) (q *retrieve.Query, g *ccg.Graph, s *slice.Slice, buf *buffer) {
 	t.Helper()
 	st := e.cur.Load()
-	buf = &buffer{path: rel, lines: before}
+	buf = &buffer{path: rel, lines: before, after: after}
 	req := Request{Path: rel, Line: line}
 	g, s, err := e.querySlice(ctx, st, l, rel, req, buf)
 	if err != nil {
 		t.Fatalf("%s:%d: %v", rel, line, err)
 	}
-	return st.ix.NewQuery(g, s, rel, line), g, s, buf
+	q = st.ix.NewQuery(g, s, rel, line)
+	buf.addAfter(ctx, l, rel, st)
+	return q, g, s, buf
 }
 
 // sliceDiff describes how two slices differ in their statements (rows,

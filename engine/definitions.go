@@ -32,7 +32,9 @@ type buffer struct {
 	prefix *symtab.File
 
 	parsed  *lang.File
-	blanked int // rows the bounded parse blanked
+	blanked int      // rows the bounded parse blanked
+	elided  *elision // its elision, nil for none
+	whole   bool     // the engine parses whole prefixes
 	file    *symtab.File
 	view    *symtab.View // the state's outlines with the buffer's on top
 	pinned  *symtab.View // the state's outlines, pinned for the request
@@ -70,7 +72,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	if err != nil {
 		return nil, err
 	}
-	b.parsed, b.blanked = f, cut
+	b.parsed, b.blanked, b.elided, b.whole = f, cut, e, whole
 	pkg, syms, imports := f.Package, f.Symbols, f.Imports
 	if l.Modules != nil {
 		if o := closedOutline(ctx, l, name, lines); o != nil {
@@ -137,7 +139,8 @@ func closedOutline(ctx context.Context, l *lang.Language, name string, lines []s
 // after the cursor's line: the methods, constructors and types of the
 // classes the buffer declares (a helper the code calls before it is
 // defined), read from an outline of the whole buffer with the cursor's
-// line left blank. Declarations inside a body (a local or anonymous
+// line left blank (and the bodies there blanked: state.afterSource).
+// Declarations inside a body (a local or anonymous
 // class, which may be the rest of the statement being written) and those
 // under a class the buffer's outline does not have are left out; the
 // symbols before the cursor stay as parse made them. The definition
@@ -145,29 +148,32 @@ func closedOutline(ctx context.Context, l *lang.Language, name string, lines []s
 // (defctx.Input.After). Nothing happens without lines after the cursor
 // (code of no file, a task of the paper's protocol) or when the outline
 // cannot be read.
-func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, repo *symtab.Repo) {
+func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st *state) {
 	if b.withAfter || b.file == nil || len(b.after) == 0 {
 		return
 	}
 	b.withAfter = true
 	cursor := len(b.lines) // the cursor's 0-based row, blank here
+	src, e := st.afterSource(b, l)
 	var sb strings.Builder
-	for _, ls := range [][]string{b.lines, {""}, b.after} {
-		for _, line := range ls {
-			sb.WriteString(line)
-			sb.WriteByte('\n')
-		}
+	for _, line := range src {
+		sb.WriteString(line)
+		sb.WriteByte('\n')
 	}
 	o, err := l.Outline(ctx, name, []byte(sb.String()))
 	if err != nil || ctx.Err() != nil {
 		return
 	}
-	syms := withAfter(b.file.Symbols, o.Symbols, cursor)
+	whole := o.Symbols
+	if e != nil {
+		whole = e.outline(whole)
+	}
+	syms := withAfter(b.file.Symbols, whole, cursor)
 	if syms == nil {
 		return
 	}
 	b.prefix = b.file
-	b.file = symtab.NewFile(b.path, l, repo, b.file.Package, syms, b.file.Imports)
+	b.file = symtab.NewFile(b.path, l, st.repo, b.file.Package, syms, b.file.Imports)
 	b.view = nil
 }
 
@@ -259,7 +265,7 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 	if _, err := buf.parse(ctx, l, buf.path, st, e.opts.WholePrefixParse); err != nil {
 		return err
 	}
-	buf.addAfter(ctx, l, buf.path, st.repo)
+	buf.addAfter(ctx, l, buf.path, st)
 	v := st.queryView(buf, l)
 	in := defctx.Input{View: v, File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
 		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
