@@ -607,7 +607,7 @@ func (c *collector) byName(name string, w float64, reason string) {
 	}
 	ks := make([]keyed, len(kept))
 	for i, d := range kept {
-		ks[i] = keyed{d, c.rel.Relation(d.File.Path), rank(d)}
+		ks[i] = keyed{d, c.rel.RelationOf(d.File), rank(d)}
 	}
 	slices.SortStableFunc(ks, func(a, b keyed) int {
 		return cmp.Or(

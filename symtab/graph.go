@@ -239,6 +239,15 @@ func (r *Relations) Relation(path string) float64 {
 	return jaccard(r.imported, g.imported)
 }
 
+// RelationOf is Relation(g.Path) for a file g the view shows (a
+// definition's file from Named), without looking its path up.
+func (r *Relations) RelationOf(g *File) float64 {
+	if g.Path == r.f.Path || r.direct[g.Path] {
+		return 1
+	}
+	return jaccard(r.imported, g.imported)
+}
+
 // jaccard returns |a n b| / |a u b| of two sorted distinct lists.
 func jaccard(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {

@@ -3,8 +3,10 @@ package symtab
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -373,5 +375,79 @@ func TestBareScope(t *testing.T) {
 	}
 	if !ext.ExternalBases(class(ext.File(), "Ext")) || !ext.ExternalBases(class(ext.File(), "In")) {
 		t.Error("Ext extends ArrayList, and Ext.In is enclosed by it")
+	}
+}
+
+// TestNamedLayers is the brute-force check of View.Named and
+// Relations.RelationOf over random layered views (a base, stored or in
+// memory, tables on top, paths removed): Named holds exactly the
+// definitions of every layer whose file the view shows (visible), in
+// layer order, and RelationOf of a shown file is Relation of its path.
+func TestNamedLayers(t *testing.T) {
+	py := lang.ByName("python")
+	repo := RepoNamed("r")
+	r := rand.New(rand.NewPCG(7, 11))
+	names := []string{"f", "g", "h"}
+	mkFiles := func(n int) []*File {
+		var files []*File
+		for i := 0; i < n; i++ {
+			var syms []lang.Symbol
+			for j, name := range names {
+				if r.IntN(2) == 0 {
+					syms = append(syms, lang.Symbol{Kind: lang.SymFunction, Name: name, Parent: -1, StartRow: j, EndRow: j,
+						SigStart: j, SigEnd: j, NameRow: j, DocRow: -1})
+				}
+			}
+			var imps []lang.Import
+			for k := 0; k < r.IntN(3); k++ {
+				imps = append(imps, lang.Import{Module: fmt.Sprintf("m%d", r.IntN(6))})
+			}
+			files = append(files, NewFile(fmt.Sprintf("m%d.py", r.IntN(8)), py, repo, "", syms, imps))
+		}
+		// One version of a path per table.
+		seen := map[string]bool{}
+		return slices.DeleteFunc(files, func(f *File) bool { ok := seen[f.Path]; seen[f.Path] = true; return ok })
+	}
+	for round := 0; round < 200; round++ {
+		baseFiles := mkFiles(6)
+		base := buildTable(t, baseFiles, "r")
+		if round%2 == 1 {
+			base, _ = storeTable(t, base, baseFiles, repo)
+		}
+		v := NewView(base)
+		for k := 0; k < 1+r.IntN(2); k++ {
+			var removed []string
+			for i := 0; i < r.IntN(3); i++ {
+				removed = append(removed, fmt.Sprintf("m%d.py", r.IntN(8)))
+			}
+			v = v.With(buildTable(t, mkFiles(2), "r"), removed)
+		}
+		me := v.File(fmt.Sprintf("m%d.py", r.IntN(8)))
+		var rel *Relations
+		if me != nil {
+			rel = v.Relations(me)
+		}
+		for _, name := range names {
+			var want []Def
+			for l := v; l != nil; l = l.parent {
+				if l.t == nil {
+					continue
+				}
+				for _, d := range l.t.named(name) {
+					if v.visible(d.File) {
+						want = append(want, d)
+					}
+				}
+			}
+			got := v.Named(name)
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d: Named(%s) = %v, want %v", round, name, got, want)
+			}
+			for _, d := range got {
+				if rel != nil && rel.RelationOf(d.File) != rel.Relation(d.File.Path) {
+					t.Fatalf("round %d: RelationOf(%s) = %v, Relation = %v", round, d.File.Path, rel.RelationOf(d.File), rel.Relation(d.File.Path))
+				}
+			}
+		}
 	}
 }

@@ -588,7 +588,10 @@ func (v *View) Named(name string) []Def {
 			continue
 		}
 		for _, d := range l.t.named(name) {
-			if v.visible(d.File) {
+			// Visible unless a layer above l hides its path (visible
+			// would look the path up in every layer down to l, the
+			// base's lookup a search of its paths).
+			if v.sees(l, d.File.Path) {
 				out = append(out, d)
 			}
 		}
