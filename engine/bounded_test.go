@@ -62,10 +62,10 @@ func TestBoundedParseReal(t *testing.T) {
 		}
 	}
 	if std := realcode.PythonStdlib(); std != "" {
-		copyTree(std, "py", []string{".py"}, 40, "site-packages", "test", "tests")
+		copyTree(std, "py", []string{".py"}, 30, "site-packages", "test", "tests")
 	}
 	if goroot := realcode.GoSrc(); goroot != "" {
-		copyTree(goroot, "go", []string{".go"}, 30, "testdata")
+		copyTree(goroot, "go", []string{".go"}, 20, "testdata")
 	}
 	if zr, err := realcode.OpenJDKSources(); err == nil {
 		var java []*zip.File
@@ -74,7 +74,7 @@ func TestBoundedParseReal(t *testing.T) {
 				java = append(java, f)
 			}
 		}
-		for _, f := range realcode.Sample(java, 40) {
+		for _, f := range realcode.Sample(java, 30) {
 			rc, err := f.Open()
 			if err != nil {
 				t.Fatal(err)
@@ -125,7 +125,7 @@ func TestBoundedParseReal(t *testing.T) {
 			tl = &tally{}
 			byLang[l.Name] = tl
 		}
-		for range 10 {
+		for range 8 {
 			line := 2 + r.IntN(len(lines)-1)
 			before := lines[:line-1]
 			// A block comment open at the end is left out by rule
