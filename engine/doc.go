@@ -7,7 +7,13 @@
 // not) is cut before the cursor line, parsed, given a dummy target vertex
 // after its last statement and sliced with the index's h and l; retrieval
 // runs coarse to fine; the snippets feed the prompt and the model-free
-// prediction.
+// prediction. The parse is bounded by what the slice can reach: the
+// bodies of the functions above the cursor's own, read from the indexed
+// outline of the file, are blanked first, so that a request in a long
+// file parses little more than its module-level statements, headers and
+// the cursor's function, and gets the query the whole prefix gives
+// (bounded.go, TestBoundedParseReal); a block comment the cursor is in
+// is left out of the parse.
 //
 // The same parse outlines the buffer, and with the outlines of every
 // indexed file (package symtab, loaded with the index) the definition
