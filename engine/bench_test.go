@@ -6,16 +6,19 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
+	"github.com/graphcoder/graphcoder/slice"
 )
 
 var stdlib = realcode.PythonStdlib()
@@ -201,3 +204,82 @@ const (
 )
 
 func assertTargets() bool { return os.Getenv("GRAPHCODER_ASSERT") != "" }
+
+// BenchmarkQueryParse times what a request parses, for the cursors of
+// BenchmarkRetrieval: the query parse (parse, graph and slice of the lines
+// before the cursor, the buffer's outline) and the outline of the
+// declarations after the cursor, bounded (bounded.go) and of the whole
+// prefix, the two alternating per cursor so that both see the same
+// machine. It reports the median, p95 and p99 of each, in wall time and
+// (on Linux) in CPU time of the thread that ran it, which a busy machine
+// inflates far less, and the ratio of their sums.
+func BenchmarkQueryParse(b *testing.B) {
+	e := stdlibEngine(b)
+	st := e.cur.Load()
+	r := rand.New(rand.NewPCG(42, 1))
+	type cursor struct {
+		path          string
+		line          int
+		before, after []string
+	}
+	var cursors []cursor
+	for len(cursors) < 500 {
+		p := stdlibSrc[r.IntN(len(stdlibSrc))]
+		src, _ := os.ReadFile(filepath.Join(e.Root(), p))
+		n := strings.Count(string(src), "\n")
+		line := 2 + r.IntN(max(n-1, 1))
+		lines := lang.SplitLines(string(src))
+		c := cursor{path: p, line: line, before: lines[:min(line-1, len(lines))]}
+		if line < len(lines) {
+			c.after = lines[line:]
+			if k := len(c.after); c.after[k-1] == "" {
+				c.after = c.after[:k-1]
+			}
+		}
+		cursors = append(cursors, c)
+	}
+	ctx := context.Background()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu [2][]time.Duration // bounded, whole
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range wall {
+			wall[i], cpu[i] = wall[i][:0], cpu[i][:0]
+		}
+		for _, c := range cursors {
+			l := lang.ForPath(c.path)
+			for i, whole := range []bool{false, true} {
+				t0, c0 := time.Now(), threadCPU()
+				buf := &buffer{path: c.path, lines: c.before, after: c.after}
+				if _, err := buf.parse(ctx, l, c.path, st, whole); err != nil {
+					b.Fatal(err)
+				}
+				g := ccg.Build(buf.parsed)
+				slice.Of(g, g.AppendTarget(), slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements})
+				buf.addAfter(ctx, l, c.path, st)
+				wall[i] = append(wall[i], time.Since(t0))
+				cpu[i] = append(cpu[i], threadCPU()-c0)
+			}
+		}
+	}
+	for _, m := range []struct {
+		name string
+		d    [2][]time.Duration
+	}{{"", wall}, {"cpu-", cpu}} {
+		var sums [2]time.Duration
+		for i, name := range []string{"bounded", "whole"} {
+			for _, d := range m.d[i] {
+				sums[i] += d
+			}
+			ds := slices.Sorted(slices.Values(m.d[i]))
+			q := func(p float64) float64 { return float64(ds[int(p*float64(len(ds)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(q(0.5), m.name+name+"-median-ms")
+			b.ReportMetric(q(0.95), m.name+name+"-p95-ms")
+			b.ReportMetric(q(0.99), m.name+name+"-p99-ms")
+		}
+		if sums[0] > 0 {
+			b.ReportMetric(float64(sums[1])/float64(sums[0]), m.name+"whole/bounded")
+		}
+	}
+}
