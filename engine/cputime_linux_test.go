@@ -1,16 +1,17 @@
 package engine
 
 import (
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// threadCPU returns the CPU time the calling OS thread has used (user and
-// system), for benchmarks that lock their goroutine to its thread.
+// threadCPU returns the CPU time the calling OS thread has used, for
+// benchmarks that lock their goroutine to its thread.
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1, &ru); err != nil { // RUSAGE_THREAD
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }
