@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 )
@@ -31,6 +32,14 @@ type blockBounds struct {
 	once sync.Once
 	or   []uint64 // maskWords per block: the union of its entries' masks
 	lmin []uint32 // per block: its smallest key length
+
+	// BM25's, derived on its first use (not stored): per block the
+	// largest mask tf of its entries (bm25Data.maxTF) and their smallest
+	// key multiset size, which bound the tf saturation tf/(tf+K(dl)) of
+	// any mask token of the block.
+	bmOnce sync.Once
+	tfMax  []uint8
+	dlMin  []uint32
 }
 
 // blocks returns ix's block bounds, deriving them on first use.
@@ -75,4 +84,23 @@ func (b *blockBounds) queryBits(k int, q, must []uint64) (int, bool) {
 		}
 	}
 	return pc, hold
+}
+
+// bm25 derives the BM25 bounds of b from ix on first use.
+func (b *blockBounds) bm25(ix *Index) {
+	b.bmOnce.Do(func() {
+		n := ix.Len()
+		nb := (n + blockSize - 1) / blockSize
+		b.tfMax = make([]uint8, nb)
+		b.dlMin = make([]uint32, nb)
+		for k := range nb {
+			lo, hi := k*blockSize, min((k+1)*blockSize, n)
+			t, d := uint8(0), uint32(math.MaxUint32)
+			for e := lo; e < hi; e++ {
+				t = max(t, ix.bm.maxTF[e])
+				d = min(d, ix.bm.dlOf(uint32(e)))
+			}
+			b.tfMax[k], b.dlMin[k] = t, d
+		}
+	})
 }

@@ -89,8 +89,25 @@ func (p BM25Params) norm(N int, totalDL uint64) (kA, kB float64) {
 // bm25Term is the contribution, in units, of a token of weight w (its idf
 // times k1+1) occurring tf times in an entry of normalisation k.
 func bm25Term(w float64, tf uint32, k float64) int64 {
+	return roundTerm(bm25Raw(w, tf, k))
+}
+
+// bm25Raw is a term before its rounding to units.
+func bm25Raw(w float64, tf uint32, k float64) float64 {
 	f := float64(tf)
-	return int64(math.Round(w * f / (f + k) * bm25Unit))
+	return w * f / (f + k) * bm25Unit
+}
+
+// roundTerm is int64(math.Round(x)), computed as int64(x + 1/2) for 1/2
+// <= x < 2^52, where that is the same: x + 1/2 is exact there or, when it
+// reaches the next power of two, rounds to a multiple of the next ulp (at
+// most 1/2) that does not pass the next integer, so its truncation is
+// floor(x + 1/2). Below 1/2, x + 1/2 may round up to 1.
+func roundTerm(x float64) int64 {
+	if x >= 0.5 && x < 1<<52 {
+		return int64(x + 0.5)
+	}
+	return int64(math.Round(x))
 }
 
 // nibbles is an array of 4-bit values, two to a byte.
@@ -495,6 +512,8 @@ type bm25Query struct {
 	// heaviest[c] is the sum of the c largest weights of query mask
 	// tokens.
 	heaviest []float64
+	// levelPer is bm25Levels / maskSum.
+	levelPer float64
 }
 
 // bm25Levels is the number of steps of bm25Query.levels.
@@ -559,6 +578,10 @@ func (bq *bm25Query) prepare(s *Snapshot, ix *Index, q *Query, p BM25Params, N i
 	for _, t := range bq.sorted {
 		bq.heaviest = append(bq.heaviest, bq.heaviest[len(bq.heaviest)-1]+t.w)
 	}
+	bq.levelPer = 0
+	if bq.maskSum > 0 {
+		bq.levelPer = bm25Levels / bq.maskSum
+	}
 	for lv := range bm25Levels + 1 {
 		x := bq.maskSum * float64(lv) / bm25Levels
 		at := len(bq.levels)
@@ -594,10 +617,11 @@ func (bq *bm25Query) prepare(s *Snapshot, ix *Index, q *Query, p BM25Params, N i
 
 // bm25Scratch is the per-search state of a BM25 scan.
 type bm25Scratch struct {
-	acc     []int64 // per entry: the rare tokens' part; negated once offered
-	touched []uint32
-	marked  []uint64 // bit set of the touched entries
-	seeds   rankHeap[ranked[int64]]
+	acc    []int64  // per entry: the rare tokens' part; -1 once offered as a seed
+	marked []uint64 // bit set of the touched entries
+	bmax   []int64  // per block: the largest acc of its entries
+	blocks rankHeap[ranked[int64]]
+	seeds  rankHeap[ranked[int64]]
 	top     rankHeap[ranked[int64]]
 	nodes   entryView
 	ess     []uint64
@@ -695,6 +719,7 @@ type bm25Scan struct {
 	n      int
 	top    rankHeap[ranked[int64]]
 	nodes  *entryView
+	bb     *blockBounds
 	slack  float64 // bounds the rounding of the mask terms, in units
 	root   float64 // the heap's worst score, once the heap is full
 	rootE  uint32
@@ -725,13 +750,14 @@ func (s *bm25Scan) offer(e uint32, score int64) {
 
 // consider scores entry e, whose rare tokens give a units, exactly when
 // its bound allows it: the weights of the query mask tokens it holds times
-// the largest saturation tf/(tf+K) its largest mask tf allows.
-func (s *bm25Scan) consider(e uint32, a int64) {
+// the largest saturation tf/(tf+K) of its block (bsat, see blockSat) and
+// then of its own largest mask tf.
+func (s *bm25Scan) consider(e uint32, a int64, bsat float64) {
 	ix, bq := s.ix, s.bq
 	s.st.Scanned++
 	mw := ix.maskWords
 	sum := bq.weight(ix.masks[int(e)*mw : int(e+1)*mw])
-	if !s.canBeat(float64(a)+sum*s.unitUp+s.slack, e) {
+	if !s.canBeat(float64(a)+sum*bsat*s.unitUp+s.slack, e) {
 		return
 	}
 	k := bq.kA + bq.kB*float64(ix.bm.dlOf(e))
@@ -744,6 +770,17 @@ func (s *bm25Scan) consider(e uint32, a int64) {
 	}
 	s.st.Scored++
 	s.offer(e, a+ix.bm25Mask(bq, e, k))
+}
+
+// blockSat bounds the tf saturation tf/(tf+K(dl)) of every mask token of
+// the entries of block k: by their largest mask tf and smallest length.
+func (s *bm25Scan) blockSat(k int) float64 {
+	t := s.bb.tfMax[k]
+	if t == math.MaxUint8 {
+		return 1
+	}
+	f := float64(t)
+	return f / (f + s.bq.kA + s.bq.kB*float64(s.bb.dlMin[k]))
 }
 
 // weight returns the sum of the weights of the query mask tokens whose
@@ -773,20 +810,24 @@ func (s *bm25Scan) fewest() int {
 }
 
 // mustHold returns the query mask bits an entry whose rare tokens give a
-// units must hold one of to reach the heap: its mask part must exceed x =
-// (root - a - slack) in weight, and the lightest query tokens whose
-// weights sum below x cannot give that on their own. It returns nil when
-// no bit can be ruled out.
-func (s *bm25Scan) mustHold(a int64) []uint64 {
+// units, and whose mask tokens' tf saturation is at most sat, must hold
+// one of to reach the heap: its mask part must exceed x = (root - a -
+// slack) / sat in weight, and the lightest query tokens whose weights sum
+// below x cannot give that on their own. inv is 1 / (unitUp sat) (0: no
+// bound). It returns nil when no bit can be ruled out.
+func (s *bm25Scan) mustHold(a int64, inv float64) []uint64 {
 	bq := s.bq
-	if !s.full || bq.maskSum <= 0 {
+	if !s.full || bq.maskSum <= 0 || !(inv > 0) {
 		return nil
 	}
-	x := (s.root - float64(a) - s.slack) / s.unitUp
+	x := (s.root - float64(a) - s.slack) * inv
 	if x <= 0 {
 		return nil
 	}
-	lv := min(bm25Levels, int(x*bm25Levels/bq.maskSum))
+	lv := bm25Levels
+	if f := x * bq.levelPer; f < bm25Levels {
+		lv = int(f)
+	}
 	if lv == 0 {
 		return nil
 	}
@@ -804,20 +845,30 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	if len(sc.acc) < ix.Len() {
 		sc.acc = make([]int64, ix.Len())
 		sc.marked = make([]uint64, (ix.Len()+63)/64)
+		sc.bmax = make([]int64, len(sc.marked)*64/blockSize)
 	}
 	s := &sc.scan
 	*s = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
 		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
+	bb := ix.blocks()
+	bb.bm25(ix)
+	s.bb = bb
 	defer func() {
-		for _, e := range sc.touched {
-			sc.acc[e] = 0
-			sc.marked[e/64] = 0
+		// Clear what the walk set, in id order.
+		for w, x := range sc.marked {
+			if x == 0 {
+				continue
+			}
+			for ; x != 0; x &= x - 1 {
+				sc.acc[w*64+bits.TrailingZeros64(x)] = 0
+			}
+			sc.marked[w] = 0
+			clear(sc.bmax[w*64/blockSize : (w+1)*64/blockSize])
 		}
-		sc.touched = sc.touched[:0]
 		sc.top = s.top[:0]
 		bm25ScratchPool.Put(sc)
 	}()
-	acc, dl, bm := sc.acc, ix.bm.dl, &ix.bm
+	acc, marked, bmax, dl, bm := sc.acc, sc.marked, sc.bmax, ix.bm.dl, &ix.bm
 	kA, kB := bq.kA, bq.kB
 
 	// The rare tokens' postings.
@@ -848,22 +899,45 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 			if d == math.MaxUint16 {
 				d = bm.dlBig[e]
 			}
-			if c := bm25Term(r.w, tf, kA+kB*float64(d)); c > 0 {
-				if acc[e] == 0 {
-					sc.touched = append(sc.touched, e)
-					sc.marked[e/64] |= 1 << (e % 64)
-				}
-				acc[e] += c
+			// bm25Term, written out for the hot loop (see roundTerm).
+			x := bm25Raw(r.w, tf, kA+kB*float64(d))
+			c := int64(x + 0.5)
+			if !(x >= 0.5 && x < 1<<52) {
+				c = int64(math.Round(x))
+			}
+			if c > 0 {
+				a := acc[e] + c
+				acc[e] = a
+				marked[e/64] |= 1 << (e % 64)
+				bmax[e/blockSize] = max(bmax[e/blockSize], a)
 			}
 		}
 	}
 
 	// Seeds: the n entries with the largest rare part, scored first so
-	// that the bounds are tight from the start; marked -1 once done.
-	seeds := sc.seeds[:0]
-	for _, e := range sc.touched {
-		seeds.offer(ranked[int64]{acc[e], e}, n)
+	// that the bounds are tight from the start; marked -1 once done. They
+	// are among the entries of the n blocks of largest bmax: were one in
+	// another block, n blocks would each hold an entry of a larger part.
+	nb := len(bb.lmin)
+	top := sc.blocks[:0]
+	for w, x := range marked {
+		for j := 0; x != 0; j, x = j+1, x>>blockSize {
+			if x&(1<<blockSize-1) != 0 {
+				b := 64/blockSize*w + j
+				top.offer(ranked[int64]{bmax[b], uint32(b)}, n)
+			}
+		}
 	}
+	seeds := sc.seeds[:0]
+	for _, b := range top {
+		lo := int(b.e) * blockSize
+		for e := lo; e < min(lo+blockSize, len(acc)); e++ {
+			if a := acc[e]; a > 0 {
+				seeds.offer(ranked[int64]{a, uint32(e)}, n)
+			}
+		}
+	}
+	sc.blocks = top[:0]
 	slices.SortFunc(seeds, func(a, b ranked[int64]) int {
 		if a.better(b) {
 			return -1
@@ -871,7 +945,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		return 1
 	})
 	for _, x := range seeds {
-		s.consider(x.e, x.score)
+		s.consider(x.e, x.score, s.blockSat(int(x.e/blockSize)))
 		acc[x.e] = -1
 	}
 	sc.seeds = seeds[:0]
@@ -880,18 +954,34 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 	// read in order), when its rare part and the weights of the query
 	// mask tokens its block's masks hold (blocks.go) can reach the heap.
 	maskUB := bq.maskSum*s.unitUp + s.slack
-	marked := sc.marked
 	mw := ix.maskWords
-	bb := ix.blocks()
-	nb := len(bb.lmin)
 	for w, x := range marked {
 		if w%(pollEvery/64) == pollEvery/64-1 && lim.stop() {
 			break
 		}
-		var blockUB [64 / blockSize]float64
+		var blockUB, blockSat, blockInv [64 / blockSize]float64
 		for j := range blockUB {
-			if b := 64/blockSize*w + j; b < nb && x>>(j*blockSize)&(1<<blockSize-1) != 0 {
-				blockUB[j] = bq.weight(bb.or[b*mw:(b+1)*mw])*s.unitUp + s.slack
+			g := x >> (j * blockSize) & (1<<blockSize - 1)
+			b := 64/blockSize*w + j
+			if g == 0 || b >= nb {
+				continue
+			}
+			// The block's largest rare part and the heaviest query mask
+			// tokens, as many as its masks' union holds, then their
+			// weights times the block's largest saturation.
+			lo := uint32(b * blockSize)
+			pc, _ := bb.queryBits(b, bq.qmask, nil)
+			if ub := float64(bmax[b]); !s.canBeat(ub+bq.heaviest[pc]*s.unitUp+s.slack, lo) {
+				x &^= g << (j * blockSize)
+				continue
+			}
+			blockSat[j] = s.blockSat(b)
+			blockUB[j] = bq.weight(bb.or[b*mw:(b+1)*mw])*blockSat[j]*s.unitUp + s.slack
+			if blockSat[j] > 0 {
+				blockInv[j] = 1 / (s.unitUp * blockSat[j])
+			}
+			if !s.canBeat(float64(bmax[b])+blockUB[j], lo) {
+				x &^= g << (j * blockSize)
 			}
 		}
 		for ; x != 0; x &= x - 1 {
@@ -901,10 +991,10 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 			if a <= 0 || !s.canBeat(float64(a)+blockUB[i/blockSize], e) {
 				continue
 			}
-			if must := s.mustHold(a); must != nil && !holds(ix.masks[int(e)*mw:int(e+1)*mw], must) {
+			if must := s.mustHold(a, blockInv[i/blockSize]); must != nil && !holds(ix.masks[int(e)*mw:int(e+1)*mw], must) {
 				continue
 			}
-			s.consider(e, a)
+			s.consider(e, a, blockSat[i/blockSize])
 		}
 	}
 	// Then the untouched entries holding an essential mask token, when
@@ -918,7 +1008,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		}
 		hi := min(lo+pollEvery, ix.Len())
 		sc.ess = append(sc.ess[:0], bq.qmask...)
-		if must := s.mustHold(0); must != nil {
+		if must := s.mustHold(0, 1/s.unitUp); must != nil {
 			sc.ess = append(sc.ess[:0], must...)
 		}
 		// An entry holding fewer query mask tokens than the least number
@@ -929,8 +1019,13 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		for blo := lo; blo < hi; blo += blockSize {
 			bhi := min(blo+blockSize, hi)
 			k := blo / blockSize
-			if pc, hold := bb.queryBits(k, bq.qmask, sc.ess); !hold || pc < need ||
-				!s.canBeat(bq.weight(bb.or[k*mw:(k+1)*mw])*s.unitUp+s.slack, uint32(blo)) {
+			pc, hold := bb.queryBits(k, bq.qmask, sc.ess)
+			if !hold || pc < need {
+				continue
+			}
+			bsat := s.blockSat(k)
+			if !s.canBeat(bq.heaviest[pc]*bsat*s.unitUp+s.slack, uint32(blo)) ||
+				!s.canBeat(bq.weight(bb.or[k*mw:(k+1)*mw])*bsat*s.unitUp+s.slack, uint32(blo)) {
 				continue
 			}
 			if mw == 2 {
@@ -942,7 +1037,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[blo+i/2] != 0 {
 						continue
 					}
-					s.consider(uint32(blo+i/2), 0)
+					s.consider(uint32(blo+i/2), 0, bsat)
 				}
 				continue
 			}
@@ -953,7 +1048,7 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 					pc += bits.OnesCount64(ix.masks[e*mw+w] & bq.qmask[w])
 				}
 				if hold && pc >= need && acc[e] == 0 {
-					s.consider(uint32(e), 0)
+					s.consider(uint32(e), 0, bsat)
 				}
 			}
 		}

@@ -567,3 +567,27 @@ func TestRankAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTerm: roundTerm is math.Round, at the halves, around the
+// powers of two and the ends of its fast path, and at random.
+func TestRoundTerm(t *testing.T) {
+	xs := []float64{0, 0.25, 0.49999999999999994, 0.5, 0.5000000000000001, 1, 1.5, 2.5, 1 << 51, 1<<52 - 0.5, 1 << 52, 1<<52 + 1, 1 << 60, math.Inf(1)}
+	for k := range 60 {
+		p := math.Ldexp(1, k-2)
+		for _, b := range []float64{p, p + 0.5, p - 0.5, p + 1.5} {
+			xs = append(xs, b, math.Nextafter(b, 0), math.Nextafter(b, math.Inf(1)))
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		xs = append(xs, math.Ldexp(r.Float64(), r.IntN(54)))
+	}
+	for _, x := range xs {
+		if x >= 1<<62 {
+			continue // out of int64's range either way
+		}
+		if got, want := roundTerm(x), int64(math.Round(x)); got != want {
+			t.Fatalf("roundTerm(%v) = %d, want %d", x, got, want)
+		}
+	}
+}
