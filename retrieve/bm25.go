@@ -622,10 +622,10 @@ type bm25Scratch struct {
 	bmax   []int64  // per block: the largest acc of its entries
 	blocks rankHeap[ranked[int64]]
 	seeds  rankHeap[ranked[int64]]
-	top     rankHeap[ranked[int64]]
-	nodes   entryView
-	ess     []uint64
-	scan    bm25Scan
+	top    rankHeap[ranked[int64]]
+	nodes  entryView
+	ess    []uint64
+	scan   bm25Scan
 }
 
 var bm25ScratchPool freeList
