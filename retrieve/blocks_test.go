@@ -117,6 +117,7 @@ func TestBlockBoundsEqualBruteForce(t *testing.T) {
 					skipped++
 				}
 				equalHits(t, "bm25: "+what, mustRank(t, BM25(DefaultBM25), s, q, n), bruteBM25(s, q, DefaultBM25, n))
+				equalJoint(t, what, s, q, DefaultBM25, n)
 			}
 		}
 	}

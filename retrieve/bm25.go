@@ -838,6 +838,14 @@ func (s *bm25Scan) mustHold(a int64, inv float64) []uint64 {
 // bm25Top returns the n best entries of ix for bq (see the comment at the
 // top of this file).
 func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+	sc := ix.bm25Start(bq, q, n, dead, st)
+	defer sc.release()
+	sc.walk(lim, nil)
+	return sc.rank(lim)
+}
+
+// bm25Start returns the pooled state of a BM25 ranking of ix.
+func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *RankStats) *bm25Scratch {
 	sc, _ := bm25ScratchPool.Get().(*bm25Scratch)
 	if sc == nil {
 		sc = &bm25Scratch{}
@@ -847,36 +855,70 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 		sc.marked = make([]uint64, (ix.Len()+63)/64)
 		sc.bmax = make([]int64, len(sc.marked)*64/blockSize)
 	}
-	s := &sc.scan
-	*s = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
+	sc.scan = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
 		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
-	bb := ix.blocks()
-	bb.bm25(ix)
-	s.bb = bb
-	defer func() {
-		// Clear what the walk set, in id order.
-		for w, x := range sc.marked {
-			if x == 0 {
-				continue
-			}
-			for ; x != 0; x &= x - 1 {
-				sc.acc[w*64+bits.TrailingZeros64(x)] = 0
-			}
-			sc.marked[w] = 0
-			clear(sc.bmax[w*64/blockSize : (w+1)*64/blockSize])
+	sc.scan.bb = ix.blocks()
+	sc.scan.bb.bm25(ix)
+	return sc
+}
+
+// release clears what the walk set, in id order, and pools sc.
+func (sc *bm25Scratch) release() {
+	for w, x := range sc.marked {
+		if x == 0 {
+			continue
 		}
-		sc.top = s.top[:0]
-		bm25ScratchPool.Put(sc)
-	}()
+		for ; x != 0; x &= x - 1 {
+			sc.acc[w*64+bits.TrailingZeros64(x)] = 0
+		}
+		sc.marked[w] = 0
+		clear(sc.bmax[w*64/blockSize : (w+1)*64/blockSize])
+	}
+	sc.top = sc.scan.top[:0]
+	sc.scan = bm25Scan{}
+	bm25ScratchPool.Put(sc)
+}
+
+// walk adds the rare tokens' terms into acc, walking their postings.
+// With js it also counts, for the Jaccard scan of the same query and
+// index (topK), the query's tokens without a mask bit that each entry
+// holds, as Index.count does, in the same pass over the postings.
+func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
+	s := &sc.scan
+	ix, bq := s.ix, s.bq
 	acc, marked, bmax, dl, bm := sc.acc, sc.marked, sc.bmax, ix.bm.dl, &ix.bm
 	kA, kB := bq.kA, bq.kB
-
-	// The rare tokens' postings.
-	for _, r := range bq.rare {
+	rare := bq.rare
+	if js != nil {
+		// Every query token with postings, BM25's (in the same order)
+		// with their weights, the others (none on a snapshot's live
+		// entries) with 0.
+		ix.queryMask(s.q, js)
+		js.walk = js.walk[:0]
+		nv := uint32(len(ix.maskBit))
+		for _, t := range s.q.Key {
+			if t >= nv || ix.maskBit[t] >= 0 {
+				continue
+			}
+			w := 0.0
+			if len(rare) > 0 && rare[0].t == t {
+				w, rare = rare[0].w, rare[1:]
+			}
+			js.walk = append(js.walk, bm25Weight{t, w})
+		}
+		rare = js.walk
+	}
+	for _, r := range rare {
 		if lim.stop() {
 			break
 		}
 		b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
+		if r.w == 0 { // no term (a token only the counts need)
+			if js != nil {
+				ix.countPostings(b, js)
+			}
+			continue
+		}
 		i, j := bm.postAt[r.t], bm.postManyAt[r.t]
 		many := bm.postTF.many
 		e := uint32(0)
@@ -888,6 +930,12 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 				v, k := uvarint(b)
 				e += uint32(v)
 				b = b[k:]
+			}
+			if js != nil {
+				if js.counts[e] == 0 {
+					js.touched = append(js.touched, e)
+				}
+				js.counts[e]++
 			}
 			tf := uint32(1)
 			if many[i/64]>>(i%64)&1 != 0 {
@@ -913,6 +961,13 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 			}
 		}
 	}
+}
+
+// rank finds the n best entries once the walk is done.
+func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
+	s := &sc.scan
+	ix, bq, bb, n := s.ix, s.bq, s.bb, s.n
+	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
 
 	// Seeds: the n entries with the largest rare part, scored first so
 	// that the bounds are tight from the start; marked -1 once done. They

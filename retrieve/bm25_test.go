@@ -295,6 +295,23 @@ func bruteJaccard(s *Snapshot, q *Query, n int) []Hit {
 	return sortHits(hits, n)
 }
 
+// equalJoint checks the lists of the joint ranking of mode hybrid
+// against the definitions.
+func equalJoint(t *testing.T, what string, s *Snapshot, q *Query, p BM25Params, n int) {
+	t.Helper()
+	lists, st, err := s.rankJaccardBM25(t.Context(), q, p, n, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalHits(t, "joint jaccard: "+what, lists[0], bruteJaccard(s, q, n))
+	equalHits(t, "joint bm25: "+what, lists[1], bruteBM25(s, q, p, n))
+	for i, rs := range st {
+		if rs.Partial || rs.Scored > rs.Scanned || rs.Hits != len(lists[i]) {
+			t.Fatalf("%s: stats %+v", what, st)
+		}
+	}
+}
+
 func equalHits(t *testing.T, what string, got, want []Hit) {
 	t.Helper()
 	if !slices.Equal(got, want) {
@@ -366,6 +383,7 @@ func TestBM25EqualsBruteForce(t *testing.T) {
 			if qi%5 == 0 {
 				equalHits(t, fmt.Sprintf("jaccard: trial %d query %d", trial, qi), mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
 			}
+			equalJoint(t, fmt.Sprintf("trial %d query %d n %d", trial, qi, n), s, q, p, n)
 		}
 	}
 }
@@ -565,6 +583,17 @@ func TestRankAllocs(t *testing.T) {
 		if n > 4 {
 			t.Errorf("%s: %.1f allocations per ranking, want at most 4", rk.Name(), n)
 		}
+	}
+	// The joint ranking of mode hybrid: its two lists.
+	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})
+	n := testing.AllocsPerRun(50, func() {
+		if _, _, err := s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("jaccard and bm25: %.1f allocations per joint ranking", n)
+	if n > 4 {
+		t.Errorf("jaccard and bm25: %.1f allocations per joint ranking, want at most 4", n)
 	}
 }
 

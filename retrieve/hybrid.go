@@ -2,6 +2,8 @@ package retrieve
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"time"
@@ -50,17 +52,29 @@ func (s *Snapshot) rankers(q *Query, opt Options) []Ranker {
 }
 
 // hybrid runs the rankers of mode hybrid at once, each for its top
-// opt.PerRanker, and fuses their lists into the opt.Pool best by RRF.
+// opt.PerRanker, and fuses their lists into the opt.Pool best by RRF. The
+// default Jaccard and BM25 rankers share their walk over the postings
+// (rankJaccardBM25).
 func (s *Snapshot) hybrid(ctx context.Context, q *Query, opt Options, deadline time.Time, st *Stats) ([]Hit, error) {
 	rankers := s.rankers(q, opt)
 	lists := make([][]Hit, len(rankers))
 	stats := make([]RankStats, len(rankers))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, r := range rankers {
+	first := 0
+	if opt.Rankers == nil {
+		first = 2
+		g.Go(func() error {
+			l, rs, err := s.rankJaccardBM25(gctx, q, opt.BM25, opt.PerRanker, deadline)
+			copy(lists, l[:])
+			copy(stats, rs[:])
+			return err
+		})
+	}
+	for i := first; i < len(rankers); i++ {
 		g.Go(func() error {
 			var err error
-			lists[i], stats[i], err = r.Rank(gctx, s, q, opt.PerRanker, deadline)
+			lists[i], stats[i], err = rankers[i].Rank(gctx, s, q, opt.PerRanker, deadline)
 			return err
 		})
 	}
@@ -73,4 +87,62 @@ func (s *Snapshot) hybrid(ctx context.Context, q *Query, opt Options, deadline t
 	}
 	fused := FuseRRF(lists, opt.RRFK)
 	return fused[:min(len(fused), opt.Pool)], nil
+}
+
+// rankJaccardBM25 returns the lists of Jaccard().Rank and BM25(p).Rank,
+// each of the n best, and their stats, ranking both in one pass over the
+// postings of the query's rarer tokens per part of the snapshot: the
+// Jaccard scan counts them, BM25 adds up their terms, and walking the
+// postings is the largest shared cost of the two. Each ranker's Time is
+// the walk's and its own scan's.
+func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, n int, deadline time.Time) (lists [2][]Hit, st [2]RankStats, err error) {
+	defer s.guard(&err)
+	st = [2]RankStats{{Name: "jaccard"}, {Name: "bm25"}}
+	if err := p.Validate(); err != nil {
+		return lists, st, fmt.Errorf("rank %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return lists, st, fmt.Errorf("rank jaccard and bm25: %w", err)
+	}
+	dq := q.delta
+	if s.delta != nil && dq == nil {
+		return lists, st, errors.New("rank jaccard and bm25: the query was not made for this snapshot")
+	}
+	N := s.Len()
+	kA, kB := p.norm(N, s.liveDL())
+	lim := &scanLimit{ctx: ctx, deadline: deadline}
+	layer := func(ix *Index, lq *Query, dead []bool) [2][]Hit {
+		t0 := time.Now()
+		bq := getBM25Query(ix)
+		defer bm25QueryPool.Put(bq)
+		bq.prepare(s, ix, lq, p, N, kA, kB)
+		bs := ix.bm25Start(bq, lq, n, dead, &st[1])
+		defer bs.release()
+		js := ix.getScratch()
+		defer ix.release(js)
+		bs.walk(lim, js)
+		t1 := time.Now()
+		jh := ix.topK(lq, js, n, dead, lim, &st[0])
+		t2 := time.Now()
+		bh := bs.rank(lim)
+		walk := t1.Sub(t0)
+		st[0].Time += walk + t2.Sub(t1)
+		st[1].Time += walk + time.Since(t2)
+		return [2][]Hit{jh, bh}
+	}
+	lists = layer(s.base, q, s.dead)
+	if s.delta != nil && !lim.stop() {
+		more := layer(s.delta, dq, nil)
+		for i := range lists {
+			lists[i] = s.mergeDelta(lists[i], more[i], n)
+		}
+	}
+	for i := range st {
+		st[i].Hits = len(lists[i])
+		st[i].Partial = lim.partial
+	}
+	if lim.err != nil {
+		return [2][]Hit{}, st, fmt.Errorf("rank jaccard and bm25: %w", lim.err)
+	}
+	return lists, st, nil
 }

@@ -225,7 +225,8 @@ type scratch struct {
 	counts  []uint32 // per entry: query tokens without a mask bit in its key
 	touched []uint32 // entries with a nonzero count
 	qmask   []uint64
-	tblocks []uint64 // bit set of the blocks holding a touched entry
+	tblocks []uint64     // bit set of the blocks holding a touched entry
+	walk    []bm25Weight // the postings a joint walk visits (bm25Scratch.walk)
 	heap    rankHeap[scored]
 	nodes   entryView
 }
@@ -280,6 +281,17 @@ func less(a, b *Candidate) bool {
 // its frequent tokens, and, in sc.counts, for every entry the number of
 // the query's other tokens its key holds, walking their postings.
 func (ix *Index) count(q *Query, sc *scratch) {
+	ix.queryMask(q, sc)
+	nv := uint32(len(ix.maskBit))
+	for _, t := range q.Key {
+		if t < nv && ix.maskBit[t] < 0 {
+			ix.countPostings(ix.post[ix.postOff[t]:ix.postOff[t+1]], sc)
+		}
+	}
+}
+
+// queryMask sets sc.qmask to the bits of the query's frequent tokens.
+func (ix *Index) queryMask(q *Query, sc *scratch) {
 	sc.qmask = slices.Grow(sc.qmask[:0], ix.maskWords)[:ix.maskWords]
 	clear(sc.qmask)
 	nv := uint32(len(ix.maskBit))
@@ -289,25 +301,27 @@ func (ix *Index) count(q *Query, sc *scratch) {
 		}
 		if bit := ix.maskBit[t]; bit >= 0 {
 			sc.qmask[bit>>6] |= 1 << (bit & 63)
-			continue
 		}
-		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
-		e := uint32(0)
-		for len(b) > 0 {
-			// Inline one-byte deltas, the common case.
-			if b[0] < 0x80 {
-				e += uint32(b[0])
-				b = b[1:]
-			} else {
-				v, k := uvarint(b)
-				e += uint32(v)
-				b = b[k:]
-			}
-			if sc.counts[e] == 0 {
-				sc.touched = append(sc.touched, e)
-			}
-			sc.counts[e]++
+	}
+}
+
+// countPostings counts the entries of postings list b in sc.
+func (ix *Index) countPostings(b []byte, sc *scratch) {
+	e := uint32(0)
+	for len(b) > 0 {
+		// Inline one-byte deltas, the common case.
+		if b[0] < 0x80 {
+			e += uint32(b[0])
+			b = b[1:]
+		} else {
+			v, k := uvarint(b)
+			e += uint32(v)
+			b = b[k:]
 		}
+		if sc.counts[e] == 0 {
+			sc.touched = append(sc.touched, e)
+		}
+		sc.counts[e]++
 	}
 }
 

@@ -109,14 +109,7 @@ func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int,
 	lim := &scanLimit{ctx: ctx, deadline: deadline}
 	hits := top(s.base, q, s.dead, lim, &st)
 	if s.delta != nil && !lim.stop() {
-		more := top(s.delta, dq, nil, lim, &st)
-		nb := s.base.Len()
-		for _, h := range more {
-			h.Entry += nb
-			hits = append(hits, h)
-		}
-		slices.SortFunc(hits, betterHit)
-		hits = hits[:min(len(hits), n)]
+		hits = s.mergeDelta(hits, top(s.delta, dq, nil, lim, &st), n)
 	}
 	st.Time = time.Since(t0)
 	st.Hits = len(hits)
@@ -125,6 +118,18 @@ func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int,
 	}
 	st.Partial = lim.partial
 	return hits, st, nil
+}
+
+// mergeDelta merges the n best of the base (hits) and of the delta (more,
+// in the delta's entry ids) into the snapshot's n best.
+func (s *Snapshot) mergeDelta(hits, more []Hit, n int) []Hit {
+	nb := s.base.Len()
+	for _, h := range more {
+		h.Entry += nb
+		hits = append(hits, h)
+	}
+	slices.SortFunc(hits, betterHit)
+	return hits[:min(len(hits), n)]
 }
 
 // Jaccard returns the ranker of section 4's coarse stage: the Jaccard

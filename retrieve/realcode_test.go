@@ -164,6 +164,7 @@ func TestRealIndexRankersEqualBruteForce(t *testing.T) {
 			equalHits(t, fmt.Sprintf("jaccard query %d", qi), mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
 			equalHits(t, fmt.Sprintf("bm25 query %d", qi), mustRank(t, BM25(DefaultBM25), s, q, n), bruteBM25(s, q, DefaultBM25, n))
 			equalHits(t, fmt.Sprintf("dense query %d", qi), mustRank(t, Dense(), s, q, n), bruteDense(s, q, n))
+			equalJoint(t, fmt.Sprintf("query %d", qi), s, q, DefaultBM25, n)
 			if _, _, err := s.Search(ctx, q, Options{Mode: Hybrid}); err != nil {
 				t.Fatal(err)
 			}
