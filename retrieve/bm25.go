@@ -735,7 +735,7 @@ func (s *bm25Scan) canBeat(ub float64, e uint32) bool {
 
 func (s *bm25Scan) offer(e uint32, score int64) {
 	ix := s.ix
-	if score <= 0 || !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) {
+	if score <= 0 || !s.canBeat(float64(score), e) || !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) {
 		return
 	}
 	if ix.leaks(s.q, e, s.nodes) {
@@ -756,7 +756,17 @@ func (s *bm25Scan) consider(e uint32, a int64, bsat float64) {
 	ix, bq := s.ix, s.bq
 	s.st.Scanned++
 	mw := ix.maskWords
-	sum := bq.weight(ix.masks[int(e)*mw : int(e+1)*mw])
+	m := ix.masks[int(e)*mw : int(e+1)*mw]
+	// The heaviest query mask tokens, as many as it holds, then the
+	// weights of those it holds.
+	pc := 0
+	for w, x := range bq.qmask {
+		pc += bits.OnesCount64(m[w] & x)
+	}
+	if !s.canBeat(float64(a)+bq.heaviest[pc]*bsat*s.unitUp+s.slack, e) {
+		return
+	}
+	sum := bq.weight(m)
 	if !s.canBeat(float64(a)+sum*bsat*s.unitUp+s.slack, e) {
 		return
 	}
@@ -947,13 +957,8 @@ func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
 			if d == math.MaxUint16 {
 				d = bm.dlBig[e]
 			}
-			// bm25Term, written out for the hot loop (see roundTerm).
-			x := bm25Raw(r.w, tf, kA+kB*float64(d))
-			c := int64(x + 0.5)
-			if !(x >= 0.5 && x < 1<<52) {
-				c = int64(math.Round(x))
-			}
-			if c > 0 {
+			// bm25Term, whose call does not inline.
+			if c := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); c > 0 {
 				a := acc[e] + c
 				acc[e] = a
 				marked[e/64] |= 1 << (e % 64)
@@ -1126,7 +1131,7 @@ func holds(m, must []uint64) bool {
 func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
 	mw := ix.maskWords
 	m := ix.masks[int(e)*mw : int(e+1)*mw]
-	var at, many uint32
+	var at, many, prev uint32
 	computed := false
 	var score int64
 	before := 0
@@ -1134,6 +1139,7 @@ func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
 		x := m[w] & bq.qmask[w]
 		if x != 0 && !computed {
 			at, many = ix.maskTFAt(e)
+			prev = at
 			computed = true
 		}
 		for x != 0 {
@@ -1142,9 +1148,12 @@ func (ix *Index) bm25Mask(bq *bm25Query, e uint32, k float64) int64 {
 			i := at + uint32(before+bits.OnesCount64(m[w]&(1<<bit-1)))
 			tf := uint32(1)
 			if ix.bm.maskTF.isMany(i) {
-				tf = ix.bm.maskTF.tfMany(i, many+ix.bm.maskTF.countMany(at, i))
+				// many counts the pairs of tf > 1 before pair prev.
+				many += ix.bm.maskTF.countMany(prev, i)
+				prev = i
+				tf = ix.bm.maskTF.tfMany(i, many)
 			}
-			score += bm25Term(bq.bitW[w*64+bit], tf, k)
+			score += roundTerm(bm25Raw(bq.bitW[w*64+bit], tf, k))
 		}
 		before += bits.OnesCount64(m[w])
 	}

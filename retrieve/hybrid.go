@@ -1,11 +1,13 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -111,7 +113,7 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 	N := s.Len()
 	kA, kB := p.norm(N, s.liveDL())
 	lim := &scanLimit{ctx: ctx, deadline: deadline}
-	layer := func(ix *Index, lq *Query, dead []bool) [2][]Hit {
+	layer := func(ix *Index, lq *Query, dead []bool) ([2][]Hit, error) {
 		t0 := time.Now()
 		bq := getBM25Query(ix)
 		defer bm25QueryPool.Put(bq)
@@ -122,20 +124,41 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 		defer ix.release(js)
 		bs.walk(lim, js)
 		t1 := time.Now()
-		jh := ix.topK(lq, js, n, dead, lim, &st[0])
-		t2 := time.Now()
+		// After the walk the Jaccard scan runs beside BM25's, polling its
+		// own copy of the limit.
+		job, _ := jaccardJobs.Get().(*jaccardJob)
+		if job == nil {
+			job = &jaccardJob{}
+		}
+		*job = jaccardJob{s: s, ix: ix, q: lq, sc: js, n: n, dead: dead, lim: *lim, st: &st[0]}
+		job.wg.Add(1)
+		go job.run()
+		defer func() {
+			// Also when BM25's scan panics (a damaged mapped index): js
+			// goes back to its pool only once the job is done with it.
+			job.wg.Wait()
+			*job = jaccardJob{}
+			jaccardJobs.Put(job)
+		}()
 		bh := bs.rank(lim)
+		job.wg.Wait()
 		walk := t1.Sub(t0)
-		st[0].Time += walk + t2.Sub(t1)
-		st[1].Time += walk + time.Since(t2)
-		return [2][]Hit{jh, bh}
+		st[0].Time += walk + job.took
+		st[1].Time += walk + time.Since(t1)
+		lim.err = cmp.Or(lim.err, job.lim.err)
+		lim.partial = lim.partial || job.lim.partial
+		return [2][]Hit{job.hits, bh}, job.err
 	}
-	lists = layer(s.base, q, s.dead)
-	if s.delta != nil && !lim.stop() {
-		more := layer(s.delta, dq, nil)
+	lists, err = layer(s.base, q, s.dead)
+	if err == nil && s.delta != nil && !lim.stop() {
+		var more [2][]Hit
+		more, err = layer(s.delta, dq, nil)
 		for i := range lists {
 			lists[i] = s.mergeDelta(lists[i], more[i], n)
 		}
+	}
+	if err != nil {
+		return [2][]Hit{}, st, err
 	}
 	for i := range st {
 		st[i].Hits = len(lists[i])
@@ -145,4 +168,32 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 		return [2][]Hit{}, st, fmt.Errorf("rank jaccard and bm25: %w", lim.err)
 	}
 	return lists, st, nil
+}
+
+// jaccardJob is the Jaccard scan of a joint ranking, run on its own
+// goroutine (one per ranking, beside the caller's; pooled, so that a
+// ranking allocates its lists only).
+type jaccardJob struct {
+	wg   sync.WaitGroup
+	s    *Snapshot
+	ix   *Index
+	q    *Query
+	sc   *scratch
+	n    int
+	dead []bool
+	lim  scanLimit
+	st   *RankStats
+	hits []Hit
+	took time.Duration
+	err  error
+}
+
+var jaccardJobs sync.Pool
+
+func (j *jaccardJob) run() {
+	defer j.wg.Done()
+	defer j.s.guard(&j.err)
+	t := time.Now()
+	j.hits = j.ix.topK(j.q, j.sc, j.n, j.dead, &j.lim, j.st)
+	j.took = time.Since(t)
 }
