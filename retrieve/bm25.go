@@ -35,21 +35,29 @@ import (
 //
 // The search is exact. The rare tokens' postings (short, and holding most
 // of the score: their idf is high) are walked into a per-entry integer
-// accumulator. The frequent tokens, which most entries hold, are scored
-// only for entries whose upper bound can still reach the current n-th
-// score: the accumulated part plus the weights of the frequent query
-// tokens the entry holds (summed from per-query tables, a byte of the mask
-// at a time), times the largest tf saturation its largest tf allows. The
-// n entries with the largest accumulated part are scored first, so that
-// the bound is tight from the start. Before the bound, an entry must hold
-// one of the query's frequent tokens heavy enough to make up what its
-// accumulated part lacks (bm25Query.levels) and, when untouched by the rare
-// postings, enough of them (bm25Query.heaviest); the untouched entries are
-// visited at all only when the frequent part of the query alone can reach
-// the n-th score. Both passes bound an entry's frequent part first by
-// that of its block (blocks.go: the weights of the query tokens the
-// union of the block's masks holds), which skips most of the untouched
-// blocks.
+// accumulator, keeping per block of 16 entries its largest value (bmax).
+// The frequent tokens, which most entries hold, are scored only for
+// entries whose upper bound can still reach the current n-th score: the
+// accumulated part plus the weights of the frequent query tokens the
+// entry holds (summed from per-query tables, a byte of the mask at a
+// time), times the largest tf saturation its largest tf allows. The n
+// entries with the largest accumulated part (found among the n blocks of
+// largest bmax) are scored first, so that the bound is tight from the
+// start. Before the bound, an entry must hold one of the query's frequent
+// tokens heavy enough to make up what its accumulated part lacks
+// (bm25Query.levels) and, when untouched by the rare postings, enough of
+// them (bm25Query.heaviest); the untouched entries are visited at all only
+// when the frequent part of the query alone can reach the n-th score.
+// Both passes bound a block first (blocks.go): its bmax plus the weights
+// of the query tokens the union of its masks holds, times the largest tf
+// saturation its entries' largest mask tf and smallest length allow; a
+// block that cannot reach the heap is skipped whole, which skips most of
+// them.
+//
+// Mode hybrid ranks by Jaccard and BM25 at once: one walk over the rare
+// postings adds BM25's terms and counts the Jaccard intersections
+// (bm25Scratch.walk), the two scans then run side by side
+// (Snapshot.rankJaccardBM25).
 
 // BM25Params are the parameters of Okapi BM25.
 type BM25Params struct {
