@@ -931,12 +931,6 @@ func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
 			break
 		}
 		b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
-		if r.w == 0 { // no term (a token only the counts need)
-			if js != nil {
-				ix.countPostings(b, js)
-			}
-			continue
-		}
 		i, j := bm.postAt[r.t], bm.postManyAt[r.t]
 		many := bm.postTF.many
 		e := uint32(0)
@@ -954,6 +948,9 @@ func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
 					js.touched = append(js.touched, e)
 				}
 				js.counts[e]++
+			}
+			if r.w == 0 { // no term: a token only the counts need
+				continue
 			}
 			tf := uint32(1)
 			if many[i/64]>>(i%64)&1 != 0 {

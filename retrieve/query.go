@@ -284,8 +284,25 @@ func (ix *Index) count(q *Query, sc *scratch) {
 	ix.queryMask(q, sc)
 	nv := uint32(len(ix.maskBit))
 	for _, t := range q.Key {
-		if t < nv && ix.maskBit[t] < 0 {
-			ix.countPostings(ix.post[ix.postOff[t]:ix.postOff[t+1]], sc)
+		if t >= nv || ix.maskBit[t] >= 0 {
+			continue // unseen token (in no key) or a mask bit
+		}
+		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+		e := uint32(0)
+		for len(b) > 0 {
+			// Inline one-byte deltas, the common case.
+			if b[0] < 0x80 {
+				e += uint32(b[0])
+				b = b[1:]
+			} else {
+				v, k := uvarint(b)
+				e += uint32(v)
+				b = b[k:]
+			}
+			if sc.counts[e] == 0 {
+				sc.touched = append(sc.touched, e)
+			}
+			sc.counts[e]++
 		}
 	}
 }
@@ -302,26 +319,6 @@ func (ix *Index) queryMask(q *Query, sc *scratch) {
 		if bit := ix.maskBit[t]; bit >= 0 {
 			sc.qmask[bit>>6] |= 1 << (bit & 63)
 		}
-	}
-}
-
-// countPostings counts the entries of postings list b in sc.
-func (ix *Index) countPostings(b []byte, sc *scratch) {
-	e := uint32(0)
-	for len(b) > 0 {
-		// Inline one-byte deltas, the common case.
-		if b[0] < 0x80 {
-			e += uint32(b[0])
-			b = b[1:]
-		} else {
-			v, k := uvarint(b)
-			e += uint32(v)
-			b = b[k:]
-		}
-		if sc.counts[e] == 0 {
-			sc.touched = append(sc.touched, e)
-		}
-		sc.counts[e]++
 	}
 }
 
