@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -533,6 +534,19 @@ func TestRankBudgetAndCancel(t *testing.T) {
 		if _, _, err := rk.Rank(ctx, s, q, 10, time.Time{}); err == nil {
 			t.Errorf("%s: cancelled: no error", rk.Name())
 		}
+	}
+	// The joint ranking of mode hybrid, likewise.
+	lists, sts, err := s.rankJaccardBM25(context.Background(), q, DefaultBM25, 10, past)
+	if err != nil || !sts[0].Partial || !sts[1].Partial || len(lists[0]) > 10 || len(lists[1]) > 10 {
+		t.Errorf("joint: past deadline: %d and %d hits, %+v, %v", len(lists[0]), len(lists[1]), sts, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("joint: cancelled: %v", err)
+	}
+	if _, _, err := s.rankJaccardBM25(context.Background(), q, BM25Params{K1: -1}, 10, time.Time{}); err == nil {
+		t.Error("joint: bad BM25 parameters accepted")
 	}
 	for _, m := range []Mode{Hybrid, BM25Only} {
 		_, st, err := ix.Search(context.Background(), q, Options{Mode: m, Budget: time.Nanosecond})
