@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Resident memory of `graphcoder serve` on a large index.
 
-Usage: serve_rss.py GRAPHCODER REPO INDEX REQUESTS [EXT]
+Usage: serve_rss.py GRAPHCODER REPO INDEX REQUESTS [EXT] [-- SERVE_FLAGS...]
 
 Starts `GRAPHCODER serve --repo REPO --index INDEX` on a loopback port, waits
 until /v1/health says it is ready, sends REQUESTS completions one after the other at
@@ -21,10 +21,14 @@ import urllib.request
 
 
 def main():
-    binary, root, idx, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    ext = sys.argv[5] if len(sys.argv) > 5 else ".java"
+    args, flags = sys.argv, []
+    if "--" in args:
+        i = args.index("--")
+        args, flags = args[:i], args[i + 1:]
+    binary, root, idx, n = args[1], args[2], args[3], int(args[4])
+    ext = args[5] if len(args) > 5 else ".java"
     port = 18431
-    p = subprocess.Popen([binary, "serve", "--index", idx, "--http", f"127.0.0.1:{port}", "--repo", root],
+    p = subprocess.Popen([binary, "serve", "--index", idx, "--http", f"127.0.0.1:{port}", "--repo", root] + flags,
                          stderr=subprocess.DEVNULL)
 
     def status():
@@ -68,6 +72,11 @@ def main():
             st["VmRSS"].strip(), st["VmHWM"].strip()))
         print("".join(l for l in open(f"/proc/{p.pid}/smaps_rollup")
                       if l.split(":")[0] in ("Rss", "Anonymous", "Pss_File")), end="")
+        # The same once the server has been idle for two seconds.
+        time.sleep(2)
+        print("idle 2 s: VmRSS %s; " % status()["VmRSS"].strip() +
+              ", ".join(l.strip() for l in open(f"/proc/{p.pid}/smaps_rollup")
+                        if l.split(":")[0] in ("Anonymous", "Pss_File")))
     finally:
         p.terminate()
         p.wait()
