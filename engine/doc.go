@@ -36,8 +36,8 @@
 // hundreds of kilobytes as a search touches them, so a server of a large
 // index would end up with most of the file resident: a request releases
 // the pages once its search is done and the last request running
-// releases the rest (Options.KeepMapped), the page cache keeping them
-// for the next request. Engine.MemoryLimit sizes the Go runtime's memory
+// releases the rest, at most once a second (Options.KeepMapped), the page
+// cache keeping them for the next request. Engine.MemoryLimit sizes the Go runtime's memory
 // limit a server sets itself, from the index.
 //
 // Loading a large index takes seconds, too long for an editor's save, so

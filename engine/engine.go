@@ -123,8 +123,9 @@ type Options struct {
 	// blobs).
 	NoSnapshot, VerifySnapshot bool
 	// KeepMapped leaves the pages of the snapshot file a request read
-	// mapped after it. By default, whenever the last request running
-	// ends, they are taken out of the process's resident memory
+	// mapped after it. By default, when the last request running ends
+	// (at most once a second), they are taken out of the process's
+	// resident memory
 	// (snapfile.Image.Release; the page cache keeps them, so the next
 	// request maps them again in a fraction of a millisecond): a server
 	// of a large index would otherwise end up with most of the file
@@ -168,8 +169,12 @@ type Engine struct {
 	badMu     sync.Mutex
 	badImages map[string]string
 
-	// running counts the requests being answered.
-	running atomic.Int32
+	// running counts the requests being answered; lastRelease is the
+	// time of the last release of the snapshot file's pages (UnixNano, 0
+	// for none), releaseDue says a timer will try the next.
+	running     atomic.Int32
+	lastRelease atomic.Int64
+	releaseDue  atomic.Bool
 }
 
 // state is one loaded snapshot: a base index loaded in full and a delta
@@ -777,15 +782,38 @@ func (e *Engine) done() {
 	e.release(e.cur.Load(), 0)
 }
 
+// releaseEvery is the least time between two releases of the snapshot
+// file's pages (Engine.release): mapping them again costs a request page
+// faults, and on a busy machine more than the faults' count suggests, so
+// a server under load releases once a second, not after every request.
+const releaseEvery = time.Second
+
 // release takes the pages of st's snapshot file out of the resident
 // memory when no more than alone requests are running (Options.KeepMapped):
 // a request releases what its search mapped once the search is done,
 // unless others are searching too, and the last request to end releases
-// the rest. The pages stay in the page cache, so a request that maps them
-// again costs a page fault per block of pages.
+// the rest; at most once every releaseEvery, so a release that comes too
+// soon after the last is left to a timer, which releases once that time
+// has passed if no request is running then. The pages stay in the page
+// cache, so a request that maps them again costs a page fault per block
+// of pages.
 func (e *Engine) release(st *state, alone int32) {
 	if e.opts.KeepMapped || st == nil || st.mapped == nil || e.running.Load() > alone {
 		return
+	}
+	now := time.Now().UnixNano()
+	last := e.lastRelease.Load()
+	if wait := last + int64(releaseEvery) - now; last != 0 && wait > 0 {
+		if alone == 0 && e.releaseDue.CompareAndSwap(false, true) {
+			time.AfterFunc(time.Duration(wait), func() {
+				e.releaseDue.Store(false)
+				e.release(e.cur.Load(), 0)
+			})
+		}
+		return
+	}
+	if !e.lastRelease.CompareAndSwap(last, now) {
+		return // another request released just now
 	}
 	// A failure leaves the pages resident: nothing depends on it.
 	_ = st.mapped.Release()
