@@ -538,8 +538,9 @@ func (ix *Index) Bytes() int64 {
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}
-	// The block bounds, derived on first use (blocks.go), BM25's with them.
-	n += int64((ix.Len()+blockSize-1)/blockSize) * int64(8*ix.maskWords+4+5)
+	// The block bounds, derived on first use (blocks.go); BM25's 5 bytes
+	// a block, derived on its first use, are left out.
+	n += int64((ix.Len()+blockSize-1)/blockSize) * int64(8*ix.maskWords+4)
 	return n + ix.bm.bytes() + ix.vec.bytes()
 }
 
