@@ -195,6 +195,24 @@ type GraphResult struct {
 	Retrieval time.Duration
 }
 
+// APIMiss is a repository API the target calls that the prompt does not
+// show: Why says whether a definition block offered it (MissCut: the
+// assembler left its row out, for the budget or the block order) or none
+// did (MissNotOffered: the definition context did not find it, or found
+// it and ranked it past its blocks); AfterHole that it is defined only
+// after the hole in its own file.
+type APIMiss struct {
+	Name      string `json:"name"`
+	Why       string `json:"why"`
+	AfterHole bool   `json:"after_hole,omitempty"`
+}
+
+// Reasons of an APIMiss.
+const (
+	MissCut        = "cut"
+	MissNotOffered = "not-offered"
+)
+
 // Record is the outcome of one method on one task.
 type Record struct {
 	TaskID      string  `json:"task_id"`
@@ -242,6 +260,9 @@ type ContextRecord struct {
 	// the declarations of the buffer after the hole (GraphQuery.After);
 	// a method that reads the prefix alone cannot.
 	APIsAfter int `json:"apis_after_hole"`
+	// Missed lists the counted APIs the prompt does not show, and why
+	// (an audit of api_def_recall's misses).
+	Missed []APIMiss `json:"apis_missed,omitempty"`
 	// Lines and DupLines count the blocks' non-blank lines and those
 	// repeating an earlier block line or an in-file line.
 	Lines          int `json:"lines"`

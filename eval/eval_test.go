@@ -502,9 +502,19 @@ func TestAPIDefRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := h.contextRecord(task, c)
+	r := h.contextRecord(task, c, nil)
 	if r.APIs != 3 || r.APIsFound != 1 || r.APIsAfter != 1 {
 		t.Fatalf("apis %d, found %d, after the hole %d (want 3, 1, 1): %+v", r.APIs, r.APIsFound, r.APIsAfter, r)
+	}
+	want := []APIMiss{{Name: "emit", Why: MissNotOffered}, {Name: "later", Why: MissNotOffered, AfterHole: true}}
+	if !reflect.DeepEqual(r.Missed, want) {
+		t.Errorf("missed %+v, want %+v", r.Missed, want)
+	}
+	// Offered in a definition block the prompt does not show: cut.
+	offer := []defctx.Block{{Path: "lib.toy", Lines: []string{"def emit(y):"}, Rows: []int{4}, Score: 1}}
+	want[0].Why = MissCut
+	if r := h.contextRecord(task, c, offer); !reflect.DeepEqual(r.Missed, want) {
+		t.Errorf("missed %+v, want %+v", r.Missed, want)
 	}
 	// A definition block showing emit's header row finds it; one showing
 	// only its body row (within the block's span, not shown) does not.
@@ -521,7 +531,7 @@ func TestAPIDefRecall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := h.contextRecord(task, c); r.APIs != 3 || r.APIsFound != tc.found {
+		if r := h.contextRecord(task, c, defs); r.APIs != 3 || r.APIsFound != tc.found {
 			t.Errorf("definition rows %v: apis %d, found %d (want 3, %d)", tc.rows, r.APIs, r.APIsFound, tc.found)
 		}
 	}

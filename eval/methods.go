@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -233,8 +234,10 @@ func (h *harness) generate(ctx context.Context, t *tasks.Task, lines []string, s
 	return resp.Text, nil
 }
 
-// contextRecord measures the context of a prompt.
-func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord {
+// contextRecord measures the context of a prompt assembled from the
+// definition blocks offered (defs), which say why a counted API the
+// prompt does not show is missing.
+func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context, defs []defctx.Block) ContextRecord {
 	m := h.scorer.Context(t.GroundTruth, c)
 	r := ContextRecord{FirstRelevant: m.FirstRelevant, NovelIDs: m.NovelIDs, NovelFound: m.NovelFound,
 		Lines: m.Lines, DupLines: m.DupLines, RelevantTokens: m.RelevantTokens, Tokens: m.Tokens, Budget: m.Budget,
@@ -269,8 +272,27 @@ func (h *harness) contextRecord(t *tasks.Task, c *prompt.Context) ContextRecord 
 		if !before {
 			r.APIsAfter++ // defined only at or after the hole in its own file
 		}
+		if !shown {
+			why := MissNotOffered
+			if offered(defs, locs) {
+				why = MissCut
+			}
+			r.Missed = append(r.Missed, APIMiss{Name: name, Why: why, AfterHole: !before})
+		}
 	}
 	return r
+}
+
+// offered reports whether a definition block shows one of locs' rows.
+func offered(defs []defctx.Block, locs []tasks.Loc) bool {
+	for _, l := range locs {
+		for i := range defs {
+			if defs[i].Path == l.Path && slices.Contains(defs[i].Rows, l.Row+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // runOne runs a method on a task and scores it.
@@ -289,7 +311,7 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 	if err != nil {
 		return Record{}, err
 	}
-	c := h.contextRecord(t, pc)
+	c := h.contextRecord(t, pc, ans.defs)
 	c.EM, c.Hit10 = s.EM, h.hit(t, snips, 10)
 	var ablation map[string]ContextRecord
 	if len(h.variants) > 0 {
@@ -316,7 +338,7 @@ func (h *harness) runOne(ctx context.Context, m *method, t *tasks.Task) (Record,
 			if err != nil {
 				return Record{}, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
-			rec := h.contextRecord(t, vc)
+			rec := h.contextRecord(t, vc, vd)
 			rec.EM, rec.Hit10 = h.scorer.Score(t.GroundTruth, va.pred).EM, h.hit(t, va.snips, 10)
 			ablation[v.Name] = rec
 		}
