@@ -283,3 +283,55 @@ func BenchmarkQueryParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRepeat completes 200 of the seeded cursors of
+// BenchmarkRetrieval twice in a row each (coarse2fine), as an editor
+// asks again with the same lines around the cursor, and reports the
+// median and p99 of the first request and of the second, which finds
+// the buffer parsed (the state's bufferCache).
+func BenchmarkRepeat(b *testing.B) {
+	e := stdlibEngine(b)
+	r := rand.New(rand.NewPCG(42, 1))
+	type cursor struct {
+		path string
+		line int
+		src  []byte
+	}
+	var cursors []cursor
+	for len(cursors) < 200 {
+		p := stdlibSrc[r.IntN(len(stdlibSrc))]
+		src, _ := os.ReadFile(filepath.Join(e.Root(), p))
+		n := strings.Count(string(src), "\n")
+		cursors = append(cursors, cursor{p, 2 + r.IntN(max(n-1, 1)), src})
+	}
+	var first, again []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		first, again = first[:0], again[:0]
+		for _, c := range cursors {
+			for i := range 2 {
+				res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: retrieve.CoarseToFine})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Stats.Cached != (i == 1) {
+					b.Fatalf("%s:%d: request %d found a cached parse: %v", c.path, c.line, i+1, res.Stats.Cached)
+				}
+				if i == 0 {
+					first = append(first, res.Stats.Total)
+				} else {
+					again = append(again, res.Stats.Total)
+				}
+			}
+		}
+	}
+	for _, m := range []struct {
+		name string
+		d    []time.Duration
+	}{{"first", first}, {"again", again}} {
+		slices.Sort(m.d)
+		q := func(p float64) float64 { return float64(m.d[int(p*float64(len(m.d)-1))].Microseconds()) / 1000 }
+		b.ReportMetric(q(0.5), m.name+"-median-ms")
+		b.ReportMetric(q(0.99), m.name+"-p99-ms")
+	}
+}

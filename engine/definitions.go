@@ -36,6 +36,9 @@ type buffer struct {
 	elided  *elision // its elision, nil for none
 	whole   bool     // the engine parses whole prefixes
 	file    *symtab.File
+	graph   *ccg.Graph // the query graph, with its target vertex
+	target  int32
+	cached  bool         // parsed, file and graph come from the state's bufferCache
 	view    *symtab.View // the state's outlines with the buffer's on top
 	pinned  *symtab.View // the state's outlines, pinned for the request
 	slice   []string     // the text of the query slice's statements

@@ -197,6 +197,7 @@ type state struct {
 	rootName      string
 	repo          *symtab.Repo // rootName's module configuration
 	sources       *sourceCache
+	buffers       *bufferCache // what the last requests parsed
 	// image is the snapshot file the base is mapped from ("" when it was
 	// loaded from the blobs: imageError says why), written for
 	// generation imageGen, of imageBytes bytes; baseLag is the number of
@@ -294,7 +295,7 @@ func (e *Engine) loadBase() (*state, error) {
 		root = abs
 	}
 	rootName := filepath.Base(root)
-	st := &state{meta: meta, tok: tok, root: root, rootName: rootName, repo: symtab.NewRepo(root), sources: &sourceCache{}}
+	st := &state{meta: meta, tok: tok, root: root, rootName: rootName, repo: symtab.NewRepo(root), sources: &sourceCache{}, buffers: &bufferCache{}}
 	var changed []string
 	if im, why := e.openImage(snap); im != nil {
 		st.base, st.image, st.imageGen, st.imageBytes = im.Index, im.Path(), im.Generation, im.Size()
@@ -508,7 +509,7 @@ func (e *Engine) withDelta(st *state, changed map[string]bool) (*state, error) {
 	slices.Sort(damaged)
 	next := *st
 	next.ix, next.changed, next.meta, next.load, next.damaged = ix, paths, meta, time.Since(t0), damaged
-	next.sources = &sourceCache{}
+	next.sources, next.buffers = &sourceCache{}, &bufferCache{}
 	next.syms = st.symBase.With(sb.Finish(), append(removed, damaged...))
 	return &next, nil
 }
@@ -681,6 +682,10 @@ type Stats struct {
 	// Blanked counts the rows before the cursor the bounded query parse
 	// left out (bodies the query slice cannot reach).
 	Blanked int `json:"blanked_rows,omitempty"`
+	// Cached says the request found the buffer parsed by an
+	// earlier request with the same lines before and after the cursor
+	// (the state keeps the last few).
+	Cached bool `json:"cached_parse,omitempty"`
 	// Embed is the time of embedding the query (mode hybrid with dense
 	// vectors); DenseError says why a query went without dense retrieval
 	// although the index has vectors.
@@ -903,6 +908,8 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 	if req.Fragment {
 		buf.path = ""
 	}
+	st.buffers.load(buf, l, e.opts.WholePrefixParse)
+	defer st.buffers.store(buf, l)
 	if !req.NoRetrieval {
 		// The leak rule needs the cursor's place in an indexed file.
 		leakPath := relPath
@@ -1042,7 +1049,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	}
 	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, voteK)
 	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
-	res.Stats.Blanked = buf.blanked
+	res.Stats.Blanked, res.Stats.Cached = buf.blanked, buf.cached
 	res.Stats.Mode = mode
 	return nil
 }
@@ -1169,8 +1176,11 @@ func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, na
 	if err != nil {
 		return nil, nil, err
 	}
-	g := ccg.Build(f)
-	target := g.AppendTarget()
+	if buf.graph == nil {
+		buf.graph = ccg.Build(f)
+		buf.target = buf.graph.AppendTarget()
+	}
+	g, target := buf.graph, buf.target
 	so := slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements}
 	if req.Hops > 0 {
 		so.Hops = req.Hops

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"hash/maphash"
+	"slices"
+	"sync"
+
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/symtab"
+)
+
+// bufferCache keeps what the last requests parsed, for the requests of
+// one state (whose index and outlines do not change): an editor asks
+// again and again with the same lines before and after the cursor (each
+// key typed on the cursor's line, a request repeated), and those find
+// the query graph and the buffer's outlines made. An entry is found by a
+// hash of the lines and then compared with them line by line, so a hit
+// is the same buffer; what it holds is never changed once stored.
+type bufferCache struct {
+	mu      sync.Mutex
+	seed    maphash.Seed
+	seeded  bool
+	entries []*parsedBuffer // newest last
+}
+
+// maxCachedBuffers bounds the buffers a bufferCache holds: an editor
+// works in a few documents at a time, and an entry holds a file's
+// statement tree, graph and outline.
+const maxCachedBuffers = 4
+
+// parsedBuffer is what the parse of one buffer made.
+type parsedBuffer struct {
+	hash          uint64
+	path          string
+	language      *lang.Language
+	whole         bool
+	before, after []string
+
+	parsed  *lang.File
+	blanked int
+	elided  *elision
+	file    *symtab.File // the outline before the cursor
+	graph   *ccg.Graph   // the query graph with its target; nil when none was built
+	target  int32
+	// The outline with the declarations after the cursor (withAfter true
+	// once addAfter ran), and the outline before the cursor alone when
+	// that added any.
+	withAfter     bool
+	fileAfter     *symtab.File
+	prefixOutline *symtab.File
+}
+
+// key hashes a buffer; c.mu is held.
+func (c *bufferCache) key(path string, l *lang.Language, whole bool, before, after []string) uint64 {
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
+	}
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.WriteString(path)
+	h.WriteByte(0)
+	h.WriteString(l.Name)
+	if whole {
+		h.WriteByte(1)
+	}
+	for _, part := range [][]string{before, after} {
+		h.WriteByte(0xff)
+		for _, line := range part {
+			h.WriteString(line)
+			h.WriteByte('\n')
+		}
+	}
+	return h.Sum64()
+}
+
+// load fills b from the cache when it holds b's buffer, and reports
+// whether it did.
+func (c *bufferCache) load(b *buffer, l *lang.Language, whole bool) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	h := c.key(b.path, l, whole, b.lines, b.after)
+	var p *parsedBuffer
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if e := c.entries[i]; e.hash == h && e.path == b.path && e.language == l && e.whole == whole &&
+			slices.Equal(e.before, b.lines) && slices.Equal(e.after, b.after) {
+			p = e
+			break
+		}
+	}
+	c.mu.Unlock()
+	if p == nil {
+		return false
+	}
+	b.parsed, b.blanked, b.elided, b.whole, b.file, b.graph, b.target = p.parsed, p.blanked, p.elided, p.whole, p.file, p.graph, p.target
+	if p.withAfter {
+		b.withAfter, b.file, b.prefix = true, p.fileAfter, p.prefixOutline
+	}
+	b.cached = true
+	return true
+}
+
+// store keeps what the parse of b made (nothing when it did not parse).
+func (c *bufferCache) store(b *buffer, l *lang.Language) {
+	if c == nil || b.parsed == nil || b.cached {
+		return
+	}
+	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, before: b.lines, after: b.after,
+		parsed: b.parsed, blanked: b.blanked, elided: b.elided, file: b.file, graph: b.graph, target: b.target,
+		withAfter: b.withAfter, fileAfter: b.file, prefixOutline: b.prefix}
+	if b.prefix != nil {
+		p.file = b.prefix // addAfter added declarations to b.file
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p.hash = c.key(b.path, l, b.whole, b.lines, b.after)
+	if len(c.entries) == maxCachedBuffers {
+		c.entries = slices.Delete(c.entries, 0, 1)
+	}
+	c.entries = append(c.entries, p)
+}
