@@ -26,8 +26,12 @@ type bufferCache struct {
 
 // maxCachedBuffers bounds the buffers a bufferCache holds: an editor
 // works in a few documents at a time, and an entry holds a file's
-// statement tree, graph and outline.
-const maxCachedBuffers = 4
+// statement tree, graph and outline; maxCachedLines bounds the lines of
+// a buffer it keeps.
+const (
+	maxCachedBuffers = 4
+	maxCachedLines   = 10000
+)
 
 // parsedBuffer is what the parse of one buffer made.
 type parsedBuffer struct {
@@ -104,7 +108,7 @@ func (c *bufferCache) load(b *buffer, l *lang.Language, whole bool) bool {
 
 // store keeps what the parse of b made (nothing when it did not parse).
 func (c *bufferCache) store(b *buffer, l *lang.Language) {
-	if c == nil || b.parsed == nil || b.cached {
+	if c == nil || b.parsed == nil || b.cached || len(b.lines)+len(b.after) > maxCachedLines {
 		return
 	}
 	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, before: b.lines, after: b.after,

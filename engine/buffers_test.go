@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -60,6 +63,22 @@ func TestBufferCache(t *testing.T) {
 	}
 	if !same(first, again) {
 		t.Errorf("the repeated request answers otherwise:\n%+v\n%+v", first, again)
+	}
+	// Requests sharing the cached parse at once (go test -race).
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			res, err := e.Complete(ctx, req)
+			if err == nil && !same(first, res) {
+				err = fmt.Errorf("concurrent request %d answers otherwise", i)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Error(err)
 	}
 	edited := Request{Path: "m.py", Line: 14, Source: []byte(strings.Replace(cacheSource, "total = 0", "total = 1", 1))}
 	got, err := e.Complete(ctx, edited)
