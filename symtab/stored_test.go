@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -36,8 +37,11 @@ func storeTable(tb testing.TB, t *Table, files []*File, repo *Repo) (*Table, *in
 		byPath[f.Path] = f
 	}
 	loads := new(int)
+	var mu sync.Mutex // loaders may run at once
 	st, err := OpenStored(m, func(id int) *File {
+		mu.Lock()
 		*loads++
+		mu.Unlock()
 		o := byPath[t.files[id].Path]
 		return NewFile(o.Path, o.Language, repo, o.Package, o.Symbols, o.Imports)
 	})
@@ -215,5 +219,41 @@ func TestStoredPin(t *testing.T) {
 	mv := NewView(mem)
 	if v := mv.Pin(); v != mv {
 		t.Error("pinning a view of an in-memory table made a new view")
+	}
+}
+
+// TestStoredPinConcurrent: views pinned and read at once while the
+// loaded files keep starting again (go test -race) each see every file
+// once, as the table it was written from has it.
+func TestStoredPinConcurrent(t *testing.T) {
+	defer func(n int64) { MaxLoaded = n }(MaxLoaded)
+	MaxLoaded = 1
+	files := parseTree(t, filepath.Join("testdata", "py"))
+	mem := buildTable(t, files, "py")
+	st, _ := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", "py")))
+	want := graphDump(NewView(mem), files)
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			for range 5 {
+				v := NewView(st).Pin()
+				if got := graphDump(v, files); got != want {
+					errs <- got
+					return
+				}
+				for _, f := range files {
+					if v.File(f.Path) != v.File(f.Path) {
+						errs <- "a pinned view loaded " + f.Path + " twice"
+						return
+					}
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Errorf("pinned view:\n%s\nwant:\n%s", e, want)
+		}
 	}
 }
