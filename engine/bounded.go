@@ -53,8 +53,8 @@ import (
 // the enclosing declaration on into one syntax error, whose statement
 // then is the query slice, text of hundreds of rows. Without the
 // comment, the query is the code before it, as at a cursor on the
-// comment's first row. No cursor of the evaluation (docs/EVAL.md) is
-// inside a comment.
+// comment's first row. The holes of the evaluation (docs/EVAL.md) are
+// statements, never inside a comment.
 func withoutOpenComment(lines []string, language string) ([]string, int) {
 	row, col, ok := ccg.OpenComment(lines, language)
 	if !ok {
