@@ -488,18 +488,25 @@ func paramsOf(s *StmtRecord) *[]string { return &s.Params }
 // appendNames appends a names section (the defs, or the params): the
 // distinct names, then every statement's names as indexes into them.
 func appendNames(dst []byte, stmts []StmtRecord, field func(*StmtRecord) *[]string) []byte {
-	ids := map[string]int{}
-	var names []string
+	// The table is sized for every reference and the names are listed
+	// once their number is known: grown as they come, a file of many
+	// names would allocate several times their size on the way.
 	nRefs, nameBytes := 0, 0
+	for i := range stmts {
+		nRefs += len(*field(&stmts[i]))
+	}
+	ids := make(map[string]int, nRefs)
 	for i := range stmts {
 		for _, d := range *field(&stmts[i]) {
 			if _, ok := ids[d]; !ok {
-				ids[d] = len(names)
-				names = append(names, d)
+				ids[d] = len(ids)
 				nameBytes += len(d)
 			}
 		}
-		nRefs += len((*field(&stmts[i])))
+	}
+	names := make([]string, len(ids))
+	for d, id := range ids {
+		names[id] = d
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(names)))
 	dst = binary.AppendUvarint(dst, uint64(nameBytes))

@@ -449,9 +449,8 @@ func (b *Builder) record(a *analysis) *FileRecord {
 			for _, t := range toks {
 				id, ok := ids[t]
 				if !ok {
-					id = uint32(len(rec.Vocab))
-					ids[t] = id
-					rec.Vocab = append(rec.Vocab, strings.Clone(t))
+					id = uint32(len(ids))
+					ids[strings.Clone(t)] = id
 				}
 				buf = append(buf, id)
 			}
@@ -469,6 +468,14 @@ func (b *Builder) record(a *analysis) *FileRecord {
 		}
 		if len(n.Params) > 0 {
 			rec.Stmts[v].Params = n.Params
+		}
+	}
+	// The vocabulary is made once its size is known: grown by append, a
+	// large one would allocate several times its size on the way.
+	if len(ids) > 0 {
+		rec.Vocab = make([]string, len(ids))
+		for t, id := range ids {
+			rec.Vocab[id] = t
 		}
 	}
 	return rec

@@ -75,13 +75,14 @@ func TestMemoryPerFile(t *testing.T) {
 	jchain.WriteString("    use(x20000);\n  }\n}\n")
 	oneLine := strings.Repeat("x=1;", (1<<20)/4-1) + "\n"
 	// Allowed heap per byte of source, on top of a fixed 4 MiB: measured
-	// 36 for the Python chain, 20 for Java's, 29 to 34 for the
-	// definitions (see bench/RESULTS.md, "Memory per file"); before the
-	// front ends collected their stages' garbage and the syntax records
-	// shrank to 24 bytes, Java's methods took 86 MiB (86 a byte), its
-	// chain 46 MiB (80), Go's and TypeScript's functions 43 and 41 MiB
-	// (47 and 46).
-	const perByte = 40
+	// 33 for the Python definitions, 29 to 31 for the other definitions
+	// and the Python chain, 18 for Java's chain (see bench/RESULTS.md,
+	// "Memory per file"); before the front ends collected their stages'
+	// garbage, the syntax records shrank to 24 bytes and the blob's head
+	// sized its tables, the Python definitions took 28.6 MiB (37 a byte),
+	// Java's methods 86 MiB (86), its chain 46 MiB (80), Go's and
+	// TypeScript's functions 43 and 41 MiB (47 and 46).
+	const perByte = 36
 	for _, tt := range []struct {
 		path, name, src string
 		refused         bool
