@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -426,8 +427,15 @@ func TestEntryTF(t *testing.T) {
 }
 
 // TestHybridIsFusedRerank: mode hybrid re-ranks exactly the RRF fusion of
-// the Jaccard and BM25 lists, cut to the pool.
+// the Jaccard and BM25 lists, cut to the pool, with the walk shared,
+// separate or chosen.
 func TestHybridIsFusedRerank(t *testing.T) {
+	for _, w := range []Walk{WalkAuto, WalkShared, WalkSeparate} {
+		testHybridIsFusedRerank(t, w)
+	}
+}
+
+func testHybridIsFusedRerank(t *testing.T, walk Walk) {
 	r := rand.New(rand.NewPCG(11, 12))
 	ctx := context.Background()
 	for trial := range 20 {
@@ -435,7 +443,7 @@ func TestHybridIsFusedRerank(t *testing.T) {
 		s, files := randomSnapshot(t, r, alphabet)
 		for qi := range 10 {
 			q := snapshotQuery(r, s, files, alphabet)
-			opt := Options{Mode: Hybrid, TopK: 1 + r.IntN(10), PerRanker: 1 + r.IntN(30), Pool: r.IntN(40)}
+			opt := Options{Mode: Hybrid, TopK: 1 + r.IntN(10), PerRanker: 1 + r.IntN(30), Pool: r.IntN(40), Walk: walk}
 			got, st, err := s.Search(ctx, q, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -444,7 +452,7 @@ func TestHybridIsFusedRerank(t *testing.T) {
 			fused := FuseRRF([][]Hit{bruteJaccard(s, q, o.PerRanker), bruteBM25(s, q, DefaultBM25, o.PerRanker)}, DefaultRRFK)
 			fused = fused[:min(len(fused), o.Pool)]
 			if st.Candidates != len(fused) || len(st.Rankers) != 2 {
-				t.Fatalf("trial %d query %d: %d scored of a pool of %d, rankers %+v", trial, qi, st.Candidates, len(fused), st.Rankers)
+				t.Fatalf("walk %d trial %d query %d: %d scored of a pool of %d, rankers %+v", walk, trial, qi, st.Candidates, len(fused), st.Rankers)
 			}
 			rrf := map[int]float64{}
 			for _, h := range fused {
@@ -466,7 +474,7 @@ func TestHybridIsFusedRerank(t *testing.T) {
 			}
 			// Every scored candidate left out ranks after the last kept.
 			if len(fused) > len(got) && len(got) > 0 {
-				all, _, err := s.Search(ctx, q, Options{Mode: Hybrid, TopK: len(fused), PerRanker: o.PerRanker, Pool: o.Pool})
+				all, _, err := s.Search(ctx, q, Options{Mode: Hybrid, TopK: len(fused), PerRanker: o.PerRanker, Pool: o.Pool, Walk: walk})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -631,6 +639,26 @@ func TestRoundTerm(t *testing.T) {
 		}
 		if got, want := roundTerm(x), int64(math.Round(x)); got != want {
 			t.Fatalf("roundTerm(%v) = %d, want %d", x, got, want)
+		}
+	}
+}
+
+// TestShareWalk: WalkAuto shares the walk once the hybrid searches under
+// way need more cores than the process has.
+func TestShareWalk(t *testing.T) {
+	procs := int32(runtime.GOMAXPROCS(0))
+	for _, c := range []struct {
+		walk    Walk
+		running int32
+		want    bool
+	}{
+		{WalkShared, 1, true},
+		{WalkSeparate, 100, false},
+		{WalkAuto, procs / 2, false},
+		{WalkAuto, procs/2 + 1, true},
+	} {
+		if got := shareWalk(Options{Walk: c.walk}, c.running); got != c.want {
+			t.Errorf("walk %d with %d running of %d cores: shared %v, want %v", c.walk, c.running, procs, got, c.want)
 		}
 	}
 }

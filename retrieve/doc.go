@@ -50,9 +50,12 @@
 // each for its top Options.PerRanker, fuses their lists by reciprocal rank
 // fusion (FuseRRF) and hands the fused top Options.Pool to the fine stage;
 // mode bm25 is BM25 alone. Jaccard and BM25 both walk the postings of the
-// query's rarer tokens, the largest cost of either, so hybrid walks them
-// once for both (Snapshot.rankJaccardBM25) and then runs their scans side
-// by side; the lists are those of the two rankers.
+// query's rarer tokens, the largest cost of either. When the hybrid
+// searches under way leave no core idle, hybrid walks them once for both
+// (Snapshot.rankJaccardBM25) and then runs their scans side by side, the
+// least CPU time; otherwise each ranker runs whole on its own core, the
+// least wall time (Options.Walk). The lists are those of the two rankers
+// either way.
 //
 // The fine stage scores candidates with the subgraph edit distance of
 // package sed, in parallel, and ranks by distance ascending, coarse

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -53,18 +54,41 @@ func (s *Snapshot) rankers(q *Query, opt Options) []Ranker {
 	return rs
 }
 
+// hybridRunning counts the hybrid searches of the process under way, for
+// WalkAuto.
+var hybridRunning atomic.Int32
+
+// shareWalk reports whether a hybrid search with opt, one of running at
+// once, walks the postings once for both default rankers: always for
+// WalkShared, never for WalkSeparate, and for WalkAuto when the searches
+// under way need two cores each (their rankers side by side) and the
+// process has fewer. Sharing saves CPU time (the walk is the rankers'
+// largest common cost); walking apart saves wall time when a core would
+// otherwise idle, since the Jaccard ranker then runs whole beside BM25's.
+func shareWalk(opt Options, running int32) bool {
+	switch opt.Walk {
+	case WalkShared:
+		return true
+	case WalkSeparate:
+		return false
+	}
+	return 2*int(running) > runtime.GOMAXPROCS(0)
+}
+
 // hybrid runs the rankers of mode hybrid at once, each for its top
 // opt.PerRanker, and fuses their lists into the opt.Pool best by RRF. The
-// default Jaccard and BM25 rankers share their walk over the postings
-// (rankJaccardBM25).
+// default Jaccard and BM25 rankers may share their walk over the postings
+// (rankJaccardBM25, see shareWalk).
 func (s *Snapshot) hybrid(ctx context.Context, q *Query, opt Options, deadline time.Time, st *Stats) ([]Hit, error) {
+	running := hybridRunning.Add(1)
+	defer hybridRunning.Add(-1)
 	rankers := s.rankers(q, opt)
 	lists := make([][]Hit, len(rankers))
 	stats := make([]RankStats, len(rankers))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	first := 0
-	if opt.Rankers == nil {
+	if opt.Rankers == nil && shareWalk(opt, running) {
 		first = 2
 		g.Go(func() error {
 			l, rs, err := s.rankJaccardBM25(gctx, q, opt.BM25, opt.PerRanker, deadline)

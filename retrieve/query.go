@@ -87,7 +87,26 @@ type Options struct {
 	// BM25 holds k1 and b of mode bm25 and of hybrid's default BM25
 	// ranker; zero means DefaultBM25.
 	BM25 BM25Params
+	// Walk says how hybrid's default Jaccard and BM25 rankers read the
+	// postings: WalkAuto (the default) walks them once for both when the
+	// searches running at once leave no core idle, and each on its own
+	// core otherwise. The results are the same either way.
+	Walk Walk
 }
+
+// Walk is how mode hybrid's default rankers walk the postings.
+type Walk int8
+
+const (
+	// WalkAuto shares the walk only when cores are busy (see Options.Walk).
+	WalkAuto Walk = iota
+	// WalkShared walks the postings once for Jaccard and BM25, then runs
+	// their scans side by side: the least CPU time.
+	WalkShared
+	// WalkSeparate runs the two rankers side by side, each with its own
+	// walk: the least wall time when two cores are free.
+	WalkSeparate
+)
 
 func (o Options) withDefaults() Options {
 	if o.Mode == "" {

@@ -235,5 +235,20 @@ func benchRankers(b *testing.B, s *Snapshot, qs []*Query, modes ...Mode) {
 				return err
 			})
 		})
+		if mode != Hybrid {
+			continue
+		}
+		for _, w := range []struct {
+			name string
+			walk Walk
+		}{{"shared", WalkShared}, {"separate", WalkSeparate}} {
+			o.Walk = w.walk
+			b.Run("search-hybrid-"+w.name, func(b *testing.B) {
+				timed(b, func(q *Query) error {
+					_, _, err := s.Search(ctx, q, o)
+					return err
+				})
+			})
+		}
 	}
 }
