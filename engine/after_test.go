@@ -59,9 +59,36 @@ func TestDefinitionsAfterCursor(t *testing.T) {
 	_, e := buildLive(t, repo, filepath.Join(t.TempDir(), "idx"), Options{Prompt: prompt.Options{Lead: -1}})
 	lines := strings.Split(afterParser, "\n")
 	const cursor = 8
+	// The indexed outline stands for the buffer's after the cursor when
+	// the buffer is the indexed version but for the cursor's row; an
+	// edited buffer's is parsed.
+	edited := slices.Clone(lines)
+	edited[1] = "// edited"
+	java := lang.ByName("java")
+	st := e.cur.Load()
+	for _, c := range []struct {
+		lines   []string
+		indexed bool
+	}{{lines, true}, {edited, false}} {
+		b := &buffer{path: "p/Parser.java", lines: c.lines[:cursor-1], after: lang.SplitLines(strings.Join(c.lines[cursor:], "\n"))}
+		if got := st.indexedAfter(b, java) != nil; got != c.indexed {
+			t.Errorf("line 2 %q: the indexed outline stands for the buffer's: %v, want %v", c.lines[1], got, c.indexed)
+		}
+	}
+	for _, src := range []string{"", strings.Join(edited, "\n")} {
+		testDefinitionsAfterCursor(t, e, lines, []byte(src))
+	}
+}
+
+func testDefinitionsAfterCursor(t *testing.T, e *Engine, lines []string, src []byte) {
+	const cursor = 8
 	signatures := map[int]bool{15: true, 20: true} // skip's and count's
 	complete := func(o *defctx.Options) *Result {
-		res, err := e.Complete(context.Background(), Request{Path: "p/Parser.java", Line: cursor, Definitions: o})
+		req := Request{Path: "p/Parser.java", Line: cursor, Definitions: o}
+		if len(src) > 0 {
+			req.Source = src
+		}
+		res, err := e.Complete(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}

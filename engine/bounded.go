@@ -194,18 +194,9 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 	if b.path == "" || !boundedLanguages[l.Name] || b.whole {
 		return src, b.elided
 	}
-	f := st.syms.File(b.path)
-	if f == nil || f.Language != l {
-		return src, nil
-	}
-	indexed := st.sources.lines(st.ix, b.path)
-	if len(indexed) < len(src) {
+	f := st.sameAfter(b, l)
+	if f == nil {
 		return src, b.elided
-	}
-	for k, line := range b.after {
-		if indexed[cursor+1+k] != line {
-			return src, b.elided
-		}
 	}
 	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.StartRow > cursor })
 	if e == nil {
@@ -215,6 +206,87 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 		e = &elision{lines: src, regions: b.elided.regions, indexed: f}
 	}
 	return e.lines, e
+}
+
+// sameAfter returns the indexed outline of the buffer's file when the
+// rows after the cursor are the indexed version's, row for row; nil
+// otherwise.
+func (st *state) sameAfter(b *buffer, l *lang.Language) *symtab.File {
+	if b.path == "" {
+		return nil
+	}
+	f := st.syms.File(b.path)
+	if f == nil || f.Language != l {
+		return nil
+	}
+	cursor := len(b.lines)
+	indexed := st.sources.lines(st.ix, b.path)
+	if len(indexed) < cursor+1+len(b.after) {
+		return nil
+	}
+	for k, line := range b.after {
+		if indexed[cursor+1+k] != line {
+			return nil
+		}
+	}
+	return f
+}
+
+// indexedAfter returns the indexed outline of the buffer's file when it
+// can stand for an outline of the buffer after the cursor (addAfter): the
+// rows after the cursor are the indexed version's, and those before it
+// too, so that the declarations around the cursor are the same; nil
+// otherwise. Only the cursor's row may differ, and what the indexed
+// version holds there must not shape the outline: it opens or closes no
+// block (brackets balanced, no Python header), and no declaration begins
+// there (it would be the code being written).
+func (st *state) indexedAfter(b *buffer, l *lang.Language) *symtab.File {
+	f := st.sameAfter(b, l)
+	if f == nil {
+		return nil
+	}
+	indexed := st.sources.lines(st.ix, b.path)
+	for k, line := range b.lines {
+		if indexed[k] != line {
+			return nil
+		}
+	}
+	cursor := len(b.lines)
+	if !neutralLine(l.Name, indexed[cursor]) {
+		return nil
+	}
+	for i := range f.Symbols {
+		if s := &f.Symbols[i]; s.StartRow == cursor || s.NameRow == cursor || s.SigStart <= cursor && cursor <= s.SigEnd {
+			return nil
+		}
+	}
+	return f
+}
+
+// neutralLine reports whether line leaves the nesting of the code around
+// it as it is: its brackets balance, and in Python it is no block header
+// (a line ending in a colon) nor continued by a backslash.
+func neutralLine(language, line string) bool {
+	depth := 0
+	for _, c := range []byte(line) {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	if depth != 0 {
+		return false
+	}
+	if language == "python" {
+		t := strings.TrimRight(line, " \t")
+		return !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "\\")
+	}
+	return true
 }
 
 // bodyRows returns the rows of the body of callable s that can be blanked

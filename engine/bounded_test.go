@@ -224,3 +224,29 @@ func outlineKeys(b *buffer) []string {
 	slices.Sort(out)
 	return out
 }
+
+// neutralLine: a line that opens or closes a block, or a Python header or
+// continued line, shapes the outline of what follows.
+func TestNeutralLine(t *testing.T) {
+	for _, c := range []struct {
+		language, line string
+		want           bool
+	}{
+		{"java", "        int n = count();", true},
+		{"java", "    void run() {", false},
+		{"java", "    }", false},
+		{"java", "        f(a, g(b));", true},
+		{"java", "        f(a,", false},
+		{"java", "        x = y) + (z;", false},
+		{"python", "    return a + b", true},
+		{"python", "    if x:", false},
+		{"python", "    x = 1 + \\", false},
+		{"python", "    d = {1: 2}", true},
+		{"python", "    d = {", false},
+		{"go", "", true},
+	} {
+		if got := neutralLine(c.language, c.line); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.language, c.line, got, c.want)
+		}
+	}
+}

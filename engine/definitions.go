@@ -141,8 +141,10 @@ func closedOutline(ctx context.Context, l *lang.Language, name string, lines []s
 // addAfter adds to the buffer's outline the declarations of the code
 // after the cursor's line: the methods, constructors and types of the
 // classes the buffer declares (a helper the code calls before it is
-// defined), read from an outline of the whole buffer with the cursor's
-// line left blank (and the bodies there blanked: state.afterSource).
+// defined), read from the indexed outline when the buffer is the indexed
+// version but for the cursor's row (state.indexedAfter), else from an
+// outline of the whole buffer with the cursor's line left blank
+// (state.parsedAfter).
 // Declarations inside a body (a local or anonymous
 // class, which may be the rest of the statement being written) and those
 // under a class the buffer's outline does not have are left out; the
@@ -157,19 +159,17 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 	}
 	b.withAfter = true
 	cursor := len(b.lines) // the cursor's 0-based row, blank here
-	src, e := st.afterSource(b, l)
-	var sb strings.Builder
-	for _, line := range src {
-		sb.WriteString(line)
-		sb.WriteByte('\n')
-	}
-	o, err := l.Outline(ctx, name, []byte(sb.String()))
-	if err != nil || ctx.Err() != nil {
-		return
-	}
-	whole := o.Symbols
-	if e != nil {
-		whole = e.outline(whole)
+	var whole []lang.Symbol
+	if f := st.indexedAfter(b, l); f != nil {
+		// The buffer is the indexed version but for the cursor's row: its
+		// outline holds the declarations after the cursor, at these rows,
+		// and no parse is needed.
+		whole = f.Symbols
+	} else {
+		var ok bool
+		if whole, ok = st.parsedAfter(ctx, b, l, name); !ok {
+			return
+		}
 	}
 	syms := withAfter(b.file.Symbols, whole, cursor)
 	if syms == nil {
@@ -178,6 +178,26 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 	b.prefix = b.file
 	b.file = symtab.NewFile(b.path, l, st.repo, b.file.Package, syms, b.file.Imports)
 	b.view = nil
+}
+
+// parsedAfter returns an outline of the whole buffer with the cursor's
+// line left blank (and the bodies there blanked: state.afterSource); false
+// when it cannot be read.
+func (st *state) parsedAfter(ctx context.Context, b *buffer, l *lang.Language, name string) ([]lang.Symbol, bool) {
+	src, e := st.afterSource(b, l)
+	var sb strings.Builder
+	for _, line := range src {
+		sb.WriteString(line)
+		sb.WriteByte('\n')
+	}
+	o, err := l.Outline(ctx, name, []byte(sb.String()))
+	if err != nil || ctx.Err() != nil {
+		return nil, false
+	}
+	if e != nil {
+		return e.outline(o.Symbols), true
+	}
+	return o.Symbols, true
 }
 
 // withAfter returns the symbols of have (an outline of the code before
