@@ -132,6 +132,14 @@ type Options struct {
 	// resident, since the kernel maps pages in blocks of hundreds of
 	// kilobytes.
 	KeepMapped bool
+	// ReleaseEvery is the least time between two such releases: 0 means
+	// DefaultReleaseEvery, a negative value releases after every request.
+	// Releasing more often holds less of the file resident at the cost of
+	// the page faults of mapping it again (on the JDK's index, after every
+	// request: a server's resident set 203-208 against 311-348 MiB after
+	// 150 requests, its median request 13.7-15.7 against 10.7-11.7 ms;
+	// bench/RESULTS.md).
+	ReleaseEvery time.Duration
 	// ImportBoost re-ranks retrieved candidates by the import graph: a
 	// candidate's ranking score is multiplied by 1 + ImportBoost x its
 	// file's relation to the file being completed (symtab.Relations: 1
@@ -787,17 +795,29 @@ func (e *Engine) done() {
 	e.release(e.cur.Load(), 0)
 }
 
-// releaseEvery is the least time between two releases of the snapshot
-// file's pages (Engine.release): mapping them again costs a request page
-// faults, and on a busy machine more than the faults' count suggests, so
-// a server under load releases once a second, not after every request.
-const releaseEvery = time.Second
+// DefaultReleaseEvery is the least time between two releases of the
+// snapshot file's pages (Engine.release, Options.ReleaseEvery): mapping
+// them again costs a request page faults, and on a busy machine more than
+// the faults' count suggests, so a server under load releases once a
+// second, not after every request.
+const DefaultReleaseEvery = time.Second
+
+// releaseEvery returns the least time between two releases.
+func (e *Engine) releaseEvery() time.Duration {
+	switch {
+	case e.opts.ReleaseEvery < 0:
+		return 0
+	case e.opts.ReleaseEvery == 0:
+		return DefaultReleaseEvery
+	}
+	return e.opts.ReleaseEvery
+}
 
 // release takes the pages of st's snapshot file out of the resident
 // memory when no more than alone requests are running (Options.KeepMapped):
 // a request releases what its search mapped once the search is done,
 // unless others are searching too, and the last request to end releases
-// the rest; at most once every releaseEvery, so a release that comes too
+// the rest; at most once every releaseEvery(), so a release that comes too
 // soon after the last is left to a timer, which releases once that time
 // has passed if no request is running then. The pages stay in the page
 // cache, so a request that maps them again costs a page fault per block
@@ -808,7 +828,7 @@ func (e *Engine) release(st *state, alone int32) {
 	}
 	now := time.Now().UnixNano()
 	last := e.lastRelease.Load()
-	if wait := last + int64(releaseEvery) - now; last != 0 && wait > 0 {
+	if wait := last + int64(e.releaseEvery()) - now; last != 0 && wait > 0 {
 		if alone == 0 && e.releaseDue.CompareAndSwap(false, true) {
 			time.AfterFunc(time.Duration(wait), func() {
 				e.releaseDue.Store(false)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -265,5 +266,38 @@ func TestReleaseMapped(t *testing.T) {
 	one, two := released.MemoryLimit(1), released.MemoryLimit(2)
 	if min := 64<<20 + released.d.MemoryBudget() + 16*entries; one < min || two-one != 24*entries {
 		t.Errorf("memory limits %d (one search), %d (two): want at least %d, and 24 bytes an entry more per search", one, two, min)
+	}
+}
+
+// TestReleaseEvery: requests in a row release the mapped pages once when
+// the next release must wait (the default: a second); with a negative
+// Options.ReleaseEvery every request releases them.
+func TestReleaseEvery(t *testing.T) {
+	if got := (&Engine{}).releaseEvery(); got != DefaultReleaseEvery {
+		t.Errorf("default: %v between releases, want %v", got, DefaultReleaseEvery)
+	}
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		every    time.Duration
+		releases int
+	}{{-1, 3}, {time.Hour, 1}} {
+		e, err := Open(idx, Options{ReleaseEvery: c.every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, last := 0, e.lastRelease.Load()
+		for _, req := range cursors(t, e, 3, 5) {
+			answer(t, e, req)
+			if now := e.lastRelease.Load(); now != last {
+				seen, last = seen+1, now
+			}
+		}
+		e.Close()
+		if seen != c.releases {
+			t.Errorf("ReleaseEvery %v: %d releases in 3 requests, want %d", c.every, seen, c.releases)
+		}
 	}
 }

@@ -40,6 +40,7 @@ var testHookReindexed func()
 type serveFlags struct {
 	lsp, noWatch, allowRemote bool
 	keepMapped                bool
+	releaseEvery              time.Duration
 	httpAddr, repo, index     string
 	mode, logFormat           string
 	memoryLimit               string
@@ -118,6 +119,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.IntVar(&f.parallel, "parallel", 0, "retrievals computed at once, over LSP and HTTP together (default 2 per CPU)")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "memory the Go runtime aims to stay within (as GOMEMLIMIT: 300MiB, 1GiB; off for none; default: sized from the index, or GOMEMLIMIT when set)")
 	fl.BoolVar(&f.keepMapped, "keep-mapped", false, "keep the pages of the index's snapshot file a request read mapped after it (more resident memory, a page fault less per block of pages the next request reads)")
+	fl.DurationVar(&f.releaseEvery, "release-every", engine.DefaultReleaseEvery, "least time between two releases of the snapshot file's mapped pages (0: after every request, the least resident memory, slower requests)")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
@@ -143,6 +145,7 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 			positive("budget", f.budget),
 			positive("timeout", f.timeout),
 			positive("debounce", f.debounce),
+			flagCheck{f.releaseEvery >= 0, fmt.Sprintf("--release-every must not be negative, got %v", f.releaseEvery)},
 		); err != nil {
 			return err
 		}
@@ -352,7 +355,10 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	}
 	rules := indexer.NewRules(repo, indexDir, 0)
 	ix = &backend.Indexer{DB: d, Rules: rules, Embedder: embedder, Logf: logger.Printf}
-	eo := engine.Options{Root: repo, Prompt: po, Embedder: embedder, KeepMapped: f.keepMapped}
+	eo := engine.Options{Root: repo, Prompt: po, Embedder: embedder, KeepMapped: f.keepMapped, ReleaseEvery: f.releaseEvery}
+	if f.releaseEvery == 0 {
+		eo.ReleaseEvery = -1 // after every request
+	}
 	f.context.engine(&eo)
 	if eng, err = engine.New(d, eo); err != nil {
 		return fail(exitCode(err), err)
