@@ -92,15 +92,24 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 
 // parseLines parses lines, each ended by a newline.
 func parseLines(ctx context.Context, l *lang.Language, name string, lines []string) (*lang.File, error) {
-	src := strings.Join(lines, "\n")
-	if len(lines) > 0 {
-		src += "\n"
-	}
-	f, err := l.Parse(ctx, name, []byte(src))
+	f, err := l.Parse(ctx, name, source(lines, ""))
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
 	return f, nil
+}
+
+// source returns lines as a source, each ended by a newline, then tail.
+func source(lines []string, tail string) []byte {
+	n := len(tail)
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, l := range lines {
+		b = append(append(b, l...), '\n')
+	}
+	return append(b, tail...)
 }
 
 // closedOutline returns the outline of lines with the brackets still
@@ -120,11 +129,7 @@ func closedOutline(ctx context.Context, l *lang.Language, name string, lines []s
 	if closers == "" {
 		return nil
 	}
-	src := strings.Join(lines, "\n")
-	if len(lines) > 0 {
-		src += "\n"
-	}
-	o, err := l.Outline(ctx, name, []byte(src+closers))
+	o, err := l.Outline(ctx, name, source(lines, closers))
 	if err != nil {
 		return nil
 	}
@@ -185,12 +190,7 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 // when it cannot be read.
 func (st *state) parsedAfter(ctx context.Context, b *buffer, l *lang.Language, name string) ([]lang.Symbol, bool) {
 	src, e := st.afterSource(b, l)
-	var sb strings.Builder
-	for _, line := range src {
-		sb.WriteString(line)
-		sb.WriteByte('\n')
-	}
-	o, err := l.Outline(ctx, name, []byte(sb.String()))
+	o, err := l.Outline(ctx, name, source(src, ""))
 	if err != nil || ctx.Err() != nil {
 		return nil, false
 	}
