@@ -34,8 +34,7 @@ type feedItem struct {
 }
 
 type feed struct {
-	turn  map[string]int // planned path -> its place in path order
-	paths []string       // planned paths, sorted
+	paths []string // planned paths, sorted: a path's index is its turn
 
 	// Under Builder.mu.
 	held    map[int]*feedItem
@@ -68,13 +67,12 @@ func (b *Builder) Plan(paths []string) error {
 	}
 	sorted := slices.Clone(paths)
 	slices.Sort(sorted)
-	f := &feed{turn: make(map[string]int, len(sorted)), paths: sorted, held: map[int]*feedItem{}}
-	for i, p := range sorted {
-		if _, dup := f.turn[p]; dup {
-			return fmt.Errorf("plan: %s listed twice", p)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return fmt.Errorf("plan: %s listed twice", sorted[i])
 		}
-		f.turn[p] = i
 	}
+	f := &feed{paths: sorted, held: map[int]*feedItem{}}
 	st, err := b.opts.Snapshot.StartSnapshot(Meta{Tokenizer: b.opts.Tokenizer, Hops: b.opts.Hops,
 		MaxStatements: b.opts.MaxStatements, Root: b.opts.Root, Analysis: analysisVersion})
 	if err != nil {
@@ -97,7 +95,7 @@ func (b *Builder) settle(path string, it *feedItem) {
 		b.mu.Unlock()
 		return
 	}
-	i, ok := f.turn[path]
+	i, ok := slices.BinarySearch(f.paths, path)
 	if _, dup := f.held[i]; !ok || dup || i < f.next {
 		f.failed = fmt.Errorf("%s was not planned, or was settled twice", path)
 		clear(f.held)
