@@ -97,8 +97,7 @@ func (b *Builder) settle(path string, it *feedItem) {
 	}
 	i, ok := slices.BinarySearch(f.paths, path)
 	if _, dup := f.held[i]; !ok || dup || i < f.next {
-		f.failed = fmt.Errorf("%s was not planned, or was settled twice", path)
-		clear(f.held)
+		f.drop(fmt.Errorf("%s was not planned, or was settled twice", path))
 		b.mu.Unlock()
 		return
 	}
@@ -173,12 +172,18 @@ func (b *Builder) feedReady(ctx context.Context, f *feed, all bool) error {
 
 func (b *Builder) dropFeed(err error) error {
 	b.mu.Lock()
-	if b.feed.failed == nil {
-		b.feed.failed = err
-	}
-	clear(b.feed.held)
+	b.feed.drop(err)
 	b.mu.Unlock()
 	return err
+}
+
+// drop drops the feed for err, unless it was dropped already; Builder.mu
+// is held.
+func (f *feed) drop(err error) {
+	if f.failed == nil {
+		f.failed = err
+	}
+	clear(f.held)
 }
 
 // feedOne gives the stream one settled file.
