@@ -165,9 +165,7 @@ func Build(ctx context.Context, opts Options) (Summary, error) {
 	// The files go to the workers in path order, so that their records
 	// reach the snapshot file (db.Builder.Plan) about in the order it is
 	// written in, and few wait for their turn.
-	if !slices.IsSortedFunc(w.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) }) {
-		slices.SortFunc(w.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
-	}
+	slices.SortFunc(w.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	var total int64
 	paths := make([]string, len(w.Files))
 	for i, f := range w.Files {
