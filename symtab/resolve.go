@@ -143,20 +143,15 @@ func (r *Resolver) ExternalBases(class int) bool {
 			parent = p
 		}
 		for _, b := range s.Bases {
-			found := false
-			for _, d := range r.Path(strings.Split(b, "."), parent).Defs {
-				if d.Symbol().Kind.IsType() {
-					found = true
-					break
-				}
-			}
-			if !found {
+			if !slices.ContainsFunc(r.Path(strings.Split(b, "."), parent).Defs, isTypeDef) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+func isTypeDef(d Def) bool { return d.Symbol().Kind.IsType() }
 
 // IsReceiver reports a name standing for the current instance or class
 // (self, cls, this).
