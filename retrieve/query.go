@@ -525,10 +525,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				continue
 			}
 			seeds++
-			inter := counts[e]
-			for w, x := range qm {
-				inter += uint32(bits.OnesCount64(masks[int(e)*mw+w] & x))
-			}
+			inter := ix.inter(sc, int(e))
 			counts[e] |= seededFlag
 			scanned++
 			if beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
@@ -571,9 +568,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				if mw == 2 {
 					inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
 				} else {
-					for w, x := range qm {
-						inter += uint32(bits.OnesCount64(masks[e*mw+w] & x))
-					}
+					inter = ix.inter(sc, e)
 				}
 				if inter == 0 {
 					continue
