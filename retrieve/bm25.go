@@ -801,6 +801,22 @@ func (s *bm25Scan) blockSat(k int) float64 {
 	return f / (f + s.bq.kA + s.bq.kB*float64(s.bb.dlMin[k]))
 }
 
+// blockMaskUB bounds, in units and with the slack, the mask part of any
+// entry of block k, whose masks' union holds pc query mask bits: the
+// weights of the query mask tokens the union holds times the block's
+// largest saturation sat (blockSat). ok reports whether an entry whose
+// rare tokens give a units can then reach the heap; the cheaper bound by
+// the pc heaviest weights is tried first.
+func (s *bm25Scan) blockMaskUB(k, pc int, a float64) (ub, sat float64, ok bool) {
+	bq, lo, mw := s.bq, uint32(k*blockSize), s.ix.maskWords
+	sat = s.blockSat(k)
+	if !s.canBeat(a+bq.heaviest[pc]*sat*s.unitUp+s.slack, lo) {
+		return 0, sat, false
+	}
+	ub = bq.weight(s.bb.or[k*mw:(k+1)*mw])*sat*s.unitUp + s.slack
+	return ub, sat, s.canBeat(a+ub, lo)
+}
+
 // weight returns the sum of the weights of the query mask tokens whose
 // bits mask m holds.
 func (bq *bm25Query) weight(m []uint64) float64 {
@@ -1031,22 +1047,17 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 			if g == 0 || b >= nb {
 				continue
 			}
-			// The block's largest rare part and the heaviest query mask
-			// tokens, as many as its masks' union holds, then their
-			// weights times the block's largest saturation.
-			lo := uint32(b * blockSize)
+			// The block's largest rare part and the bound of its mask
+			// part.
 			pc, _ := bb.queryBits(b, bq.qmask, nil)
-			if ub := float64(bmax[b]); !s.canBeat(ub+bq.heaviest[pc]*s.unitUp+s.slack, lo) {
+			ub, sat, ok := s.blockMaskUB(b, pc, float64(bmax[b]))
+			if !ok {
 				x &^= g << (j * blockSize)
 				continue
 			}
-			blockSat[j] = s.blockSat(b)
-			blockUB[j] = bq.weight(bb.or[b*mw:(b+1)*mw])*blockSat[j]*s.unitUp + s.slack
-			if blockSat[j] > 0 {
-				blockInv[j] = 1 / (s.unitUp * blockSat[j])
-			}
-			if !s.canBeat(float64(bmax[b])+blockUB[j], lo) {
-				x &^= g << (j * blockSize)
+			blockUB[j], blockSat[j] = ub, sat
+			if sat > 0 {
+				blockInv[j] = 1 / (s.unitUp * sat)
 			}
 		}
 		for ; x != 0; x &= x - 1 {
@@ -1088,9 +1099,8 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 			if !hold || pc < need {
 				continue
 			}
-			bsat := s.blockSat(k)
-			if !s.canBeat(bq.heaviest[pc]*bsat*s.unitUp+s.slack, uint32(blo)) ||
-				!s.canBeat(bq.weight(bb.or[k*mw:(k+1)*mw])*bsat*s.unitUp+s.slack, uint32(blo)) {
+			_, bsat, ok := s.blockMaskUB(k, pc, 0)
+			if !ok {
 				continue
 			}
 			if mw == 2 {
