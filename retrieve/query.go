@@ -489,7 +489,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			}
 			inter := counts[e]
 			scanned++
-			if full && uint64(inter)*u0 <= i0*uint64(n+keyLen[e]-inter) {
+			if !beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
 				continue
 			}
 			offer(e, inter)
@@ -554,11 +554,8 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			if i == 0 {
 				continue
 			}
-			if full {
-				l, r := uint64(i)*u0, i0*uint64(n+max(bb.lmin[b], i)-i)
-				if l < r || l == r && uint32(lo) >= e0 {
-					continue
-				}
+			if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
+				continue
 			}
 			for e := lo; e < hi; e++ {
 				inter := counts[e]
@@ -574,11 +571,8 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 					continue
 				}
 				scanned++
-				if full {
-					l, r := uint64(inter)*u0, i0*uint64(n+keyLen[e]-inter)
-					if l < r || l == r && uint32(e) >= e0 {
-						continue
-					}
+				if !beats(uint64(inter), uint64(n+keyLen[e]-inter), uint32(e)) {
+					continue
 				}
 				offer(uint32(e), inter)
 			}
