@@ -1034,7 +1034,6 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 	// Then every other touched entry, in id order (so that their data is
 	// read in order), when its rare part and the weights of the query
 	// mask tokens its block's masks hold (blocks.go) can reach the heap.
-	maskUB := bq.maskSum*s.unitUp + s.slack
 	mw := ix.maskWords
 	for w, x := range marked {
 		if w%(pollEvery/64) == pollEvery/64-1 && lim.stop() {
@@ -1075,7 +1074,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 	}
 	// Then the untouched entries holding an essential mask token, when
 	// the mask tokens alone can reach the heap.
-	if bq.nMask == 0 || lim.stop() || !s.canBeat(maskUB, 0) {
+	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, 0) {
 		return drainRanked(&s.top, bm25Unit)
 	}
 	for lo := 0; lo < ix.Len(); lo += pollEvery {
