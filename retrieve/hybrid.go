@@ -3,7 +3,6 @@ package retrieve
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -127,12 +126,8 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 	if err := p.Validate(); err != nil {
 		return lists, st, fmt.Errorf("rank %w", err)
 	}
-	if err := ctx.Err(); err != nil {
-		return lists, st, fmt.Errorf("rank jaccard and bm25: %w", err)
-	}
-	dq := q.delta
-	if s.delta != nil && dq == nil {
-		return lists, st, errors.New("rank jaccard and bm25: the query was not made for this snapshot")
+	if err := s.rankable(ctx, "jaccard and bm25", q); err != nil {
+		return lists, st, err
 	}
 	N := s.Len()
 	kA, kB := p.norm(N, s.liveDL())
@@ -176,7 +171,7 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 	lists, err = layer(s.base, q, s.dead)
 	if err == nil && s.delta != nil && !lim.stop() {
 		var more [2][]Hit
-		more, err = layer(s.delta, dq, nil)
+		more, err = layer(s.delta, q.delta, nil)
 		for i := range lists {
 			lists[i] = s.mergeDelta(lists[i], more[i], n)
 		}

@@ -99,17 +99,13 @@ func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int,
 	defer s.guard(&err)
 	t0 := time.Now()
 	st = RankStats{Name: name}
-	if err := ctx.Err(); err != nil {
-		return nil, st, fmt.Errorf("rank %s: %w", name, err)
-	}
-	dq := q.delta
-	if s.delta != nil && dq == nil {
-		return nil, st, fmt.Errorf("rank %s: the query was not made for this snapshot", name)
+	if err := s.rankable(ctx, name, q); err != nil {
+		return nil, st, err
 	}
 	lim := &scanLimit{ctx: ctx, deadline: deadline}
 	hits := top(s.base, q, s.dead, lim, &st)
 	if s.delta != nil && !lim.stop() {
-		hits = s.mergeDelta(hits, top(s.delta, dq, nil, lim, &st), n)
+		hits = s.mergeDelta(hits, top(s.delta, q.delta, nil, lim, &st), n)
 	}
 	st.Time = time.Since(t0)
 	st.Hits = len(hits)
@@ -118,6 +114,19 @@ func (s *Snapshot) rankLayers(ctx context.Context, name string, q *Query, n int,
 	}
 	st.Partial = lim.partial
 	return hits, st, nil
+}
+
+// rankable returns the error of a ranking named name of q in s that
+// cannot start: ctx is done, or q was not made for s (it lacks the
+// delta's token ids).
+func (s *Snapshot) rankable(ctx context.Context, name string, q *Query) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("rank %s: %w", name, err)
+	}
+	if s.delta != nil && q.delta == nil {
+		return fmt.Errorf("rank %s: the query was not made for this snapshot", name)
+	}
+	return nil
 }
 
 // mergeDelta merges the n best of the base (hits) and of the delta (more,
