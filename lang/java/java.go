@@ -2,7 +2,6 @@ package java
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -139,32 +138,16 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 }
 
 // syntax checks src's size, parses it and flattens the syntax tree into
-// p.flat; it returns src with its line ends normalised.
+// p.flat (frontend.Parse); it returns src with its line ends normalised.
 func (p *Parser) syntax(ctx context.Context, src []byte) ([]byte, []tsflat.Node, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	if err := lang.CheckLexemes(src); err != nil {
-		return nil, nil, err
-	}
 	src = lang.NormalizeCR(src)
-	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tree == nil {
-		return nil, nil, errNoTree
-	}
-	flat, err := tsflat.Flatten(tree.RootNode(), p.flat)
-	tree.Close()
+	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
 	p.flat = flat
-	if err == nil {
-		err = lang.CheckSyntaxNodes(len(flat))
-	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return src, flat, nil
 }
-
-var errNoTree = errors.New("tree-sitter returned no tree")
