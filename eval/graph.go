@@ -142,11 +142,11 @@ func (gi *engineIndex) Retrieve(ctx context.Context, q GraphQuery) (GraphResult,
 		// The buffer with the hole's line left blank: the engine reads
 		// the lines before it, and the declarations after it for the
 		// definition context alone.
-		src = q.Source
+		blank := []byte("\n")
 		if len(src) > 0 && src[len(src)-1] != '\n' {
-			src = slices.Concat(src, []byte("\n"))
+			blank = []byte("\n\n") // the last line's end, then the blank line
 		}
-		src = slices.Concat(src, []byte("\n"), q.After)
+		src = slices.Concat(src, blank, q.After)
 	}
 	res, err := gi.e.Complete(ctx, engine.Request{Path: q.Path, Line: q.Line + 1, Source: src, Mode: mode,
 		TopK: q.TopK, Pool: q.Pool, Rerank: q.Rerank, Vote: q.Vote, VoteK: q.VoteK, NoPrompt: true,

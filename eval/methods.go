@@ -186,12 +186,11 @@ func (h *harness) after(t *tasks.Task) []byte {
 	if t.Line+1 >= len(lines) {
 		return nil
 	}
-	var b strings.Builder
+	var b []byte
 	for _, l := range lines[t.Line+1:] {
-		b.WriteString(l)
-		b.WriteByte('\n')
+		b = append(append(b, l...), '\n')
 	}
-	return []byte(b.String())
+	return b
 }
 
 // assemble builds the prompt context of a task from a method's snippets
