@@ -627,9 +627,12 @@ func (c *collector) byName(name string, w float64, reason string) {
 // unit is a class (with the members that have a reason) or a function or
 // value of one block.
 type unit struct {
-	head    symtab.Def // the class, or the function or value itself
-	members []symtab.Def
-	score   float64
+	head symtab.Def // the class, or the function or value itself
+	// members are the head's members with a reason, best first: the
+	// best overload of each name (every overload with KeepOverloads),
+	// overloads the others, listed for context.
+	members, overloads []symtab.Def
+	score              float64
 }
 
 type fileBlock struct {
@@ -665,13 +668,12 @@ func (c *collector) blocks() []Block {
 		slices.SortFunc(u.members, func(a, b symtab.Def) int {
 			return cmp.Or(-cmp.Compare(c.ev[a].score, c.ev[b].score), cmp.Compare(a.Sym, b.Sym))
 		})
-		named := map[string]bool{}
+		if !c.o.KeepOverloads {
+			u.members, u.overloads = bestOverloads(u.members)
+		}
 		for _, m := range u.members {
 			// Overloads of one name count once, by the best of them.
-			if n := m.Symbol().Name; !named[n] || c.o.KeepOverloads {
-				named[n] = true
-				scores = append(scores, c.ev[m].score)
-			}
+			scores = append(scores, c.ev[m].score)
 		}
 		u.score = combine(scores, 0.25)
 		fb := files[u.head.File]
@@ -723,6 +725,22 @@ func (c *collector) blocks() []Block {
 		slices.SortStableFunc(out, func(a, b Block) int { return -cmp.Compare(a.Score, b.Score) })
 	}
 	return out
+}
+
+// bestOverloads splits members, best first, into the first of each name
+// and the rest, each in the order given.
+func bestOverloads(members []symtab.Def) (best, rest []symtab.Def) {
+	named := make(map[string]bool, len(members))
+	best = members[:0] // in place: best never passes the member read
+	for _, m := range members {
+		if n := m.Symbol().Name; named[n] {
+			rest = append(rest, m)
+		} else {
+			named[n] = true
+			best = append(best, m)
+		}
+	}
+	return best, rest
 }
 
 // contextScore scales a file's score for the block of its members listed
@@ -835,18 +853,10 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 		// with the members listed for context, first among them: one
 		// signature says what the API is, and the budget is better spent
 		// on other APIs than on the rest of its overloads.
-		named := map[string]bool{}
-		var overloads []symtab.Def
 		for _, m := range u.members {
-			if n := m.Symbol().Name; named[n] && !c.o.KeepOverloads {
-				overloads = append(overloads, m)
-				continue
-			}
-			named[m.Symbol().Name] = true
 			reasoned(m)
 			member(m, true, c.o.MaxMembers)
 		}
-		// Then the constructors and the other members, in source order.
 		// Then the constructors and the other callables and types, each
 		// in source order: the class of the cursor lists more of them
 		// (EnclosingMembers).
@@ -864,7 +874,7 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 			return 2
 		}
 		into = &rest
-		for _, m := range overloads {
+		for _, m := range u.overloads {
 			member(m, false, limit)
 		}
 		for pass := 0; pass < 2; pass++ { // fields and constants only with a reason
