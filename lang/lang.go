@@ -307,10 +307,7 @@ type Language struct {
 // Parse parses src, the content of the file at path, with a parser from
 // the language's pool.
 func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, error) {
-	p, _ := l.parsers.Get().(Parser)
-	if p == nil {
-		p = l.NewParser()
-	}
+	p := l.parser()
 	f, err := p.Parse(ctx, path, src)
 	l.parsers.Put(p) // not reached after a panic: that parser is dropped
 	return f, err
@@ -321,19 +318,23 @@ func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, e
 // statements only when the parser cannot read the outline alone, see
 // OutlineParser), with a parser from the language's pool.
 func (l *Language) Outline(ctx context.Context, path string, src []byte) (*File, error) {
-	p, _ := l.parsers.Get().(Parser)
-	if p == nil {
-		p = l.NewParser()
-	}
-	var f *File
-	var err error
+	p := l.parser()
+	read := p.Parse
 	if op, ok := p.(OutlineParser); ok {
-		f, err = op.Outline(ctx, path, src)
-	} else {
-		f, err = p.Parse(ctx, path, src)
+		read = op.Outline
 	}
-	l.parsers.Put(p)
+	f, err := read(ctx, path, src)
+	l.parsers.Put(p) // as in Parse
 	return f, err
+}
+
+// parser returns a parser from the language's pool, a new one when the
+// pool is empty.
+func (l *Language) parser() Parser {
+	if p, ok := l.parsers.Get().(Parser); ok {
+		return p
+	}
+	return l.NewParser()
 }
 
 // ParseSyntax runs the tree-sitter parse alone on src, the content of the
