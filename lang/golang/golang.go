@@ -53,16 +53,12 @@ func NewParser() *Parser {
 // package, imports and symbols as Parse records them, no statements.
 func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	defer func() { p.flat = tsflat.Keep(p.flat) }()
-	src = lang.NormalizeCR(src)
-	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
-	p.flat = flat
+	f, t, err := frontend.ParseFile(ctx, p.ts, grammar, "go", path, src, p.flat)
+	p.flat = t.N
 	if err != nil {
 		return nil, fmt.Errorf("outline %s: %w", path, err)
 	}
-	text := string(src)
-	f := &lang.File{Path: path, Language: "go", Lines: lang.SplitLines(text)}
-	if len(flat) > 0 {
-		t := frontend.Tree{G: grammar, N: flat, Src: text}
+	if len(t.N) > 0 {
 		outline(&t, 0, f)
 	}
 	return f, nil
@@ -73,22 +69,19 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
-	src = lang.NormalizeCR(src)
-	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
-	p.flat = flat
+	f, t, err := frontend.ParseFile(ctx, p.ts, grammar, "go", path, src, p.flat)
+	p.flat = t.N
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	text := string(src)
-	f := &lang.File{Path: path, Language: "go", Lines: lang.SplitLines(text)}
 	b := &p.b
-	b.t = frontend.Tree{G: grammar, N: flat, Src: text}
+	b.t = t
 	b.errors = 0
-	if len(flat) > 0 {
+	if len(t.N) > 0 {
 		// The outline first, its garbage collected before the statement
 		// tree, the largest thing a parse makes, is built.
 		outline(&b.t, 0, f)
-		tsflat.Collect(len(src))
+		tsflat.Collect(len(t.Src))
 		if b.t.Kind(0) == kError {
 			f.Stmts = b.stmt(0, nil)
 		} else {

@@ -47,23 +47,20 @@ func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
 	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
-	src = lang.NormalizeCR(src)
-	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
-	p.flat = flat
+	f, t, err := frontend.ParseFile(ctx, parserFor(p.ts, g), g.g, p.name, path, src, p.flat)
+	p.flat = t.N
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	text := string(src)
-	f := &lang.File{Path: path, Language: p.name, Lines: lang.SplitLines(text)}
 	b := &p.b
-	b.t = frontend.Tree{G: g.g, N: flat, Src: text}
+	b.t = t
 	b.f = &g.f
 	b.errors = 0
-	if len(flat) > 0 {
+	if len(t.N) > 0 {
 		// The outline first, its garbage collected before the statement
 		// tree, the largest thing a parse makes, is built.
 		outline(&b.t, b.f, 0, f)
-		tsflat.Collect(len(src))
+		tsflat.Collect(len(t.Src))
 		if b.t.Kind(0) == kError {
 			f.Stmts = b.stmt(0, nil)
 		} else {
@@ -88,16 +85,12 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
 	defer func() { p.flat = tsflat.Keep(p.flat) }()
-	src = lang.NormalizeCR(src)
-	flat, err := frontend.Parse(ctx, parserFor(p.ts, g), src, tsflat.MaxParseMicros, p.flat)
-	p.flat = flat
+	f, t, err := frontend.ParseFile(ctx, parserFor(p.ts, g), g.g, p.name, path, src, p.flat)
+	p.flat = t.N
 	if err != nil {
 		return nil, fmt.Errorf("outline %s: %w", path, err)
 	}
-	text := string(src)
-	f := &lang.File{Path: path, Language: p.name, Lines: lang.SplitLines(text)}
-	if len(flat) > 0 {
-		t := frontend.Tree{G: g.g, N: flat, Src: text}
+	if len(t.N) > 0 {
 		outline(&t, &g.f, 0, f)
 	}
 	return f, nil

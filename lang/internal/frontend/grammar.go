@@ -83,6 +83,20 @@ func (g *Grammar) Name(sym uint16) string {
 
 var errNoTree = errors.New("tree-sitter returned no tree")
 
+// ParseFile normalises the line ends of src, the content of the file at
+// path in language, and parses it with ts into buf (Parse): the File with
+// its lines, and the tree g reads over the records. The tree's records
+// are buf's, to keep for the next parse, on error too.
+func ParseFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node) (*lang.File, Tree, error) {
+	src = lang.NormalizeCR(src)
+	flat, err := Parse(ctx, ts, src, tsflat.MaxParseMicros, buf)
+	if err != nil {
+		return nil, Tree{N: flat}, err
+	}
+	text := string(src)
+	return &lang.File{Path: path, Language: language, Lines: lang.SplitLines(text)}, Tree{G: g, N: flat, Src: text}, nil
+}
+
 // Parse parses src with ts (see tsflat.Parse for the time bound and why
 // ctx is not handed to tree-sitter) and copies the tree into buf. A
 // source over lang.MaxLexemes (checked before the parse) or a tree over
