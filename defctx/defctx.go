@@ -232,8 +232,7 @@ type evidence struct {
 }
 
 type collector struct {
-	in    Input
-	class int // the class of the cursor in the buffer, -1 for none
+	in Input
 	// encl is the type of the cursor: its class, or the receiver's type
 	// of the method it is in where methods are declared outside their
 	// types (Go; in any file); hasEncl false for none.
@@ -261,9 +260,8 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 		c.keywords[k] = true
 	}
 	f := in.File
-	cursor := len(in.Lines) // the cursor's 0-based row
-	class := f.Enclosing(cursor - 1)
-	c.class = class
+	cursor := len(in.Lines)          // the cursor's 0-based row
+	class := f.Enclosing(cursor - 1) // the class of the cursor in the buffer, -1 for none
 	here := scopeText{f: f, lines: in.Lines, row: cursor}
 	if !o.NoNear {
 		var chs []chain
