@@ -281,7 +281,13 @@ func TestFramingResync(t *testing.T) {
 			c := jsonrpctest.NewClient(cr, cw)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			go cw.Write(stream)
+			// The bad stream goes first, whole, then the call: written from
+			// a goroutine, the call's frame could come before it (the pipe
+			// orders whole writes, not their goroutines), and a stream
+			// without a final line end would then swallow the exit after it.
+			if _, err := cw.Write(stream); err != nil {
+				t.Fatal(err)
+			}
 			var got string
 			if err := c.Call(ctx, "echo", "after", &got); err != nil || got != "after" {
 				t.Fatalf("echo after the bad frame = %q, %v", got, err)
