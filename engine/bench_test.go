@@ -109,7 +109,10 @@ func stdlibEngine(b *testing.B) *Engine {
 // bm25 are those modes, rerank=50 coarse2fine re-ranking the Jaccard top
 // 50; the whole-prefix runs parse every line before the cursor (as
 // before the bounded query parse). Run with GRAPHCODER_BENCH_MODES=hybrid,coarse2fine (names, comma
-// separated) to run only some.
+// separated) to run only some, and with GRAPHCODER_BENCH_TSV=FILE to have
+// each request of the last iteration written to FILE.MODE.tsv (cursor, then
+// total, parse, coarse, fine, definitions and prompt in ms, then the
+// definition context's stats), for finding what a tail is made of.
 func BenchmarkRetrieval(b *testing.B) {
 	type run struct {
 		name   string
@@ -157,6 +160,9 @@ func BenchmarkRetrieval(b *testing.B) {
 					prompt = append(prompt, res.Stats.Prompt)
 				}
 			}
+			if tsv := os.Getenv("GRAPHCODER_BENCH_TSV"); tsv != "" {
+				writeRequestTSV(b, fmt.Sprintf("%s.%s.tsv", tsv, strings.ReplaceAll(rn.name, "/", "_")), e, cursors, mode, rn.pool, rn.rerank)
+			}
 			for _, d := range [][]time.Duration{retr, total, parse, defs, prompt} {
 				slices.Sort(d)
 			}
@@ -180,6 +186,25 @@ func BenchmarkRetrieval(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// writeRequestTSV completes the cursors once more and writes one row per
+// request: where it was and what each stage took.
+func writeRequestTSV(b *testing.B, name string, e *Engine, cursors []benchCursor, mode retrieve.Mode, pool, rerank int) {
+	var sb strings.Builder
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for _, c := range cursors {
+		res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: pool, Rerank: rerank})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := res.Stats
+		fmt.Fprintf(&sb, "%s:%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%+v\n", c.path, c.line,
+			ms(s.Total), ms(s.Parse), ms(s.Coarse), ms(s.Fine), ms(s.Definitions), ms(s.Prompt), s.DefinitionStats)
+	}
+	if err := os.WriteFile(name, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
 	}
 }
 
