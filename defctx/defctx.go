@@ -243,6 +243,7 @@ type collector struct {
 	ev       map[symtab.Def]*evidence
 	keywords map[string]bool
 	rel      *symtab.Relations
+	top      []namedKey // bestNamed's selection, reused
 	st       Stats
 }
 
@@ -578,48 +579,91 @@ func (c *collector) byName(name string, w float64, reason string) {
 	if c.keywords[name] {
 		return
 	}
-	defs := c.in.View.Named(name)
-	kept := defs[:0:0]
-	for _, d := range defs {
-		if k := d.Symbol().Kind; (k.IsCallable() || k.IsType()) && d.File.Language == c.in.File.Language {
-			kept = append(kept, d)
-		}
-	}
-	if len(kept) == 0 {
+	best, found := c.bestNamed(name, nil)
+	if !found {
 		return
 	}
-	if c.rel == nil {
-		c.rel = c.in.View.Relations(c.in.File)
-	}
-	rank := func(d symtab.Def) float64 {
-		if c.o.NoRank {
-			return 0
-		}
-		return c.in.View.Rank(d.File.Path)
-	}
-	// The keys once per definition, not per comparison: a relation is a
-	// Jaccard of two import lists.
-	type keyed struct {
-		d         symtab.Def
-		rel, rank float64
-	}
-	ks := make([]keyed, len(kept))
-	for i, d := range kept {
-		ks[i] = keyed{d, c.rel.RelationOf(d.File), rank(d)}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
-		return cmp.Or(
-			-cmp.Compare(a.rel, b.rel),
-			-cmp.Compare(a.rank, b.rank),
-			strings.Compare(a.d.File.Path, b.d.File.Path), cmp.Compare(a.d.Sym, b.d.Sym))
-	})
-	for i := range ks {
-		kept[i] = ks[i].d
-	}
 	c.st.ByName++
-	for _, d := range kept[:min(len(kept), c.o.ByName)] {
+	for _, d := range best {
 		c.add(d, w, ByName, reason+" (by name)")
 	}
+}
+
+// namedKey is a definition found by name with what it is ranked by.
+type namedKey struct {
+	ref       symtab.NamedRef
+	rel, rank float64
+}
+
+// bestNamed returns the Options.ByName best callables and types called
+// name in files of the buffer's language, best first (by relation to the
+// buffer, then PageRank, path and symbol), and whether there is any. Of
+// the thousands of definitions a common name has on a large repository
+// it keeps the best few as it goes (symtab.NamedRefs: no outline is
+// decoded but those kept), which gives exactly the first of the order a
+// sort of them all gives: the key is a total order. A ref whose outline
+// turns out unreadable (Def false) is left out, as symtab.Named leaves it
+// out, and the selection made again without it (skip).
+func (c *collector) bestNamed(name string, skip []symtab.NamedRef) ([]symtab.Def, bool) {
+	k := c.o.ByName
+	top := c.top[:0]
+	found := false
+	for n := range c.in.View.NamedRefs(name) {
+		if !(n.Kind.IsCallable() || n.Kind.IsType()) || n.Language != c.in.File.Language || slices.Contains(skip, n) {
+			continue
+		}
+		found = true
+		if k <= 0 {
+			continue
+		}
+		if c.rel == nil {
+			c.rel = c.in.View.Relations(c.in.File)
+		}
+		key := namedKey{ref: n, rel: c.rel.RelationOfRef(n)}
+		if !c.o.NoRank {
+			key.rank = c.in.View.RankOf(n)
+		}
+		if len(top) == k && !namedBefore(&key, &top[k-1]) {
+			continue
+		}
+		// Insert in order, dropping the last when k are kept.
+		i := len(top)
+		if i < k {
+			top = append(top, key)
+		} else {
+			i--
+		}
+		for ; i > 0 && namedBefore(&key, &top[i-1]); i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = key
+	}
+	c.top = top
+	defs := make([]symtab.Def, 0, len(top))
+	for _, key := range top {
+		d, ok := key.ref.Def()
+		if !ok {
+			return c.bestNamed(name, append(skip, key.ref))
+		}
+		defs = append(defs, d)
+	}
+	return defs, found
+}
+
+// namedBefore orders definitions found by name: nearest the buffer in
+// the import graph first, then of the files of highest PageRank, then by
+// path and symbol.
+func namedBefore(a, b *namedKey) bool {
+	if a.rel != b.rel {
+		return a.rel > b.rel
+	}
+	if a.rank != b.rank {
+		return a.rank > b.rank
+	}
+	if c := symtab.ComparePaths(a.ref, b.ref); c != 0 {
+		return c < 0
+	}
+	return a.ref.Sym < b.ref.Sym
 }
 
 // unit is a class (with the members that have a reason) or a function or

@@ -21,6 +21,7 @@ import (
 // repo is a fixture repository parsed into a symbol table, with its lines.
 type repo struct {
 	view  *symtab.View
+	table *symtab.Table // the view's one table
 	lines map[string][]string
 	root  string
 	repo  *symtab.Repo
@@ -54,7 +55,8 @@ func loadRepo(t testing.TB, dir string) *repo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.view = symtab.NewView(b.Finish())
+	r.table = b.Finish()
+	r.view = symtab.NewView(r.table)
 	return r
 }
 

@@ -45,6 +45,12 @@
 // tsconfig.json paths): a Repo holds the module systems configured for
 // one repository, and every File is made in one.
 //
+// A lookup by name (NamedRefs) describes each definition of a name by
+// what the stored table's arrays hold (kind, language, PageRank, the
+// modules its file imports), so that a caller ranks the thousands of
+// definitions of a common name and decodes the outlines of the few it
+// keeps.
+//
 // What the repository does not define (the standard library, packages
 // not indexed) resolves to nothing: no error. Every lookup is bounded
 // (maxDepth, maxDefs, maxSteps), so import cycles, base class cycles and

@@ -206,6 +206,7 @@ type Relations struct {
 	f        *File
 	direct   map[string]bool
 	imported []string
+	ids      []storedIDs // imported in the module tables of stored tables (RelationOfRef)
 }
 
 // Relations prepares the relations of f (which need not be in the view:

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/lang"
 )
 
 // A Table is stored (Table.WriteTo) as the arrays of its indexes in the
@@ -34,8 +35,18 @@ import (
 // name in "sym.defFile" and "sym.defSym"; "sym.outOff"/"sym.out" and
 // "sym.inOff"/"sym.in" are the import graph's adjacency lists and
 // "sym.rank" the PageRank (float64) of each file.
+//
+// Version 2 adds what a lookup by name ranks definitions by, so that it
+// decodes no outline but those of the definitions it keeps (NamedRefs):
+// "sym.defKind" holds a byte per definition of "sym.defFile" (its
+// lang.SymbolKind), "sym.langs" (mapfile.PutStrings) the names of the
+// files' languages in byte order ("" for none) and "sym.fileLang" a byte
+// per file indexing them, "sym.imps" the modules the files import
+// (File.imported) in byte order and "sym.impOff" (one more than the
+// files) indexes each file's, ascending, in "sym.imp". A version 1 table
+// is read without them: its lookups by name decode the outlines.
 
-const storedVersion = 1
+const storedVersion = 2
 
 // WriteTo stores the table's indexes in w (see the comment above). It
 // does not store the files' outlines.
@@ -95,6 +106,9 @@ func (t *Table) WriteTo(w *mapfile.Writer) error {
 	mapfile.Put(w, "sym.nameOff", nameOff)
 	mapfile.Put(w, "sym.defFile", defFile)
 	mapfile.Put(w, "sym.defSym", defSym)
+	if err := t.writeRefs(w, names); err != nil {
+		return err
+	}
 
 	for _, g := range []struct {
 		name string
@@ -116,6 +130,57 @@ func (t *Table) WriteTo(w *mapfile.Writer) error {
 	return nil
 }
 
+// writeRefs stores what NamedRefs reads of each definition and file
+// (version 2; see the comment above).
+func (t *Table) writeRefs(w *mapfile.Writer, names []string) error {
+	var kinds []byte
+	for _, n := range names {
+		for _, d := range t.names[n] {
+			kinds = append(kinds, byte(d.Symbol().Kind))
+		}
+	}
+	w.Section("sym.defKind", kinds)
+	langName := func(f *File) string {
+		if f.Language == nil {
+			return ""
+		}
+		return f.Language.Name
+	}
+	langSet, impSet := map[string]bool{}, map[string]bool{}
+	for _, f := range t.files {
+		langSet[langName(f)] = true
+		for _, m := range f.imported {
+			impSet[m] = true
+		}
+	}
+	langs, imps := slices.Sorted(maps.Keys(langSet)), slices.Sorted(maps.Keys(impSet))
+	if len(langs) > 256 {
+		return fmt.Errorf("symbol table: %d languages, at most 256 are stored", len(langs))
+	}
+	langID, impID := make(map[string]byte, len(langs)), make(map[string]int32, len(imps))
+	for i, l := range langs {
+		langID[l] = byte(i)
+	}
+	for i, m := range imps {
+		impID[m] = int32(i)
+	}
+	fileLang := make([]byte, len(t.files))
+	impOff := []uint32{0}
+	var imp []int32
+	for i, f := range t.files {
+		fileLang[i] = langID[langName(f)]
+		for _, m := range f.imported { // sorted and distinct, so are the ids
+			imp = append(imp, impID[m])
+		}
+		impOff = append(impOff, uint32(len(imp)))
+	}
+	mapfile.PutStrings(w, "sym.langs", mapfile.NewStrings(langs, false))
+	w.Section("sym.fileLang", fileLang)
+	mapfile.PutStrings(w, "sym.imps", mapfile.NewStrings(imps, false))
+	mapfile.Put(w, "sym.impOff", impOff)
+	return mapfile.Put(w, "sym.imp", imp)
+}
+
 // stored is the part of a Table read from a mapped file.
 type stored struct {
 	m     *mapfile.File // kept reachable: the arrays are slices of it
@@ -134,6 +199,16 @@ type stored struct {
 	out, in          []int32
 	rank             []float64
 
+	// refs: the table holds the indexes of version 2, read by NamedRefs
+	// without decoding outlines.
+	refs     bool
+	defKind  []byte
+	langs    []*lang.Language // by id of "sym.langs", nil for ""
+	fileLang []byte
+	imps     mapfile.Strings
+	impOff   []uint32
+	imp      []int32
+
 	// cur holds the outlines loaded so far and the lookups answered
 	// with them. Once it holds more than MaxLoaded files, the next
 	// View.Pin starts a new one: what the requests read stays bounded,
@@ -151,10 +226,11 @@ type loadedFiles struct {
 
 // MaxLoaded bounds the outlines a stored table keeps loaded between the
 // requests that pin it (View.Pin): past it, the next pin starts again
-// from none. A request loads the outlines of the files defining the names
-// it looks up by name, up to thousands on the JDK (15,143 files, about
-// 7 kB of heap each once loaded): a server that kept every one would
-// hold them all in the end.
+// from none. A request loads the outlines of the files its lookups reach
+// (the files of the packages it reads names of, and of a table of layout
+// version 1 every file defining a name it looks up by name: thousands on
+// the JDK, of 15,143 files of about 7 kB of heap each once loaded): a
+// server that kept every one would hold them all in the end.
 var MaxLoaded int64 = 4096
 
 // ErrStored is wrapped by the errors of a stored table that does not
@@ -192,8 +268,8 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 	if n <= 0 || rl != uint64(len(head)-n) {
 		return nil, errors.New("bad header")
 	}
-	if vals[0] != storedVersion {
-		return nil, fmt.Errorf("layout version %d, want %d", vals[0], storedVersion)
+	if vals[0] != 1 && vals[0] != storedVersion {
+		return nil, fmt.Errorf("layout version %d, want 1 or %d", vals[0], storedVersion)
 	}
 	nFiles, nMods, nNames := int(vals[1]), int(vals[2]), int(vals[3])
 	st := &stored{m: m, load: load, graph: vals[4] == 1}
@@ -255,6 +331,11 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if vals[0] >= 2 {
+		if err := st.openRefs(m, nFiles); err != nil {
+			return nil, err
+		}
+	}
 	// Every file id the arrays hold must name a file.
 	for _, ids := range [][]int32{st.modFile, st.defFile, st.out, st.in} {
 		for _, id := range ids {
@@ -264,6 +345,68 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// openRefs reads the indexes of version 2 (see the comment above
+// WriteTo).
+func (st *stored) openRefs(m *mapfile.File, nFiles int) error {
+	var err error
+	if st.defKind, err = m.Section("sym.defKind"); err != nil {
+		return err
+	}
+	if len(st.defKind) != len(st.defFile) {
+		return errors.New("section sym.defKind: bad size")
+	}
+	if st.fileLang, err = m.Section("sym.fileLang"); err != nil {
+		return err
+	}
+	if len(st.fileLang) != nFiles {
+		return errors.New("section sym.fileLang: bad size")
+	}
+	strs := func(name string) (mapfile.Strings, error) {
+		off, err := mapfile.Get[uint32](m, name+".off")
+		if err != nil {
+			return mapfile.Strings{}, err
+		}
+		return mapfile.GetStrings(m, name, max(len(off)-1, 0), false)
+	}
+	langs, err := strs("sym.langs")
+	if err != nil {
+		return err
+	}
+	st.langs = make([]*lang.Language, langs.Len())
+	for i := range st.langs {
+		if name := langs.View(uint32(i)); name != "" {
+			st.langs[i] = lang.ByName(name)
+		}
+	}
+	for _, l := range st.fileLang {
+		if int(l) >= len(st.langs) {
+			return errors.New("section sym.fileLang: language out of range")
+		}
+	}
+	if st.imps, err = strs("sym.imps"); err != nil {
+		return err
+	}
+	if st.impOff, err = mapfile.Get[uint32](m, "sym.impOff"); err != nil {
+		return err
+	}
+	if len(st.impOff) != nFiles+1 || st.impOff[0] != 0 || !slices.IsSorted(st.impOff) {
+		return errors.New("section sym.impOff: bad offsets")
+	}
+	if st.imp, err = mapfile.Get[int32](m, "sym.imp"); err != nil {
+		return err
+	}
+	if len(st.imp) != int(st.impOff[nFiles]) {
+		return errors.New("section sym.imp: bad size")
+	}
+	for _, id := range st.imp {
+		if id < 0 || int(id) >= st.imps.Len() {
+			return errors.New("section sym.imp: module out of range")
+		}
+	}
+	st.refs = true
+	return nil
 }
 
 // pin returns the loaded files lookups go through: the current ones, or

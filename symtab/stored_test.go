@@ -69,6 +69,34 @@ func TestStoredTable(t *testing.T) {
 		if got := graphDump(NewView(st), files); got != want {
 			t.Errorf("%s: stored table's graph:\n%s\nwant:\n%s", dir, got, want)
 		}
+		// A fresh stored table: NamedRefs ranks without loading outlines.
+		fresh, freshLoads := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", dir)))
+		for _, f := range files {
+			fv := NewView(fresh)
+			rel, memRel := fv.Relations(f), NewView(mem).Relations(f)
+			before := *freshLoads
+			for _, s := range f.Symbols {
+				a := NewView(mem).Named(s.Name)
+				i := 0
+				for n := range fv.NamedRefs(s.Name) {
+					if i >= len(a) {
+						t.Fatalf("%s: NamedRefs(%s): more refs than %d definitions", dir, s.Name, len(a))
+					}
+					d := a[i]
+					if n.Sym != d.Sym || n.Kind != d.Symbol().Kind || n.Language != d.File.Language ||
+						rel.RelationOfRef(n) != memRel.RelationOf(d.File) || fv.RankOf(n) != NewView(mem).Rank(d.File.Path) {
+						t.Fatalf("%s: NamedRefs(%s)[%d] does not describe %s", dir, s.Name, i, d)
+					}
+					i++
+				}
+				if i != len(a) {
+					t.Fatalf("%s: NamedRefs(%s): %d refs, want %d", dir, s.Name, i, len(a))
+				}
+			}
+			if *freshLoads != before {
+				t.Errorf("%s: NamedRefs of the names of %s loaded %d outlines", dir, f.Path, *freshLoads-before)
+			}
+		}
 		for _, f := range files {
 			for _, s := range f.Symbols {
 				a, b := NewView(mem).Named(s.Name), NewView(st).Named(s.Name)

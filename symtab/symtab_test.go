@@ -383,6 +383,10 @@ func TestBareScope(t *testing.T) {
 // memory, tables on top, paths removed): Named holds exactly the
 // definitions of every layer whose file the view shows (visible), in
 // layer order, and RelationOf of a shown file is Relation of its path.
+// NamedRefs gives the same definitions in the same order, with their
+// kinds and languages, RelationOfRef and RankOf are RelationOf and Rank
+// of their files, and on a stored base of layout version 2 none of it
+// decodes an outline.
 func TestNamedLayers(t *testing.T) {
 	py := lang.ByName("python")
 	repo := RepoNamed("r")
@@ -394,15 +398,20 @@ func TestNamedLayers(t *testing.T) {
 			var syms []lang.Symbol
 			for j, name := range names {
 				if r.IntN(2) == 0 {
-					syms = append(syms, lang.Symbol{Kind: lang.SymFunction, Name: name, Parent: -1, StartRow: j, EndRow: j,
+					kind := []lang.SymbolKind{lang.SymFunction, lang.SymClass, lang.SymVariable}[r.IntN(3)]
+					syms = append(syms, lang.Symbol{Kind: kind, Name: name, Parent: -1, StartRow: j, EndRow: j,
 						SigStart: j, SigEnd: j, NameRow: j, DocRow: -1})
 				}
 			}
 			var imps []lang.Import
-			for k := 0; k < r.IntN(3); k++ {
+			for k := 0; k < r.IntN(4); k++ {
 				imps = append(imps, lang.Import{Module: fmt.Sprintf("m%d", r.IntN(6))})
 			}
-			files = append(files, NewFile(fmt.Sprintf("m%d.py", r.IntN(8)), py, repo, "", syms, imps))
+			l := py
+			if r.IntN(5) == 0 {
+				l = nil // a file of no known language
+			}
+			files = append(files, NewFile(fmt.Sprintf("m%d.py", r.IntN(8)), l, repo, "", syms, imps))
 		}
 		// One version of a path per table.
 		seen := map[string]bool{}
@@ -411,8 +420,9 @@ func TestNamedLayers(t *testing.T) {
 	for round := 0; round < 200; round++ {
 		baseFiles := mkFiles(6)
 		base := buildTable(t, baseFiles, "r")
+		loads := new(int)
 		if round%2 == 1 {
-			base, _ = storeTable(t, base, baseFiles, repo)
+			base, loads = storeTable(t, base, baseFiles, repo)
 		}
 		v := NewView(base)
 		for k := 0; k < 1+r.IntN(2); k++ {
@@ -428,6 +438,23 @@ func TestNamedLayers(t *testing.T) {
 			rel = v.Relations(me)
 		}
 		for _, name := range names {
+			// The refs first, before Named loads the outlines.
+			before := *loads
+			type refKey struct {
+				ref       NamedRef
+				rel, rank float64
+			}
+			var refs []refKey
+			for n := range v.NamedRefs(name) {
+				k := refKey{ref: n, rank: v.RankOf(n)}
+				if rel != nil {
+					k.rel = rel.RelationOfRef(n)
+				}
+				refs = append(refs, k)
+			}
+			if *loads != before {
+				t.Fatalf("round %d: NamedRefs(%s) loaded %d outlines", round, name, *loads-before)
+			}
 			var want []Def
 			for l := v; l != nil; l = l.parent {
 				if l.t == nil {
@@ -446,6 +473,27 @@ func TestNamedLayers(t *testing.T) {
 			for _, d := range got {
 				if rel != nil && rel.RelationOf(d.File) != rel.Relation(d.File.Path) {
 					t.Fatalf("round %d: RelationOf(%s) = %v, Relation = %v", round, d.File.Path, rel.RelationOf(d.File), rel.Relation(d.File.Path))
+				}
+			}
+			if len(refs) != len(got) {
+				t.Fatalf("round %d: NamedRefs(%s) gave %d refs, Named %d definitions", round, name, len(refs), len(got))
+			}
+			for i, k := range refs {
+				d, ok := k.ref.Def()
+				switch {
+				case !ok || d != got[i]:
+					t.Fatalf("round %d: NamedRefs(%s)[%d] = %v, want %v", round, name, i, d, got[i])
+				case k.ref.Kind != d.Symbol().Kind || k.ref.Language != d.File.Language:
+					t.Fatalf("round %d: ref of %v: kind %v language %v", round, d, k.ref.Kind, k.ref.Language)
+				case k.rank != v.Rank(d.File.Path):
+					t.Fatalf("round %d: RankOf(%v) = %v, Rank = %v", round, d, k.rank, v.Rank(d.File.Path))
+				case rel != nil && k.rel != rel.RelationOf(d.File):
+					t.Fatalf("round %d: RelationOfRef(%v) = %v, RelationOf = %v", round, d, k.rel, rel.RelationOf(d.File))
+				}
+				if i > 0 {
+					if c, want := ComparePaths(refs[i-1].ref, k.ref), strings.Compare(got[i-1].File.Path, d.File.Path); c != want {
+						t.Fatalf("round %d: ComparePaths(%v, %v) = %d, want %d", round, got[i-1], d, c, want)
+					}
 				}
 			}
 		}
