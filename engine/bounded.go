@@ -33,10 +33,14 @@ import (
 // blanked), and only where its rows are plain: a Python body after a
 // header row ending in ':' (its first statement becomes `pass`, so that
 // the header still has a body), a brace body opened at the end of its
-// signature or on the row after it and closed at the start of its last
-// row. When a statement of the bounded parse spans into a blanked region
-// anyway (a function written inside an expression, whose rows are its
-// statement's), the request parses the whole prefix instead.
+// signature (the only brace there) or on the row after it and closed at
+// the start of its last row. When a statement of the bounded parse spans
+// into a blanked region anyway (a function written inside an
+// expression, whose rows are its statement's), the request parses the
+// whole prefix instead, unless each such statement is a Java syntax
+// error, which is its rows alone (elision.throughErrors): a source cut
+// off deep in a method often parses into one error from its first row to
+// its last, bounded or not.
 //
 // The outline of the buffer (the definition context's view of the file
 // being completed) is the bounded parse's, with the indexed symbols that
@@ -92,14 +96,9 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 	if b.path == "" || !boundedLanguages[l.Name] || len(lines) == 0 {
 		return nil
 	}
-	f := st.syms.File(b.path)
-	if f == nil || f.Language != l {
+	f, same := st.shared(b, lines, l)
+	if f == nil {
 		return nil
-	}
-	indexed := st.sources.lines(st.ix, b.path)
-	same := 0 // rows shared with the indexed version
-	for same < len(lines) && same < len(indexed) && lines[same] == indexed[same] {
-		same++
 	}
 	// The last row a symbol of the indexed outline starts on within the
 	// shared rows: a body ending before it is followed by a statement.
@@ -112,6 +111,44 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
 		return s.EndRow < same && s.EndRow < lastStart
 	})
+}
+
+// shared returns the indexed outline of the buffer's file and how many of
+// lines (the buffer's rows before the cursor, or the source parsed for
+// them) from the first on are the indexed version's; nil when the file
+// is not indexed in the buffer's language.
+func (st *state) shared(b *buffer, lines []string, l *lang.Language) (*symtab.File, int) {
+	f := st.syms.File(b.path)
+	if f == nil || f.Language != l {
+		return nil, 0
+	}
+	indexed := st.sources.lines(st.ix, b.path)
+	same := 0
+	for same < len(lines) && same < len(indexed) && lines[same] == indexed[same] {
+		same++
+	}
+	return f, same
+}
+
+// braceOpen returns the row of the '{' opening the body of callable s in
+// lines: ending the signature's last row (a trailing line comment aside)
+// and the only brace there (in `int[] f() { return new int[] {` the
+// brace ending the row is an array's), or alone on the row after it,
+// with no block comment on that row; -1 when the body does not open so.
+func braceOpen(lines []string, s *lang.Symbol) int {
+	if s.SigEnd < s.StartRow || s.SigEnd >= len(lines) {
+		return -1
+	}
+	open := -1
+	if code := trimLineComment(lines[s.SigEnd]); strings.HasSuffix(code, "{") && strings.Count(code, "{") == 1 && !strings.Contains(code, "}") {
+		open = s.SigEnd
+	} else if s.SigEnd+1 < len(lines) && s.SigEnd+1 < s.EndRow && strings.TrimSpace(lines[s.SigEnd+1]) == "{" {
+		open = s.SigEnd + 1
+	}
+	if open < 0 || strings.Contains(lines[open], "/*") {
+		return -1
+	}
+	return open
 }
 
 // blank returns the elision of lines (rows of the indexed file f) that
@@ -319,13 +356,8 @@ func bodyRows(language string, lines []string, s *lang.Symbol) (r rowRange, pass
 	// A brace body: '{' ending the signature's last row (a trailing line
 	// comment aside) or alone on the row after it, '}' first on the
 	// symbol's last row.
-	open := -1
-	if code := trimLineComment(lines[s.SigEnd]); strings.HasSuffix(code, "{") {
-		open = s.SigEnd
-	} else if s.SigEnd+1 < s.EndRow && strings.TrimSpace(lines[s.SigEnd+1]) == "{" {
-		open = s.SigEnd + 1
-	}
-	if open < 0 || strings.Contains(lines[open], "/*") || !strings.HasPrefix(strings.TrimLeft(lines[s.EndRow], " \t"), "}") {
+	open := braceOpen(lines, s)
+	if open < 0 || !strings.HasPrefix(strings.TrimLeft(lines[s.EndRow], " \t"), "}") {
 		return rowRange{}, -1, false
 	}
 	r = rowRange{open + 1, s.EndRow - 1}
@@ -367,6 +399,56 @@ func (e *elision) spans(stmts []*lang.Stmt) bool {
 		}
 	})
 	return bad
+}
+
+// errorLanguages are the languages whose front end makes a syntax error
+// an Error statement of its rows alone, without names, and whose
+// bounded parse keeps the error regions of the whole prefix's
+// (TestBoundedParseReal): Java.
+var errorLanguages = map[string]bool{"java": true}
+
+// throughErrors reports whether f, the parse of e's lines, is the parse
+// of base (the lines e blanked bodies of) but for the text of the rows
+// it blanked, and if so gives f those rows as base has them. That is so
+// when every statement reaching into a blanked region is a syntax error
+// that starts and ends outside the regions and has no names and no
+// statements inside: an Error statement is its rows, and its text is
+// read from the File's lines. A source cut off deep inside a method
+// often parses into one such error from its first row to its last
+// (tree-sitter's recovery giving up on the unclosed blocks), the whole
+// prefix as the bounded one; parsing the whole prefix again would cost
+// more than the rest of the request.
+func (e *elision) throughErrors(f *lang.File, base []string, language string) bool {
+	if !errorLanguages[language] || len(f.Lines) < len(base) {
+		return false
+	}
+	ok := true
+	lang.Walk(f.Stmts, func(s *lang.Stmt) {
+		if !ok || !e.overlaps(s.StartRow, s.EndRow) {
+			return
+		}
+		if s.Kind != lang.Error || e.overlaps(s.StartRow, s.StartRow) || e.overlaps(s.EndRow, s.EndRow) ||
+			len(s.Defs)+len(s.Uses)+len(s.Params) > 0 || len(s.Body)+len(s.Inner)+len(s.Cases)+len(s.Handlers) > 0 ||
+			s.Else != nil || s.Finally != nil || s.Cond != nil {
+			ok = false
+		}
+	})
+	if !ok {
+		return false
+	}
+	for _, r := range e.regions {
+		for _, line := range base[r.from : r.to+1] {
+			if strings.ContainsRune(line, '\r') {
+				return false // the front end reads a lone CR as a line end
+			}
+		}
+	}
+	lines := slices.Clone(f.Lines)
+	for _, r := range e.regions {
+		copy(lines[r.from:r.to+1], base[r.from:r.to+1])
+	}
+	f.Lines = lines
+	return true
 }
 
 // overlaps reports whether rows from..to hold a blanked row.

@@ -30,7 +30,10 @@ import (
 // seeded random lines of each file both ways, and checks that the bounded
 // parse did blank rows at 40 % of them at least (where it does not, a
 // syntax error of the cut-off source spans the bodies, or no statement
-// follows them). At a cursor inside a block
+// follows them); at some of them the statements of the bounded parse
+// reach into the blanked rows through Java syntax errors alone, which the
+// whole prefix has the same (elision.throughErrors). At a cursor inside
+// a block
 // comment the reference is the whole prefix without the comment, which
 // the query leaves out by rule (withoutOpenComment). The outline of the buffer is not
 // held to equality; the test logs how often it agrees (with the
@@ -106,7 +109,7 @@ func TestBoundedParseReal(t *testing.T) {
 
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(13, 3))
-	type tally struct{ cursors, comments, blanked, rows, blankedRows, outlines int }
+	type tally struct{ cursors, comments, blanked, errors, rows, blankedRows, outlines int }
 	byLang := map[string]*tally{}
 	for _, p := range realcode.Files(repo, []string{".py", ".go", ".java"}) {
 		rel, _ := filepath.Rel(repo, p)
@@ -150,6 +153,9 @@ func TestBoundedParseReal(t *testing.T) {
 				tl.blanked++
 				tl.blankedRows += bb.blanked
 			}
+			if bb.elided == nil && bb.blanked > cut {
+				tl.errors++ // the statements read through syntax errors (elision.throughErrors)
+			}
 			if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
 				t.Fatalf("%s:%d (%d rows blanked): the bounded query slice differs from the whole prefix's: %s", rel, line, bb.blanked, diff)
 			}
@@ -169,8 +175,8 @@ func TestBoundedParseReal(t *testing.T) {
 	slices.Sort(names)
 	for _, name := range names {
 		tl := byLang[name]
-		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of %d rows before the cursors, %.0f %%), the same slice and query at all of them; the same outline at %d",
-			name, tl.cursors, tl.comments, tl.blanked, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.outlines)
+		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), the same slice and query at all of them; the same outline at %d",
+			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.outlines)
 		if tl.blanked*5 < tl.cursors*2 {
 			t.Errorf("%s: the bounded parse blanked rows at %d of %d cursors, want at least 40 %%", name, tl.blanked, tl.cursors)
 		}

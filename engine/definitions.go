@@ -68,23 +68,34 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		lines = e.lines
 	}
 	f, err := parseLines(ctx, l, name, lines)
+	// The elision of the source the outline is read from: the query's,
+	// and when the statements are read through syntax errors
+	// (elision.throughErrors), that of the parse they come from.
+	outlined := e
 	if err == nil && e != nil && e.spans(f.Stmts) {
+		if !e.throughErrors(f, base, l.Name) {
+			outlined = nil
+			f, err = parseLines(ctx, l, name, base)
+		}
 		e, lines = nil, base
-		f, err = parseLines(ctx, l, name, lines)
 	}
 	if err != nil {
 		return nil, err
 	}
 	b.parsed, b.blanked, b.elided, b.whole = f, cut, e, whole
 	pkg, syms, imports := f.Package, f.Symbols, f.Imports
+	olines := lines
+	if outlined != nil {
+		olines = outlined.lines
+	}
 	if l.Modules != nil {
-		if o := closedOutline(ctx, l, name, lines); o != nil {
+		if o := closedOutline(ctx, l, name, olines); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
 		}
 	}
-	if e != nil {
-		syms = e.outline(syms)
-		b.blanked += e.blanked
+	if outlined != nil {
+		syms = outlined.outline(syms)
+		b.blanked += outlined.blanked
 	}
 	b.file = symtab.NewFile(b.path, l, st.repo, pkg, syms, imports)
 	return f, nil
