@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
 )
 
 // A SnapshotWriter writes and checks the snapshot files of generations:
@@ -303,6 +305,11 @@ func (d *DB) writeSnapshot(ctx context.Context, gen uint64, write func(io.Writer
 		os.Remove(tmp)
 		return 0, fmt.Errorf("write snapshot %s: %w", final, storageError(err))
 	}
+	// Readers map the file: have the page cache hold it in base pages
+	// rather than the large folios of the writes, which would make
+	// whole megabytes resident in them for every few bytes a search
+	// reads. Best effort: the file is complete either way.
+	mapfile.Recache(final)
 	return cw.n, nil
 }
 

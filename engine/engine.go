@@ -123,23 +123,24 @@ type Options struct {
 	// blobs).
 	NoSnapshot, VerifySnapshot bool
 	// KeepMapped leaves the pages of the snapshot file a request read
-	// mapped after it. By default, when the last request running ends
-	// (at most once a second), they are taken out of the process's
-	// resident memory
-	// (snapfile.Image.Release; the page cache keeps them, so the next
-	// request maps them again in a fraction of a millisecond): a server
-	// of a large index would otherwise end up with most of the file
-	// resident, since the kernel maps pages in blocks of hundreds of
-	// kilobytes.
+	// mapped after it. By default they are taken out of the process's
+	// resident memory (snapfile.Image.Release; the page cache keeps them,
+	// so the next request maps them again in a fraction of a
+	// millisecond) when a request ends with the process's resident set
+	// over ResidentBudget, and once the engine has been idle for
+	// ReleaseEvery: a server of a large index would otherwise end up with
+	// most of the file resident, since the kernel maps pages in blocks of
+	// hundreds of kilobytes (release.go).
 	KeepMapped bool
-	// ReleaseEvery is the least time between two such releases: 0 means
+	// ReleaseEvery is how long the engine must have been idle before it
+	// releases the mapped pages (and, where the resident set cannot be
+	// read, the least time between two releases): 0 means
 	// DefaultReleaseEvery, a negative value releases after every request.
-	// Releasing more often holds less of the file resident at the cost of
-	// the page faults of mapping it again (on the JDK's index, after every
-	// request: a server's resident set 203-208 against 311-348 MiB after
-	// 150 requests, its median request 13.7-15.7 against 10.7-11.7 ms;
-	// bench/RESULTS.md).
 	ReleaseEvery time.Duration
+	// ResidentBudget is the resident set (bytes) above which a request
+	// that ends releases the mapped pages: 0 means DefaultResidentBudget,
+	// a negative value never releases for size (only when idle).
+	ResidentBudget int64
 	// ImportBoost re-ranks retrieved candidates by the import graph: a
 	// candidate's ranking score is multiplied by 1 + ImportBoost x its
 	// file's relation to the file being completed (symtab.Relations: 1
@@ -177,12 +178,10 @@ type Engine struct {
 	badMu     sync.Mutex
 	badImages map[string]string
 
-	// running counts the requests being answered; lastRelease is the
-	// time of the last release of the snapshot file's pages (UnixNano, 0
-	// for none), releaseDue says a timer will try the next.
-	running     atomic.Int32
-	lastRelease atomic.Int64
-	releaseDue  atomic.Bool
+	// running counts the requests being answered; the rest is the state
+	// of the release of the snapshot file's mapped pages (release.go).
+	running atomic.Int32
+	mapped  releaseState
 }
 
 // state is one loaded snapshot: a base index loaded in full and a delta
@@ -311,7 +310,7 @@ func (e *Engine) loadBase() (*state, error) {
 		if !e.opts.KeepMapped {
 			// What opening read (the file lists, the checks of the
 			// symbol table's ids) is not what requests read.
-			_ = im.Release()
+			e.releaseNow(st, time.Now().UnixNano(), true)
 		}
 		st.symBase = symtab.NewView(im.Symbols)
 		changed = im.Changed(snap.Files())
@@ -741,8 +740,8 @@ type Result struct {
 // collector lets the heap grow to twice what was live at its last cycle,
 // and what is live in a server includes the garbage of the requests then
 // running, so its heap settles at several times what it needs; a limit
-// makes it collect sooner instead. The limit is 64 MiB (the runtime, the
-// requests in flight), plus the store's caches and write buffer
+// makes it collect sooner instead. The limit is memoryLimitBase (the
+// runtime, the requests in flight), plus the store's caches and write buffer
 // (db.DB.MemoryBudget), plus what the loaded index holds on the
 // heap (Info.Bytes less the snapshot file mapped, and at least 16 bytes an
 // entry: the file tables and the outlines loaded as lookups reach them),
@@ -758,8 +757,16 @@ func (e *Engine) MemoryLimit(searches int) int64 {
 		heap -= i.SnapshotBytes
 	}
 	heap = max(heap, 16*entries)
-	return 64<<20 + e.d.MemoryBudget() + heap + 2*12*entries*int64(max(searches, 1))
+	return memoryLimitBase + e.d.MemoryBudget() + heap + 2*12*entries*int64(max(searches, 1))
 }
+
+// memoryLimitBase is what MemoryLimit allows beyond what it counts: the
+// runtime and the garbage of the requests between two collections. The
+// garbage is resident until collected, so this is most of what the heap
+// holds beyond its needs: 64 MiB made a busy server on the JDK's index
+// hold 175-180 MiB anonymous, 32 MiB 145-150 MiB at about the same CPU
+// time (bench/RESULTS.md, "Serve memory while busy").
+const memoryLimitBase = 32 << 20
 
 // Root returns the repository root of the loaded index.
 func (e *Engine) Root() string { return e.cur.Load().root }
@@ -786,63 +793,6 @@ func (e *Engine) Complete(ctx context.Context, req Request) (*Result, error) {
 	}
 	runtime.KeepAlive(st)
 	return res, err
-}
-
-// done ends a request: the last one running releases the pages of the
-// snapshot file (Options.KeepMapped).
-func (e *Engine) done() {
-	e.running.Add(-1)
-	e.release(e.cur.Load(), 0)
-}
-
-// DefaultReleaseEvery is the least time between two releases of the
-// snapshot file's pages (Engine.release, Options.ReleaseEvery): mapping
-// them again costs a request page faults, and on a busy machine more than
-// the faults' count suggests, so a server under load releases once a
-// second, not after every request.
-const DefaultReleaseEvery = time.Second
-
-// releaseEvery returns the least time between two releases.
-func (e *Engine) releaseEvery() time.Duration {
-	switch {
-	case e.opts.ReleaseEvery < 0:
-		return 0
-	case e.opts.ReleaseEvery == 0:
-		return DefaultReleaseEvery
-	}
-	return e.opts.ReleaseEvery
-}
-
-// release takes the pages of st's snapshot file out of the resident
-// memory when no more than alone requests are running (Options.KeepMapped):
-// a request releases what its search mapped once the search is done,
-// unless others are searching too, and the last request to end releases
-// the rest; at most once every releaseEvery(), so a release that comes too
-// soon after the last is left to a timer, which releases once that time
-// has passed if no request is running then. The pages stay in the page
-// cache, so a request that maps them again costs a page fault per block
-// of pages.
-func (e *Engine) release(st *state, alone int32) {
-	if e.opts.KeepMapped || st == nil || st.mapped == nil || e.running.Load() > alone {
-		return
-	}
-	now := time.Now().UnixNano()
-	last := e.lastRelease.Load()
-	if wait := last + int64(e.releaseEvery()) - now; last != 0 && wait > 0 {
-		if alone == 0 && e.releaseDue.CompareAndSwap(false, true) {
-			time.AfterFunc(time.Duration(wait), func() {
-				e.releaseDue.Store(false)
-				e.release(e.cur.Load(), 0)
-			})
-		}
-		return
-	}
-	if !e.lastRelease.CompareAndSwap(last, now) {
-		return // another request released just now
-	}
-	// A failure leaves the pages resident: nothing depends on it.
-	_ = st.mapped.Release()
-	runtime.KeepAlive(st)
 }
 
 // refuseImage marks st's snapshot file damaged and reloads the index

@@ -264,17 +264,44 @@ func TestReleaseMapped(t *testing.T) {
 	}
 	entries := int64(released.Info().Entries)
 	one, two := released.MemoryLimit(1), released.MemoryLimit(2)
-	if min := 64<<20 + released.d.MemoryBudget() + 16*entries; one < min || two-one != 24*entries {
+	if min := memoryLimitBase + released.d.MemoryBudget() + 16*entries; one < min || two-one != 24*entries {
 		t.Errorf("memory limits %d (one search), %d (two): want at least %d, and 24 bytes an entry more per search", one, two, min)
 	}
 }
 
-// TestReleaseEvery: requests in a row release the mapped pages once when
-// the next release must wait (the default: a second); with a negative
-// Options.ReleaseEvery every request releases them.
+// TestReleaseRule: a request that ends releases the mapped pages when
+// the resident set is over the budget and its file-backed part grew by
+// releaseGain since the last release.
+func TestReleaseRule(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		total, file, fileLow, budget int64
+		want                         bool
+	}{
+		{300 * mib, 150 * mib, 30 * mib, 224 * mib, true},
+		{200 * mib, 150 * mib, 30 * mib, 224 * mib, false}, // under the budget
+		{224 * mib, 150 * mib, 30 * mib, 224 * mib, false}, // at it
+		{300 * mib, 40 * mib, 30 * mib, 224 * mib, false},  // the heap is over, the file grew 10 MiB
+		{300 * mib, 46 * mib, 30 * mib, 224 * mib, true},   // grew by releaseGain
+		{100 * mib, 60 * mib, 30 * mib, 1, true},           // a one-shot command's budget
+	} {
+		if got := releaseDue(mapfile.Resident{Total: c.total, File: c.file}, c.fileLow, c.budget); got != c.want {
+			t.Errorf("resident %d MiB, file-backed %d MiB (%d after the last release), budget %d: due %v, want %v",
+				c.total/mib, c.file/mib, c.fileLow/mib, c.budget, got, c.want)
+		}
+	}
+}
+
+// TestReleaseEvery: with a negative Options.ReleaseEvery every request
+// releases the mapped pages (after its search, and as it ends); with a
+// budget no test process reaches, requests release nothing, and the idle
+// engine releases once ReleaseEvery has passed without a request.
 func TestReleaseEvery(t *testing.T) {
 	if got := (&Engine{}).releaseEvery(); got != DefaultReleaseEvery {
 		t.Errorf("default: %v between releases, want %v", got, DefaultReleaseEvery)
+	}
+	if got := (&Engine{}).residentBudget(); got != DefaultResidentBudget {
+		t.Errorf("default budget %d, want %d", got, DefaultResidentBudget)
 	}
 	idx := filepath.Join(t.TempDir(), "idx")
 	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx}); err != nil {
@@ -282,22 +309,31 @@ func TestReleaseEvery(t *testing.T) {
 	}
 	for _, c := range []struct {
 		every    time.Duration
-		releases int
-	}{{-1, 3}, {time.Hour, 1}} {
-		e, err := Open(idx, Options{ReleaseEvery: c.every})
+		releases int64
+	}{{-1, 6}, {time.Hour, 0}} {
+		e, err := Open(idx, Options{ReleaseEvery: c.every, ResidentBudget: 1 << 50})
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen, last := 0, e.lastRelease.Load()
+		opened := e.mapped.count.Load()
 		for _, req := range cursors(t, e, 3, 5) {
 			answer(t, e, req)
-			if now := e.lastRelease.Load(); now != last {
-				seen, last = seen+1, now
-			}
 		}
 		e.Close()
-		if seen != c.releases {
-			t.Errorf("ReleaseEvery %v: %d releases in 3 requests, want %d", c.every, seen, c.releases)
+		if got := e.mapped.count.Load() - opened; got != c.releases {
+			t.Errorf("ReleaseEvery %v: %d releases in 3 requests, want %d", c.every, got, c.releases)
+		}
+	}
+	e, err := Open(idx, Options{ReleaseEvery: time.Millisecond, ResidentBudget: 1 << 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	opened := e.mapped.count.Load()
+	answer(t, e, cursors(t, e, 1, 5)[0])
+	for deadline := time.Now().Add(10 * time.Second); e.mapped.count.Load() == opened; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle engine did not release the mapped pages")
 		}
 	}
 }

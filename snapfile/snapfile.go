@@ -537,6 +537,13 @@ func (im *Image) Verify() error {
 // holds none of it resident.
 func (im *Image) Release() error { return im.m.Release() }
 
+// ReleaseCold takes the file's pages out of the process's resident
+// memory but for those of the arrays every search reads through
+// (retrieve.ScannedSections), which the next search would map again
+// whole: a busy reader releases what its searches' tokens and candidates
+// led them to, and keeps what any search reads.
+func (im *Image) ReleaseCold() error { return im.m.Release(retrieve.ScannedSections()...) }
+
 // Close unmaps the file at once. Only for an image whose index and
 // symbol table are no longer used: otherwise let it go, and the mapping
 // goes when they are no longer reachable.

@@ -142,7 +142,10 @@ another schema, in use), 1 for any other failure.`,
 			return &exitError{exitBadInput, err}
 		}
 		po.Layout = cfg.Layout()
-		opts := engine.Options{Prompt: po, Embedder: embedder}
+		// One request, then the process ends: the pages its search mapped
+		// are released before the definition context and the prompt map
+		// theirs, whatever the resident set (engine.Options.ResidentBudget).
+		opts := engine.Options{Prompt: po, Embedder: embedder, ResidentBudget: 1}
 		policy.engine(&opts)
 		if indexDir == "" {
 			repo, ok := findRepo(filepath.Dir(abs))

@@ -41,6 +41,7 @@ type serveFlags struct {
 	lsp, noWatch, allowRemote bool
 	keepMapped                bool
 	releaseEvery              time.Duration
+	residentBudget            string
 	httpAddr, repo, index     string
 	mode, logFormat           string
 	memoryLimit               string
@@ -119,7 +120,8 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 	fl.IntVar(&f.parallel, "parallel", 0, "retrievals computed at once, over LSP and HTTP together (default 2 per CPU)")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "memory the Go runtime aims to stay within (as GOMEMLIMIT: 300MiB, 1GiB; off for none; default: sized from the index, or GOMEMLIMIT when set)")
 	fl.BoolVar(&f.keepMapped, "keep-mapped", false, "keep the pages of the index's snapshot file a request read mapped after it (more resident memory, a page fault less per block of pages the next request reads)")
-	fl.DurationVar(&f.releaseEvery, "release-every", engine.DefaultReleaseEvery, "least time between two releases of the snapshot file's mapped pages (0: after every request, the least resident memory, slower requests)")
+	fl.DurationVar(&f.releaseEvery, "release-every", engine.DefaultReleaseEvery, "idle time after which the snapshot file's mapped pages are released (0: after every request, the least resident memory, slower requests)")
+	fl.StringVar(&f.residentBudget, "resident-budget", "", fmt.Sprintf("resident memory above which a request that ends releases the snapshot file's mapped pages (as --memory-limit: 256MiB; off for none; default %dMiB)", engine.DefaultResidentBudget>>20))
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Second, "time allowed for one HTTP request")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "largest accepted HTTP request body in bytes")
 	fl.BoolVar(&f.noWatch, "no-watch", false, "do not re-index files changed on disk or saved")
@@ -151,6 +153,9 @@ fails or exceeds --llm-timeout, the model-free prediction is used.`,
 		}
 		if _, err := parseMemoryLimit(f.memoryLimit); err != nil {
 			return badInput(fmt.Errorf("--memory-limit: %w", err))
+		}
+		if _, err := parseMemoryLimit(f.residentBudget); err != nil {
+			return badInput(fmt.Errorf("--resident-budget: %w", err))
 		}
 		cfg, err := llmFlags.Config()
 		if err != nil {
@@ -358,6 +363,12 @@ func runServe(ctx context.Context, cmd *cobra.Command, f serveFlags, cfg llm.Con
 	eo := engine.Options{Root: repo, Prompt: po, Embedder: embedder, KeepMapped: f.keepMapped, ReleaseEvery: f.releaseEvery}
 	if f.releaseEvery == 0 {
 		eo.ReleaseEvery = -1 // after every request
+	}
+	switch budget, _ := parseMemoryLimit(f.residentBudget); { // checked with the flags
+	case f.residentBudget == "off":
+		eo.ResidentBudget = -1
+	case budget > 0:
+		eo.ResidentBudget = budget
 	}
 	f.context.engine(&eo)
 	if eng, err = engine.New(d, eo); err != nil {

@@ -420,14 +420,51 @@ func (m *File) VerifyAll() error {
 // file resident. It costs a system call and, after it, a page fault per
 // block the next reads touch. Release may run while other goroutines read
 // the sections; it must not run concurrently with Close.
-func (m *File) Release() error {
+//
+// The pages wholly inside the sections named keep stay mapped: those a
+// reader reads through every time, which it would only map again.
+func (m *File) Release(keep ...string) error {
 	if m.data == nil {
 		return nil
 	}
-	if err := releaseMapped(m.data); err != nil {
-		return fmt.Errorf("release %s: %w", m.path, err)
+	for _, r := range m.releaseRanges(keep) {
+		if err := releaseMapped(m.data[r[0]:r[1]]); err != nil {
+			return fmt.Errorf("release %s: %w", m.path, err)
+		}
 	}
 	return nil
+}
+
+// releaseRanges returns the byte ranges of the mapping Release(keep)
+// releases, page aligned: all of it less the whole pages of the kept
+// sections.
+func (m *File) releaseRanges(keep []string) [][2]int {
+	page := os.Getpagesize()
+	var kept [][2]int
+	for _, name := range keep {
+		e, ok := m.secs[name]
+		if !ok {
+			continue
+		}
+		lo := (int(e.off) + page - 1) / page * page
+		hi := int(e.off+e.length) / page * page
+		if lo < hi {
+			kept = append(kept, [2]int{lo, hi})
+		}
+	}
+	slices.SortFunc(kept, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var out [][2]int
+	at := 0
+	for _, k := range kept {
+		if k[0] > at {
+			out = append(out, [2]int{at, k[0]})
+		}
+		at = max(at, k[1])
+	}
+	if at < len(m.data) {
+		out = append(out, [2]int{at, len(m.data)})
+	}
+	return out
 }
 
 // Close unmaps the file. No section may be used afterwards.

@@ -72,3 +72,79 @@ func TestRelease(t *testing.T) {
 		t.Errorf("Release after Close: %v", err)
 	}
 }
+
+// TestRecache: a synced file read back by Recache keeps its bytes, and a
+// mapping of it still reads them; how much one read then makes resident
+// is the kernel's business (logged, not checked).
+func TestRecache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB
+	writeFile(t, path, func(w *Writer) {
+		w.Section("big", big)
+		sample(w)
+	})
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if !Recache(path) {
+		t.Fatal("Recache failed on a synced file")
+	}
+	if Recache(filepath.Join(t.TempDir(), "missing")) {
+		t.Error("Recache of a missing file reported success")
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b, _ := m.Section("big")
+	_ = b[len(b)/2]
+	t.Logf("one byte read: %d pages of %d resident", presentPages(t, m.data), (len(m.data)+os.Getpagesize()-1)/os.Getpagesize())
+	if !bytes.Equal(b, big) {
+		t.Fatal("section differs from what was written")
+	}
+}
+
+// TestReleaseKeep: Release(keep) leaves the kept section mapped, but for
+// its ends (where the kernel maps the file's pages in blocks of up to 2
+// MiB, releasing part of a block releases all of it), and releases the
+// others.
+func TestReleaseKeep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	a := bytes.Repeat([]byte("a"), 1<<20)
+	b := bytes.Repeat([]byte("b"), 8<<20)
+	writeFile(t, path, func(w *Writer) {
+		w.Section("a", a)
+		w.Section("b", b)
+		sample(w)
+	})
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	sa, _ := m.Section("a")
+	sb, _ := m.Section("b")
+	if !bytes.Equal(sa, a) || !bytes.Equal(sb, b) {
+		t.Fatal("sections differ from what was written")
+	}
+	if err := m.Release("b", "no such section"); err != nil {
+		t.Fatal(err)
+	}
+	page := os.Getpagesize()
+	whole := (len(sb) - 4<<20) / page // the pages of the blocks inside b
+	if n := presentPages(t, sb); n < whole {
+		t.Errorf("%d pages of the kept section resident, want at least %d", n, whole)
+	}
+	if n := presentPages(t, sa); n > 1 {
+		t.Errorf("%d pages of the released section resident", n)
+	}
+	if !bytes.Equal(sa, a) {
+		t.Error("released section differs after Release")
+	}
+}

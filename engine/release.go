@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
+)
+
+// The release of the snapshot file's mapped pages.
+//
+// A search reads the mapped snapshot file in place, and the kernel maps a
+// file's pages into the process in whole folios of its page cache (up to
+// megabytes each), so every request adds to the resident set pages of
+// which it read a few bytes; after a few hundred requests a server holds
+// most of the file. Releasing them (madvise MADV_DONTNEED) keeps the page
+// cache's copy, and the next request that reads them maps them again at a
+// page fault per folio: cheap once, not after every request (on the JDK's
+// index, releasing after each made the median request 1.3x slower).
+//
+// So a request that ends releases them only when the process's resident
+// set is over Options.ResidentBudget (read from the kernel's counters,
+// microseconds) and the file-backed part has grown by at least
+// releaseGain since the last release: a heap alone over the budget does
+// not make every request release what it just mapped. A server that has
+// been idle for Options.ReleaseEvery releases them too, so an idle server
+// holds none of the file. Where the resident set cannot be read, a
+// request releases at most once every ReleaseEvery, as before the budget.
+
+// DefaultReleaseEvery is the default of Options.ReleaseEvery: how long an
+// engine must have been idle before it releases the mapped pages.
+const DefaultReleaseEvery = time.Second
+
+// DefaultResidentBudget is the default of Options.ResidentBudget: the
+// resident set above which a request that ends releases the mapped pages.
+// On the JDK's index (1.45M entries) a server's heap settles at 100-180
+// MiB and its executable maps about 28 MiB, which leaves the snapshot
+// file some 60 MiB before the budget, and one request maps at most a few
+// tens of MiB more (bench/RESULTS.md, "Serve memory while busy").
+const DefaultResidentBudget = 224 << 20
+
+// releaseGain is the least growth of the file-backed resident set since
+// the last release for which a request over the budget releases again.
+const releaseGain = 16 << 20
+
+// releaseState is an engine's record of its releases. Its fields are
+// UnixNano times (0 for never) and bytes.
+type releaseState struct {
+	last    atomic.Int64 // the last release
+	end     atomic.Int64 // when the last request ended
+	fileLow atomic.Int64 // the file-backed resident set after the last release
+	armed   atomic.Bool  // an idle timer is pending
+	count   atomic.Int64 // releases so far
+}
+
+// releaseDue reports whether a request that ends with the process at r
+// releases the mapped pages: r is over budget and its file-backed part
+// has grown by at least releaseGain since it was fileLow, right after
+// the last release.
+func releaseDue(r mapfile.Resident, fileLow, budget int64) bool {
+	return r.Total > budget && r.File-fileLow >= releaseGain
+}
+
+// releaseEvery returns Options.ReleaseEvery with its default (0 for after
+// every request).
+func (e *Engine) releaseEvery() time.Duration {
+	switch {
+	case e.opts.ReleaseEvery < 0:
+		return 0
+	case e.opts.ReleaseEvery == 0:
+		return DefaultReleaseEvery
+	}
+	return e.opts.ReleaseEvery
+}
+
+// residentBudget returns Options.ResidentBudget with its default (-1 for
+// none).
+func (e *Engine) residentBudget() int64 {
+	switch {
+	case e.opts.ResidentBudget < 0:
+		return -1
+	case e.opts.ResidentBudget == 0:
+		return DefaultResidentBudget
+	}
+	return e.opts.ResidentBudget
+}
+
+// done ends a request: the last one running may release the pages of the
+// snapshot file.
+func (e *Engine) done() {
+	e.running.Add(-1)
+	e.release(e.cur.Load(), 0)
+}
+
+// release decides, when no more than alone requests are running (a
+// request calls it after its search with alone 1, and as it ends with
+// alone 0), whether to take the pages of st's snapshot file out of the
+// resident memory now (see the comment at the top of this file), and
+// when the last request ends arms the idle timer.
+func (e *Engine) release(st *state, alone int32) {
+	if e.opts.KeepMapped || st == nil || st.mapped == nil || e.running.Load() > alone {
+		return
+	}
+	now := time.Now().UnixNano()
+	if alone == 0 {
+		e.mapped.end.Store(now)
+	}
+	every := e.releaseEvery()
+	if every > 0 {
+		due := false
+		if r, ok := mapfile.ReadResident(); ok {
+			due = e.residentBudget() >= 0 && releaseDue(r, e.mapped.fileLow.Load(), e.residentBudget())
+		} else {
+			due = now-e.mapped.last.Load() >= int64(every)
+		}
+		if !due {
+			if alone == 0 {
+				e.armIdle(every, every)
+			}
+			return
+		}
+	}
+	e.releaseNow(st, now, false)
+}
+
+// armIdle starts a timer, unless one is pending, that releases the mapped
+// pages once no request has ended for every.
+func (e *Engine) armIdle(every, wait time.Duration) {
+	if !e.mapped.armed.CompareAndSwap(false, true) {
+		return
+	}
+	time.AfterFunc(wait, func() {
+		e.mapped.armed.Store(false)
+		if e.running.Load() > 0 {
+			return // the last request running arms it again as it ends
+		}
+		end := e.mapped.end.Load()
+		if idle := time.Duration(time.Now().UnixNano() - end); idle < every {
+			e.armIdle(every, every-idle)
+			return
+		}
+		if e.mapped.last.Load() > end {
+			return // released since the last request
+		}
+		e.releaseNow(e.cur.Load(), time.Now().UnixNano(), true)
+	})
+}
+
+// releaseNow releases the pages of st's snapshot file, all of them or
+// (a request's release) all but the arrays every search reads through,
+// and notes when, and what stays resident.
+func (e *Engine) releaseNow(st *state, now int64, all bool) {
+	if st == nil || st.mapped == nil {
+		return
+	}
+	// A failure leaves the pages resident: nothing depends on it.
+	if all {
+		_ = st.mapped.Release()
+	} else {
+		_ = st.mapped.ReleaseCold()
+	}
+	runtime.KeepAlive(st)
+	e.mapped.last.Store(now)
+	e.mapped.count.Add(1)
+	if r, ok := mapfile.ReadResident(); ok {
+		e.mapped.fileLow.Store(r.File)
+	}
+}

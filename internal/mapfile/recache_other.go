@@ -1,0 +1,5 @@
+//go:build !linux
+
+package mapfile
+
+func recache(string) bool { return false }

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package mapfile
+
+func readResident() (Resident, bool) { return Resident{}, false }
