@@ -34,11 +34,12 @@
 // The base is mapped from the generation's snapshot file when it has one
 // (package snapfile). The kernel maps a file's pages in blocks of
 // hundreds of kilobytes as a search touches them, so a server of a large
-// index would end up with most of the file resident: a request releases
-// the pages once its search is done and the last request running
-// releases the rest, at most once a second (Options.KeepMapped), the page
-// cache keeping them for the next request. Engine.MemoryLimit sizes the Go runtime's memory
-// limit a server sets itself, from the index.
+// index would end up with most of the file resident: a request that ends
+// with the process's resident set over Options.ResidentBudget releases
+// them but for the arrays every search reads through, and an idle engine
+// releases them all (release.go; Options.KeepMapped), the page cache
+// keeping them for the next request. Engine.MemoryLimit sizes the Go
+// runtime's memory limit a server sets itself, from the index.
 //
 // Loading a large index takes seconds, too long for an editor's save, so
 // Update does not reload: it reads only the changed files' records into a

@@ -135,7 +135,9 @@ type Options struct {
 	// ReleaseEvery is how long the engine must have been idle before it
 	// releases the mapped pages (and, where the resident set cannot be
 	// read, the least time between two releases): 0 means
-	// DefaultReleaseEvery, a negative value releases after every request.
+	// DefaultReleaseEvery, a negative value releases all of the file after
+	// every request (the least resident memory, for the page faults of
+	// mapping it again each time: a one-shot command's choice).
 	ReleaseEvery time.Duration
 	// ResidentBudget is the resident set (bytes) above which a request
 	// that ends releases the mapped pages: 0 means DefaultResidentBudget,

@@ -27,6 +27,13 @@ import (
 // been idle for Options.ReleaseEvery releases them too, so an idle server
 // holds none of the file. Where the resident set cannot be read, a
 // request releases at most once every ReleaseEvery, as before the budget.
+//
+// A request's release keeps the arrays every search reads through
+// (snapfile.Image.ReleaseCold): mapping them again is most of what a
+// release costs the next search, and they are the same few tens of MiB
+// whatever the queries. Releasing after every request (a negative
+// ReleaseEvery, as a one-shot command does) and the idle release take
+// out all of the file.
 
 // DefaultReleaseEvery is the default of Options.ReleaseEvery: how long an
 // engine must have been idle before it releases the mapped pages.
@@ -121,7 +128,8 @@ func (e *Engine) release(st *state, alone int32) {
 			return
 		}
 	}
-	e.releaseNow(st, now, false)
+	// After every request: all of it, for the least resident memory.
+	e.releaseNow(st, now, every == 0)
 }
 
 // armIdle starts a timer, unless one is pending, that releases the mapped

@@ -144,8 +144,8 @@ another schema, in use), 1 for any other failure.`,
 		po.Layout = cfg.Layout()
 		// One request, then the process ends: the pages its search mapped
 		// are released before the definition context and the prompt map
-		// theirs, whatever the resident set (engine.Options.ResidentBudget).
-		opts := engine.Options{Prompt: po, Embedder: embedder, ResidentBudget: 1}
+		// theirs (engine.Options.ReleaseEvery).
+		opts := engine.Options{Prompt: po, Embedder: embedder, ReleaseEvery: -1}
 		policy.engine(&opts)
 		if indexDir == "" {
 			repo, ok := findRepo(filepath.Dir(abs))
