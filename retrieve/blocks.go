@@ -41,6 +41,16 @@ type blockBounds struct {
 	bmOnce sync.Once
 	tfMax  []uint8
 	dlMin  []uint32
+
+	// Derived on the Jaccard scan's first use (sizefilter.go, not
+	// stored): per block its largest key length, and the size classes:
+	// classBits[c] is the bit set of the entries of key length at least
+	// classMin[c] (ascending), each holding at most a share of the
+	// entries (sizeShares).
+	sizeOnce  sync.Once
+	lmax      []uint32
+	classMin  []uint32
+	classBits [][]uint64
 }
 
 // blocks returns ix's block bounds, deriving them on first use.

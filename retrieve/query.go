@@ -248,6 +248,11 @@ type scratch struct {
 	walk    []bm25Weight // the postings a joint walk visits (bm25Scratch.walk)
 	heap    rankHeap[scored]
 	nodes   entryView
+
+	// lo and hi bound the key lengths of the entries the Jaccard scan
+	// scores (sizefilter.go): the counts of the others may be partial.
+	lo, hi uint32
+	order  []uint32 // the query's rarer tokens, in walk order
 }
 
 var scratchPool freeList
@@ -261,6 +266,7 @@ func (ix *Index) getScratch() *scratch {
 		s.counts = make([]uint32, ix.Len())
 	}
 	s.touched = s.touched[:0]
+	s.lo, s.hi = 0, math.MaxUint32
 	return s
 }
 
@@ -479,6 +485,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		anyMask = anyMask || x != 0
 	}
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
+	wlo, whi := sc.lo, sc.hi
 	if !anyMask {
 		// Only the postings can give an entry a token: visit the touched
 		// entries in id order.
@@ -486,6 +493,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		for i, e := range sc.touched {
 			if i%pollEvery == pollEvery-1 && lim.stop() {
 				break
+			}
+			if l := keyLen[e]; l < wlo || l > whi {
+				continue
 			}
 			inter := counts[e]
 			scanned++
@@ -496,6 +506,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		}
 	} else {
 		bb := ix.blocks()
+		bb.sizes(ix)
 		nb := len(bb.lmin)
 		tb := slices.Grow(sc.tblocks[:0], (nb+63)/64)[:(nb+63)/64]
 		clear(tb)
@@ -521,7 +532,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		}
 		seeds := 0
 		for _, e := range sc.touched {
-			if counts[e] < c || seeds == maxSeeds*k {
+			if counts[e] < c || seeds == maxSeeds*k || keyLen[e] < wlo || keyLen[e] > whi {
 				continue
 			}
 			seeds++
@@ -537,6 +548,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			if lo%pollEvery == 0 && lo > 0 && lim.stop() {
 				break
 			}
+			if bb.lmax[b] < wlo || bb.lmin[b] > whi {
+				continue // no key length of the window
+			}
 			var pc int
 			if mw == 2 {
 				pc = bits.OnesCount64(bb.or[2*b]&qm[0]) + bits.OnesCount64(bb.or[2*b+1]&qm[1])
@@ -551,7 +565,8 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				}
 				i += maxc
 			}
-			if i == 0 {
+			// |A n B| <= |B|: no entry holds more than the block's longest key.
+			if i = min(i, bb.lmax[b]); i == 0 {
 				continue
 			}
 			if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
@@ -560,6 +575,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			for e := lo; e < hi; e++ {
 				inter := counts[e]
 				if inter&seededFlag != 0 {
+					continue
+				}
+				if l := keyLen[e]; l < wlo || l > whi {
 					continue
 				}
 				if mw == 2 {

@@ -151,8 +151,10 @@ func (jaccard) Name() string { return "jaccard" }
 
 func (jaccard) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline time.Time) ([]Hit, RankStats, error) {
 	return s.rankLayers(ctx, "jaccard", q, n, deadline, func(ix *Index, lq *Query, dead []bool, lim *scanLimit, st *RankStats) []Hit {
+		jaccardRunning.Add(1)
+		defer jaccardRunning.Add(-1)
 		sc := ix.getScratch()
-		ix.count(lq, sc)
+		ix.countJaccard(lq, sc, n, dead)
 		hits := ix.topK(lq, sc, n, dead, lim, st)
 		ix.release(sc)
 		return hits

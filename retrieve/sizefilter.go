@@ -1,0 +1,213 @@
+package retrieve
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Size filtering for the Jaccard walk of large queries.
+//
+// An entry of key length L can reach at most min(L, |Q|) / max(L, |Q|)
+// against a query key Q, whatever it shares with it. A query whose key
+// holds hundreds of tokens (a slice over long statements: an array
+// initialiser, a long method) walks the postings of hundreds of rarer
+// tokens, which touch almost every entry (on the JDK index 1.3M of
+// 1.45M entries and 6 MB of postings for the slowest cursors), while
+// its top k are the few entries of long keys: the k-th similarity is
+// about 0.1, so only keys of at least a tenth of |Q| tokens can reach
+// it. So when the rarer postings are long (sizeFilterBytes), the walk
+// goes rarest list first; after the shortest eighth of the postings it
+// scores exactly, from their keys, the entries of the largest counts so
+// far (at most maxSeeds*k); if k of them are eligible, the k-th of
+// their similarities is a lower bound of the final k-th one, and every
+// entry whose length bound is below it is out of the race. That is a
+// window [lo, hi] of key lengths. The rest of the walk then counts only
+// the entries of the largest size class below lo (a bit set per class,
+// sizeBounds) and the scan leaves out the entries and blocks outside the
+// window (blockBounds.lmax). The counts of the entries left out are
+// partial, but those entries are never scored. The result is exactly the
+// plain walk's: the property tests run with sizeFilterBytes 0.
+
+// sizeFilterBytes is the length of the rarer postings of a query (bytes)
+// from which the Jaccard walk seeds a window of key lengths; a variable
+// so that the property tests run the windowed walk on small indexes.
+var sizeFilterBytes = 1 << 20
+
+// sizeShares are the shares of the entries the size classes hold at
+// most: the entries of key length at least classMin[c] are at most
+// 1/sizeShares[c] of all.
+var sizeShares = [...]int{4, 8, 16, 32, 64}
+
+// sizes derives the per-block largest key length and the size classes
+// on first use.
+func (b *blockBounds) sizes(ix *Index) {
+	b.sizeOnce.Do(func() {
+		n := ix.Len()
+		nb := (n + blockSize - 1) / blockSize
+		b.lmax = make([]uint32, nb)
+		for k := range nb {
+			b.lmax[k] = slices.Max(ix.keyLen[k*blockSize : min((k+1)*blockSize, n)])
+		}
+		// above[l]: entries of key length at least l, lengths capped.
+		const capLen = 1 << 12
+		var above [capLen + 2]int
+		for _, l := range ix.keyLen {
+			above[min(l, capLen)]++
+		}
+		for l := capLen - 1; l >= 0; l-- {
+			above[l] += above[l+1]
+		}
+		for _, share := range sizeShares {
+			l := 1
+			for l < capLen && above[l] > n/share {
+				l++
+			}
+			if above[l] == 0 || len(b.classMin) > 0 && uint32(l) <= b.classMin[len(b.classMin)-1] {
+				continue
+			}
+			b.classMin = append(b.classMin, uint32(l))
+		}
+		b.classBits = make([][]uint64, len(b.classMin))
+		for c := range b.classBits {
+			b.classBits[c] = make([]uint64, (n+63)/64)
+		}
+		for e, l := range ix.keyLen {
+			for c, m := range b.classMin {
+				if l < m {
+					break
+				}
+				b.classBits[c][e/64] |= 1 << (e % 64)
+			}
+		}
+	})
+}
+
+// gate returns the bit set of the smallest size class holding every
+// entry of key length at least lo, nil when none is smaller than all.
+func (b *blockBounds) gate(lo uint32) []uint64 {
+	var g []uint64
+	for c, m := range b.classMin {
+		if m <= lo {
+			g = b.classBits[c]
+		}
+	}
+	return g
+}
+
+// countJaccard is count for the Jaccard ranking of the k best: the
+// same counts, or, when the query's rarer postings are long, exact
+// counts for the entries of the window it sets in sc (see above).
+func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
+	ix.queryMask(q, sc)
+	nv := uint32(len(ix.maskBit))
+	ord, total := sc.order[:0], 0
+	for _, t := range q.Key {
+		if t < nv && ix.maskBit[t] < 0 {
+			ord = append(ord, t)
+			total += int(ix.postOff[t+1] - ix.postOff[t])
+		}
+	}
+	sc.order = ord
+	if total < sizeFilterBytes || k <= 0 || len(ord) < 2 {
+		ix.walkLists(ord, sc, nil, total)
+		return
+	}
+	plen := func(t uint32) int { return int(ix.postOff[t+1] - ix.postOff[t]) }
+	slices.SortFunc(ord, func(a, b uint32) int { return cmp.Or(cmp.Compare(plen(a), plen(b)), cmp.Compare(a, b)) })
+	j, done := 0, 0
+	for j < len(ord) && (j == 0 || done+plen(ord[j]) <= total/8) {
+		ix.walkPostings(ord[j], sc, nil)
+		done += plen(ord[j])
+		j++
+	}
+	var gate []uint64
+	if lo, hi, ok := ix.seedWindow(q, sc, k, dead); ok {
+		bb := ix.blocks()
+		bb.sizes(ix)
+		sc.lo, sc.hi = lo, hi
+		gate = bb.gate(lo)
+	}
+	ix.walkLists(ord[j:], sc, gate, total-done)
+}
+
+// walkPostings adds token t's postings to the counts, of the entries in
+// gate only unless it is nil.
+func (ix *Index) walkPostings(t uint32, sc *scratch, gate []uint64) {
+	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+	e := uint32(0)
+	counts := sc.counts
+	for len(b) > 0 {
+		// Inline one-byte deltas, the common case.
+		if b[0] < 0x80 {
+			e += uint32(b[0])
+			b = b[1:]
+		} else {
+			v, k := uvarint(b)
+			e += uint32(v)
+			b = b[k:]
+		}
+		if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
+			continue
+		}
+		if counts[e] == 0 {
+			sc.touched = append(sc.touched, e)
+		}
+		counts[e]++
+	}
+}
+
+// seedWindow returns the window of key lengths [lo, hi] outside which
+// an entry cannot reach the final k-th similarity: the counts so far
+// (of the query's rarest tokens) plus the mask bits give a lower bound of
+// |A n B|, so of the similarity, of every touched entry; the k-th best
+// such bound among at most seedScale*k eligible entries of the largest
+// counts (language, files left out, leak rule) is a lower bound of the
+// k-th similarity of the ranking. ok is false when fewer than k are
+// eligible.
+func (ix *Index) seedWindow(q *Query, sc *scratch, k int, dead []bool) (lo, hi uint32, ok bool) {
+	counts := sc.counts
+	limit := uint32(seedScale * k)
+	var hist [maxSeedCount + 1]uint32
+	for _, e := range sc.touched {
+		hist[min(counts[e], maxSeedCount)]++
+	}
+	c, have := uint32(maxSeedCount), uint32(0)
+	for ; c > 1; c-- {
+		if have += hist[c]; have >= limit {
+			break
+		}
+	}
+	n := uint32(len(q.Key))
+	h := sc.heap[:0]
+	seen := uint32(0)
+	for _, e := range sc.touched {
+		if counts[e] < c {
+			continue
+		}
+		if seen++; seen > limit {
+			break
+		}
+		if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
+			continue
+		}
+		inter := ix.inter(sc, int(e))
+		s := scored{e, inter, n + ix.keyLen[e] - inter}
+		if len(h) == k && !s.better(h[0]) || ix.leaks(q, e, &sc.nodes) {
+			continue
+		}
+		h.offer(s, k)
+	}
+	sc.heap = h[:0]
+	if len(h) < k || h[0].inter == 0 {
+		return 0, math.MaxUint32, false
+	}
+	// bound(L) = L/|Q| for L <= |Q|, |Q|/L above; bound(L) >= i0/u0.
+	i0, u0, nq := uint64(h[0].inter), uint64(h[0].union), uint64(n)
+	lo = uint32((i0*nq + u0 - 1) / u0)
+	hi = uint32(min(nq*u0/i0, math.MaxUint32))
+	return lo, hi, true
+}
+
+// seedScale*k is the number of entries seedWindow bounds at most.
+const seedScale = 16

@@ -1,0 +1,156 @@
+package retrieve
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// A Jaccard walk over long postings on two cores. The postings of a
+// token are deltas, readable only from their start, so the walk is not
+// cut by lists but by entries: the caller's goroutine walks each list up
+// to the middle entry id and hands the position over to a second
+// goroutine, which walks the rest of that list while the first goes on
+// with the next. The two write the counts of disjoint entries, and the
+// second lags by at most one list, so the walk takes about half its
+// time. It runs only when a core is free: when the coarse rankings under
+// way (Jaccard rankings and hybrid searches, two cores each) need no
+// more cores than GOMAXPROCS gives, the rule of Options.Walk.
+
+// splitWalkBytes is the length of postings (bytes) from which a walk is
+// split; a variable so that the property tests split small walks.
+var splitWalkBytes = 1 << 18
+
+// jaccardRunning counts the Jaccard rankings under way, for the rule.
+var jaccardRunning atomic.Int32
+
+// canSplit reports whether a walk may take a second core now (a
+// variable: the property tests split on any machine).
+var canSplit = func() bool {
+	return 2*int(jaccardRunning.Load()+hybridRunning.Load()) <= runtime.GOMAXPROCS(0)
+}
+
+// walkLists adds the postings of the tokens ord (total bytes long) to
+// the counts, of the entries in gate only unless it is nil.
+func (ix *Index) walkLists(ord []uint32, sc *scratch, gate []uint64, total int) {
+	if total < splitWalkBytes || len(ord) == 0 || ix.Len() < 2 || !canSplit() {
+		for _, t := range ord {
+			ix.walkPostings(t, sc, gate)
+		}
+		return
+	}
+	ix.walkSplit(ord, sc, gate)
+}
+
+// splitPos is where the second half of a list starts: its byte offset
+// and the entry id before it.
+type splitPos struct {
+	off int
+	e   uint32
+}
+
+// splitWalk is the state shared by the two halves of a split walk.
+type splitWalk struct {
+	wg      sync.WaitGroup
+	pos     []splitPos
+	ready   atomic.Int32 // lists whose pos is set
+	abort   atomic.Bool  // the first half failed
+	touched []uint32     // entries the second half touched first
+	failed  any          // the second half's panic
+}
+
+var splitWalks = sync.Pool{New: func() any { return new(splitWalk) }}
+
+// walkSplit walks ord on two goroutines (see above).
+func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
+	sp := splitWalks.Get().(*splitWalk)
+	if cap(sp.pos) < len(ord) {
+		sp.pos = make([]splitPos, len(ord))
+	}
+	sp.pos, sp.touched, sp.failed = sp.pos[:len(ord)], sp.touched[:0], nil
+	sp.ready.Store(0)
+	sp.abort.Store(false)
+	mid := uint32(ix.Len() / 2)
+	sp.wg.Add(1)
+	go ix.walkSecond(ord, sc.counts, gate, sp)
+	defer func() {
+		r := recover()
+		if r != nil {
+			sp.abort.Store(true)
+		}
+		sp.wg.Wait()
+		if r == nil {
+			r = sp.failed
+		}
+		sc.touched = append(sc.touched, sp.touched...)
+		sp.failed = nil
+		splitWalks.Put(sp)
+		if r != nil {
+			panic(r)
+		}
+	}()
+	counts := sc.counts
+	for i, t := range ord {
+		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+		e, off := uint32(0), 0
+		for off < len(b) {
+			ne, k := e+uint32(b[off]), 1
+			if b[off] >= 0x80 {
+				v, n := uvarint(b[off:])
+				ne, k = e+uint32(v), n
+			}
+			if ne >= mid {
+				break
+			}
+			e, off = ne, off+k
+			if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
+				continue
+			}
+			if counts[e] == 0 {
+				sc.touched = append(sc.touched, e)
+			}
+			counts[e]++
+		}
+		sp.pos[i] = splitPos{off, e}
+		sp.ready.Store(int32(i + 1))
+	}
+}
+
+// walkSecond walks the second halves of the lists ord as walkSplit hands
+// them over.
+func (ix *Index) walkSecond(ord []uint32, counts []uint32, gate []uint64, sp *splitWalk) {
+	defer sp.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			sp.failed = r
+		}
+	}()
+	for i, t := range ord {
+		for sp.ready.Load() <= int32(i) {
+			if sp.abort.Load() {
+				return
+			}
+			runtime.Gosched()
+		}
+		p := sp.pos[i]
+		b := ix.post[ix.postOff[t]+uint32(p.off) : ix.postOff[t+1]]
+		e := p.e
+		for len(b) > 0 {
+			if b[0] < 0x80 {
+				e += uint32(b[0])
+				b = b[1:]
+			} else {
+				v, k := uvarint(b)
+				e += uint32(v)
+				b = b[k:]
+			}
+			if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
+				continue
+			}
+			if counts[e] == 0 {
+				sp.touched = append(sp.touched, e)
+			}
+			counts[e]++
+		}
+	}
+}
