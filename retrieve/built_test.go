@@ -2,12 +2,15 @@ package retrieve
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -87,4 +90,79 @@ func BenchmarkBuiltRank(b *testing.B) {
 	s := &Snapshot{base: ix}
 	qs := builtQueries(b, s, ix, 200, 42)
 	benchRankers(b, s, qs, CoarseToFine, Hybrid)
+}
+
+// TestBuiltWindowedEqualsPlain: on an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX), over 300 seeded queries, the Jaccard top 10
+// and 50 are the same whether the walk takes the size window and the
+// split (sizefilter.go, splitwalk.go) on every query or on none.
+func TestBuiltWindowedEqualsPlain(t *testing.T) {
+	ix := builtIndex(t)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(t, s, ix, 300, 7)
+	sf, sw, cs := sizeFilterBytes, splitWalkBytes, canSplit
+	defer func() { sizeFilterBytes, splitWalkBytes, canSplit = sf, sw, cs }()
+	for _, q := range qs {
+		for _, n := range []int{10, 50} {
+			sizeFilterBytes, splitWalkBytes = 1<<62, 1<<62
+			plain := mustRank(t, Jaccard(), s, q, n)
+			sizeFilterBytes, splitWalkBytes, canSplit = 0, 0, func() bool { return true }
+			equalHits(t, fmt.Sprintf("%s:%d n %d", q.Path, q.Line, n), mustRank(t, Jaccard(), s, q, n), plain)
+			canSplit = cs
+		}
+	}
+}
+
+// BenchmarkBuiltJaccardTail times the Jaccard top 10 and top 50 over 500
+// seeded queries of an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX), query by query in three ways in turn: the
+// plain walk, the size window (sizefilter.go) and the window with the
+// walk split over a second core (splitwalk.go, when the rule allows it).
+// It reports the median, p95 and p99 of the wall time and of the CPU
+// time of the calling thread (Linux; the split's second goroutine not
+// counted), so that the tail the long queries make can be compared in
+// one sitting.
+func BenchmarkBuiltJaccardTail(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	sf, sw := sizeFilterBytes, splitWalkBytes
+	defer func() { sizeFilterBytes, splitWalkBytes = sf, sw }()
+	variants := []struct {
+		name   string
+		sf, sw int
+	}{{"plain", 1 << 62, 1 << 62}, {"window", sf, 1 << 62}, {"window+split", sf, sw}}
+	for _, n := range []int{10, 50} {
+		b.Run(fmt.Sprintf("top-%d", n), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			wall := make([][]time.Duration, len(variants))
+			cpu := make([][]time.Duration, len(variants))
+			for b.Loop() {
+				for _, q := range qs {
+					for i, v := range variants {
+						sizeFilterBytes, splitWalkBytes = v.sf, v.sw
+						t0, c0 := time.Now(), threadCPU()
+						if _, _, err := Jaccard().Rank(context.Background(), s, q, n, time.Time{}); err != nil {
+							b.Fatal(err)
+						}
+						cpu[i] = append(cpu[i], threadCPU()-c0)
+						wall[i] = append(wall[i], time.Since(t0))
+					}
+				}
+			}
+			for i, v := range variants {
+				for _, d := range []struct {
+					what string
+					ds   []time.Duration
+				}{{"wall", wall[i]}, {"cpu", cpu[i]}} {
+					slices.Sort(d.ds)
+					for _, p := range []float64{0.5, 0.95, 0.99} {
+						ms := float64(d.ds[int(p*float64(len(d.ds)-1))].Microseconds()) / 1000
+						b.ReportMetric(ms, fmt.Sprintf("%s-%s-p%.0f-ms", v.name, d.what, p*100))
+					}
+				}
+			}
+		})
+	}
 }

@@ -51,15 +51,17 @@ type splitPos struct {
 
 // splitWalk is the state shared by the two halves of a split walk.
 type splitWalk struct {
-	wg      sync.WaitGroup
-	pos     []splitPos
-	ready   atomic.Int32 // lists whose pos is set
-	abort   atomic.Bool  // the first half failed
-	touched []uint32     // entries the second half touched first
-	failed  any          // the second half's panic
+	wg  sync.WaitGroup
+	pos []splitPos
+	// handoff carries the index of each list whose pos is set, then -1
+	// when the first half failed; the second half receives every value
+	// sent, so that a send never blocks for good.
+	handoff chan int32
+	touched []uint32 // entries the second half touched first
+	failed  any      // the second half's panic
 }
 
-var splitWalks = sync.Pool{New: func() any { return new(splitWalk) }}
+var splitWalks = sync.Pool{New: func() any { return &splitWalk{handoff: make(chan int32, 256)} }}
 
 // walkSplit walks ord on two goroutines (see above).
 func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
@@ -68,15 +70,16 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 		sp.pos = make([]splitPos, len(ord))
 	}
 	sp.pos, sp.touched, sp.failed = sp.pos[:len(ord)], sp.touched[:0], nil
-	sp.ready.Store(0)
-	sp.abort.Store(false)
+	for len(sp.handoff) > 0 {
+		<-sp.handoff // a -1 nobody read
+	}
 	mid := uint32(ix.Len() / 2)
 	sp.wg.Add(1)
 	go ix.walkSecond(ord, sc.counts, gate, sp)
 	defer func() {
 		r := recover()
 		if r != nil {
-			sp.abort.Store(true)
+			sp.handoff <- -1
 		}
 		sp.wg.Wait()
 		if r == nil {
@@ -112,45 +115,49 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 			counts[e]++
 		}
 		sp.pos[i] = splitPos{off, e}
-		sp.ready.Store(int32(i + 1))
+		sp.handoff <- int32(i)
 	}
 }
 
 // walkSecond walks the second halves of the lists ord as walkSplit hands
-// them over.
+// them over. After a panic (a damaged index) it only drains the handoff.
 func (ix *Index) walkSecond(ord []uint32, counts []uint32, gate []uint64, sp *splitWalk) {
 	defer sp.wg.Done()
+	for range ord {
+		i := <-sp.handoff
+		if i < 0 {
+			return
+		}
+		if sp.failed == nil {
+			sp.walkHalf(ix, ord[i], sp.pos[i], counts, gate)
+		}
+	}
+}
+
+// walkHalf walks token t's postings from p.
+func (sp *splitWalk) walkHalf(ix *Index, t uint32, p splitPos, counts []uint32, gate []uint64) {
 	defer func() {
 		if r := recover(); r != nil {
 			sp.failed = r
 		}
 	}()
-	for i, t := range ord {
-		for sp.ready.Load() <= int32(i) {
-			if sp.abort.Load() {
-				return
-			}
-			runtime.Gosched()
+	b := ix.post[ix.postOff[t]+uint32(p.off) : ix.postOff[t+1]]
+	e := p.e
+	for len(b) > 0 {
+		if b[0] < 0x80 {
+			e += uint32(b[0])
+			b = b[1:]
+		} else {
+			v, k := uvarint(b)
+			e += uint32(v)
+			b = b[k:]
 		}
-		p := sp.pos[i]
-		b := ix.post[ix.postOff[t]+uint32(p.off) : ix.postOff[t+1]]
-		e := p.e
-		for len(b) > 0 {
-			if b[0] < 0x80 {
-				e += uint32(b[0])
-				b = b[1:]
-			} else {
-				v, k := uvarint(b)
-				e += uint32(v)
-				b = b[k:]
-			}
-			if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
-				continue
-			}
-			if counts[e] == 0 {
-				sp.touched = append(sp.touched, e)
-			}
-			counts[e]++
+		if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
+			continue
 		}
+		if counts[e] == 0 {
+			sp.touched = append(sp.touched, e)
+		}
+		counts[e]++
 	}
 }
