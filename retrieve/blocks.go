@@ -42,13 +42,14 @@ type blockBounds struct {
 	tfMax  []uint8
 	dlMin  []uint32
 
-	// Derived on the Jaccard scan's first use (sizefilter.go, not
-	// stored): per block its largest key length, and the size classes:
-	// classBits[c] is the bit set of the entries of key length at least
-	// classMin[c] (ascending), each holding at most a share of the
-	// entries (sizeShares).
+	// Derived on first use (sizefilter.go, not stored): per block its
+	// largest key length (the Jaccard scan's), and the size classes
+	// (the first windowed walk's): classBits[c] is the bit set of the
+	// entries of key length at least classMin[c] (ascending), each
+	// holding at most a share of the entries (sizeShares).
 	sizeOnce  sync.Once
 	lmax      []uint32
+	classOnce sync.Once
 	classMin  []uint32
 	classBits [][]uint64
 }

@@ -31,7 +31,12 @@
 // of a block's masks and its smallest key length bound its entries), the
 // entries of the largest counts scored first so that the bound is tight
 // from the start. Entries sharing nothing (similarity 0) are never
-// returned.
+// returned. A query whose rarer postings are long (a key of hundreds of
+// tokens) walks them rarest first, bounds the k-th similarity from the
+// counts of the shortest eighth, and then counts and scans only the
+// entries whose key length can still reach it (sizefilter.go); when a
+// core is free the walk is split by entry range over two goroutines
+// (splitwalk.go).
 //
 // The leak rule keeps a completion honest inside an indexed file: an entry
 // of the query's own file is dropped when its value window (10 lines

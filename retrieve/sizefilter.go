@@ -14,20 +14,22 @@ import (
 // initialiser, a long method) walks the postings of hundreds of rarer
 // tokens, which touch almost every entry (on the JDK index 1.3M of
 // 1.45M entries and 6 MB of postings for the slowest cursors), while
-// its top k are the few entries of long keys: the k-th similarity is
-// about 0.1, so only keys of at least a tenth of |Q| tokens can reach
-// it. So when the rarer postings are long (sizeFilterBytes), the walk
-// goes rarest list first; after the shortest eighth of the postings it
-// scores exactly, from their keys, the entries of the largest counts so
-// far (at most maxSeeds*k); if k of them are eligible, the k-th of
-// their similarities is a lower bound of the final k-th one, and every
-// entry whose length bound is below it is out of the race. That is a
-// window [lo, hi] of key lengths. The rest of the walk then counts only
-// the entries of the largest size class below lo (a bit set per class,
-// sizeBounds) and the scan leaves out the entries and blocks outside the
-// window (blockBounds.lmax). The counts of the entries left out are
-// partial, but those entries are never scored. The result is exactly the
-// plain walk's: the property tests run with sizeFilterBytes 0.
+// its top k are entries of long keys: the k-th similarity is about 0.1,
+// so only keys of at least a tenth of |Q| tokens can reach it. So when
+// the rarer postings are long (sizeFilterBytes), the walk goes rarest
+// list first. After the shortest eighth of the postings, the counts so
+// far plus the mask bits are a lower bound of each touched entry's
+// |A n B|, so of its similarity; if k of the entries of the largest
+// counts are eligible, the k-th best of their bounds is a lower bound of
+// the final k-th similarity, and an entry whose length bound is below it
+// is out of the race. That is a window [lo, hi] of key lengths. The rest
+// of the walk then counts only the entries of the smallest size class
+// holding every length from lo up (a bit set per class,
+// blockBounds.classes), and the scan leaves out the entries and blocks
+// outside the window (blockBounds.lmax). The counts of the entries left
+// out are partial, but those entries are never scored. The result is
+// exactly the plain walk's: the property tests run with sizeFilterBytes
+// 0.
 
 // sizeFilterBytes is the length of the rarer postings of a query (bytes)
 // from which the Jaccard walk seeds a window of key lengths; a variable
@@ -39,8 +41,7 @@ var sizeFilterBytes = 1 << 20
 // 1/sizeShares[c] of all.
 var sizeShares = [...]int{4, 8, 16, 32, 64}
 
-// sizes derives the per-block largest key length and the size classes
-// on first use.
+// sizes derives the per-block largest key length on first use.
 func (b *blockBounds) sizes(ix *Index) {
 	b.sizeOnce.Do(func() {
 		n := ix.Len()
@@ -49,6 +50,13 @@ func (b *blockBounds) sizes(ix *Index) {
 		for k := range nb {
 			b.lmax[k] = slices.Max(ix.keyLen[k*blockSize : min((k+1)*blockSize, n)])
 		}
+	})
+}
+
+// classes derives the size classes on first use.
+func (b *blockBounds) classes(ix *Index) {
+	b.classOnce.Do(func() {
+		n := ix.Len()
 		// above[l]: entries of key length at least l, lengths capped.
 		const capLen = 1 << 12
 		var above [capLen + 2]int
@@ -124,7 +132,7 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 	var gate []uint64
 	if lo, hi, ok := ix.seedWindow(q, sc, k, dead); ok {
 		bb := ix.blocks()
-		bb.sizes(ix)
+		bb.classes(ix)
 		sc.lo, sc.hi = lo, hi
 		gate = bb.gate(lo)
 	}
