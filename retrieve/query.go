@@ -312,23 +312,7 @@ func (ix *Index) count(q *Query, sc *scratch) {
 		if t >= nv || ix.maskBit[t] >= 0 {
 			continue // unseen token (in no key) or a mask bit
 		}
-		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
-		e := uint32(0)
-		for len(b) > 0 {
-			// Inline one-byte deltas, the common case.
-			if b[0] < 0x80 {
-				e += uint32(b[0])
-				b = b[1:]
-			} else {
-				v, k := uvarint(b)
-				e += uint32(v)
-				b = b[k:]
-			}
-			if sc.counts[e] == 0 {
-				sc.touched = append(sc.touched, e)
-			}
-			sc.counts[e]++
-		}
+		ix.walkPostings(t, sc, nil)
 	}
 }
 

@@ -142,9 +142,13 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 // walkPostings adds token t's postings to the counts, of the entries in
 // gate only unless it is nil.
 func (ix *Index) walkPostings(t uint32, sc *scratch, gate []uint64) {
-	b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
-	e := uint32(0)
-	counts := sc.counts
+	sc.touched = countList(ix.post[ix.postOff[t]:ix.postOff[t+1]], 0, sc.counts, gate, sc.touched)
+}
+
+// countList adds one to the counts of the entries of the postings b
+// (deltas from entry e), of those in gate only unless it is nil, and
+// appends to touched the entries it counts first.
+func countList(b []byte, e uint32, counts []uint32, gate []uint64, touched []uint32) []uint32 {
 	for len(b) > 0 {
 		// Inline one-byte deltas, the common case.
 		if b[0] < 0x80 {
@@ -159,10 +163,11 @@ func (ix *Index) walkPostings(t uint32, sc *scratch, gate []uint64) {
 			continue
 		}
 		if counts[e] == 0 {
-			sc.touched = append(sc.touched, e)
+			touched = append(touched, e)
 		}
 		counts[e]++
 	}
+	return touched
 }
 
 // seedWindow returns the window of key lengths [lo, hi] outside which

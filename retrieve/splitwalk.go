@@ -141,23 +141,5 @@ func (sp *splitWalk) walkHalf(ix *Index, t uint32, p splitPos, counts []uint32, 
 			sp.failed = r
 		}
 	}()
-	b := ix.post[ix.postOff[t]+uint32(p.off) : ix.postOff[t+1]]
-	e := p.e
-	for len(b) > 0 {
-		if b[0] < 0x80 {
-			e += uint32(b[0])
-			b = b[1:]
-		} else {
-			v, k := uvarint(b)
-			e += uint32(v)
-			b = b[k:]
-		}
-		if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
-			continue
-		}
-		if counts[e] == 0 {
-			sp.touched = append(sp.touched, e)
-		}
-		counts[e]++
-	}
+	sp.touched = countList(ix.post[ix.postOff[t]+uint32(p.off):ix.postOff[t+1]], p.e, counts, gate, sp.touched)
 }
