@@ -31,7 +31,18 @@ type brackets struct {
 	// comment is the row and byte offset of the last block comment
 	// opened (where the rows end inside one, that comment).
 	comment [2]int
+	// rows, when not nil, holds per row what it holds (rowCode,
+	// rowComment) and whether it starts and ends inside a block comment.
+	rows []uint8
 }
+
+// What a row holds (brackets.rows).
+const (
+	rowCode      uint8 = 1 << iota // a token outside comments
+	rowComment                     // a comment, or part of one
+	rowOpenStart                   // the row starts inside a block comment
+	rowOpenEnd                     // the row ends inside a block comment
+)
 
 // lexMode is what the lexer is inside of at a given byte.
 type lexMode uint8
@@ -57,11 +68,20 @@ var regexKeywords = map[string]bool{
 // and character literals end at the end of their row, so a quote the
 // lexer misreads (JSX text, say) costs at most that row.
 func lexBrackets(lines []string, from int, language string) *brackets {
+	return lex(lines, from, language, false)
+}
+
+// lex is lexBrackets, recording what each row holds (brackets.rows)
+// when rows is set.
+func lex(lines []string, from int, language string, rows bool) *brackets {
 	if from < 0 {
 		from = 0
 	}
 	n := max(len(lines)-from, 0)
 	br := &brackets{from: from, start: make([]int32, n), end: make([]int32, n), code: from - 1}
+	if rows {
+		br.rows = make([]uint8, n)
+	}
 	ecma := language == "javascript" || language == "typescript"
 	goLang := language == "go"
 	mode := inCode
@@ -71,6 +91,9 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 	prevWord := ""        // the identifier prev ended, if any
 	for r := 0; r < n; r++ {
 		line := lines[from+r]
+		if br.rows != nil && mode == inBlockComment {
+			br.rows[r] |= rowOpenStart
+		}
 		started := false
 		stand := func() {
 			if !started {
@@ -81,11 +104,17 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 		code := func() {
 			stand()
 			br.code = from + r
+			if br.rows != nil {
+				br.rows[r] |= rowCode
+			}
 		}
 		for i := 0; i < len(line); {
 			c := line[i]
 			switch mode {
 			case inBlockComment:
+				if br.rows != nil {
+					br.rows[r] |= rowComment
+				}
 				if c == '*' && i+1 < len(line) && line[i+1] == '/' {
 					mode = inCode
 					i += 2
@@ -138,13 +167,22 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 				i++
 				continue
 			case c == '/' && i+1 < len(line) && line[i+1] == '/':
+				if br.rows != nil {
+					br.rows[r] |= rowComment
+				}
 				i = len(line)
 				continue
 			case c == '/' && i+1 < len(line) && line[i+1] == '*':
+				if br.rows != nil {
+					br.rows[r] |= rowComment
+				}
 				mode = inBlockComment
 				br.comment = [2]int{from + r, i}
 				i += 2
 				continue
+			}
+			if br.rows != nil {
+				br.rows[r] |= rowCode
 			}
 			word := ""
 			switch {
@@ -208,6 +246,9 @@ func lexBrackets(lines []string, from int, language string) *brackets {
 			br.start[r] = depth
 		}
 		br.end[r] = depth
+		if br.rows != nil && mode == inBlockComment {
+			br.rows[r] |= rowOpenEnd
+		}
 	}
 	br.closed = mode == inCode
 	if mode != inBlockComment {
@@ -232,6 +273,46 @@ func OpenComment(lines []string, language string) (row, col int, ok bool) {
 		return -1, -1, false
 	}
 	return br.comment[0], br.comment[1], true
+}
+
+// CommentBlocks returns the row ranges (0-based, inclusive, ascending) of
+// lines, source in a brace language (Java, Go, JavaScript, TypeScript),
+// that hold comments and white space only, each a run of rows from the
+// start of a comment to the end of one: no comment of a range reaches a
+// row outside it. A range starts and ends on a comment row, and blank
+// rows between comments belong to it. It returns nil for another
+// language.
+func CommentBlocks(lines []string, language string) [][2]int {
+	if !braceLanguages[language] {
+		return nil
+	}
+	rows := lex(lines, 0, language, true).rows
+	var out [][2]int
+	start, last := -1, -1 // the open range's first row and its last comment row
+	flush := func() {
+		if start >= 0 && last >= start {
+			out = append(out, [2]int{start, last})
+		}
+		start, last = -1, -1
+	}
+	for r, k := range rows {
+		switch {
+		case k&rowCode != 0:
+			flush()
+		case k&rowComment != 0 || k&rowOpenStart != 0:
+			if start < 0 {
+				if k&rowOpenStart != 0 {
+					continue // the rest of a comment begun on a row of code
+				}
+				start = r
+			}
+			if k&rowOpenEnd == 0 {
+				last = r // a range may end here
+			}
+		}
+	}
+	flush()
+	return out
 }
 
 // braceLanguages are the languages whose brackets Closers reads.

@@ -1,6 +1,7 @@
 package ccg
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -260,6 +261,32 @@ func TestOpenComment(t *testing.T) {
 		row, col, ok := OpenComment(tc.lines, tc.language)
 		if row != tc.row || col != tc.col || ok != tc.ok {
 			t.Errorf("%s: OpenComment = %d, %d, %v; want %d, %d, %v", tc.name, row, col, ok, tc.row, tc.col, tc.ok)
+		}
+	}
+}
+
+// TestCommentBlocks: the runs of rows holding whole comments only, blank
+// rows between them included; a comment begun or ended on a row of code,
+// one still open at the end and comment markers inside literals make no
+// run; nothing for a language without braces.
+func TestCommentBlocks(t *testing.T) {
+	tests := []struct {
+		name, language string
+		lines          []string
+		want           [][2]int
+	}{
+		{"licence and javadoc", "java", []string{"/*", " * licence", " */", "package p;", "", "/** Doc. */", "", "// more", "class A {"},
+			[][2]int{{0, 2}, {5, 7}}},
+		{"comment after code", "java", []string{"int x; /* a", " b */", "int y;"}, nil},
+		{"comment before code", "java", []string{"// a", "/* b", " c */ int z;"}, [][2]int{{0, 0}}},
+		{"open at the end", "java", []string{"int x;", "// a", "/** b"}, [][2]int{{1, 1}}},
+		{"markers in literals", "java", []string{`String s = "/*";`, `String t = """`, `// not a comment`, `""";`}, nil},
+		{"go raw string", "go", []string{"var s = `", "// x", "`", "// y"}, [][2]int{{3, 3}}},
+		{"python", "python", []string{"# a", "x = 1"}, nil},
+	}
+	for _, tc := range tests {
+		if got := CommentBlocks(tc.lines, tc.language); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: CommentBlocks = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -47,7 +47,11 @@ import (
 // lie inside the blanked bodies put back (Python instance attributes,
 // assigned in method bodies); it is not proven to equal the whole
 // prefix's outline, and bench/RESULTS.md measures the evaluation with and
-// without the bounded parse.
+// without the bounded parse. The outline's parse (of the source with its
+// brackets closed) has the comments between the declarations blanked
+// too (commentGaps), their documentation rows put back from the indexed
+// outline; the query's does not: a syntax error there takes in the
+// comments before it, which the whole prefix's error would hold.
 
 // withoutOpenComment returns lines without the block comment open at
 // their end (blank rows for its rows, its first row cut where it
@@ -91,8 +95,10 @@ type elision struct {
 }
 
 // elide returns the bounded source of lines, the lines of buffer b as
-// the query parses them, or nil when nothing can be blanked.
-func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
+// the query parses them, or nil when nothing can be blanked. With
+// comments, the comments between the declarations are blanked too
+// (commentGaps): the source the outline is read from.
+func (st *state) elide(b *buffer, lines []string, l *lang.Language, comments bool) *elision {
 	if b.path == "" || !boundedLanguages[l.Name] || len(lines) == 0 {
 		return nil
 	}
@@ -110,7 +116,41 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) *elision {
 	}
 	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
 		return s.EndRow < same && s.EndRow < lastStart
-	})
+	}, commentGaps(l.Name, lines, f, min(same, lastStart), comments))
+}
+
+// commentGaps returns the row ranges of lines before row end that hold
+// comments only (ccg.CommentBlocks, each whole) and lie between the
+// declarations of the indexed outline f, in no symbol but a type: the
+// documentation and licence comments around the members of a class or
+// file. A comment is no statement, and no statement of the query spans
+// such rows (the bounded parse checks it: elision.spans), so blanked
+// they leave every statement as it is; the outline's documentation rows
+// there are put back from f (elision.outline). Java and Go (the brace
+// languages of boundedLanguages).
+func commentGaps(language string, lines []string, f *symtab.File, end int, comments bool) []rowRange {
+	if !comments || language != "java" && language != "go" || end <= 0 {
+		return nil
+	}
+	blocks := ccg.CommentBlocks(lines[:end], language)
+	if len(blocks) == 0 {
+		return nil
+	}
+	// The rows of the symbols other than types.
+	var in []rowRange
+	for i := range f.Symbols {
+		if s := &f.Symbols[i]; !s.Kind.IsType() {
+			in = append(in, rowRange{s.StartRow, s.EndRow})
+		}
+	}
+	var out []rowRange
+	for _, b := range blocks {
+		r := rowRange{b[0], b[1]}
+		if !slices.ContainsFunc(in, func(s rowRange) bool { return s.from <= r.to && r.from <= s.to }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // shared returns the indexed outline of the buffer's file and how many of
@@ -152,10 +192,11 @@ func braceOpen(lines []string, s *lang.Symbol) int {
 }
 
 // blank returns the elision of lines (rows of the indexed file f) that
-// blanks the plain bodies of f's callables for which pick holds, on top
-// of the regions of prev (an elision of the same rows; nil for none), or
-// nil when nothing is blanked.
-func blank(language string, lines []string, f *symtab.File, prev *elision, pick func(*lang.Symbol) bool) *elision {
+// blanks the plain bodies of f's callables for which pick holds and the
+// rows of comments (outside every body), on top of the regions of prev
+// (an elision of the same rows; nil for none), or nil when nothing is
+// blanked.
+func blank(language string, lines []string, f *symtab.File, prev *elision, pick func(*lang.Symbol) bool, comments []rowRange) *elision {
 	var regions []rowRange
 	var pass []int // per region, the row that becomes `pass` (Python), or -1
 	if prev != nil {
@@ -163,6 +204,10 @@ func blank(language string, lines []string, f *symtab.File, prev *elision, pick 
 			regions = append(regions, r)
 			pass = append(pass, -2) // blanked already
 		}
+	}
+	for _, r := range comments {
+		regions = append(regions, r)
+		pass = append(pass, -1)
 	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
@@ -235,7 +280,7 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 	if f == nil {
 		return src, b.elided
 	}
-	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.StartRow > cursor })
+	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.StartRow > cursor }, nil)
 	if e == nil {
 		if b.elided == nil {
 			return src, nil

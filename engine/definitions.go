@@ -61,7 +61,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	var e *elision
 	if !whole {
 		base, cut = withoutOpenComment(b.lines, l.Name)
-		e = st.elide(b, base, l)
+		e = st.elide(b, base, l, false)
 	}
 	lines := base
 	if e != nil {
@@ -87,15 +87,28 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	olines := lines
 	if outlined != nil {
 		olines = outlined.lines
+		b.blanked += outlined.blanked
 	}
 	if l.Modules != nil {
-		if o := closedOutline(ctx, l, name, olines); o != nil {
+		// The outline's source has the comments between the declarations
+		// blanked as well.
+		oe := outlined
+		if outlined != nil {
+			if c := st.elide(b, base, l, true); c != nil {
+				oe = c
+			}
+		}
+		src := olines
+		if oe != nil {
+			src = oe.lines
+		}
+		if o := closedOutline(ctx, l, name, src); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
+			outlined = oe
 		}
 	}
 	if outlined != nil {
 		syms = outlined.outline(syms)
-		b.blanked += outlined.blanked
 	}
 	b.file = symtab.NewFile(b.path, l, st.repo, pkg, syms, imports)
 	return f, nil
