@@ -49,7 +49,12 @@
 // what the stored table's arrays hold (kind, language, PageRank, the
 // modules its file imports), so that a caller ranks the thousands of
 // definitions of a common name and decodes the outlines of the few it
-// keeps.
+// keeps. A module's member, in a language without re-exports, is found
+// the same way among the definitions of its name (the module's first file
+// defining it at top level), and an import's target files are ordered by
+// the stored module lists: resolving a Java class's bare names through
+// its package decodes the files that define them, not the hundreds of
+// files of the package.
 //
 // What the repository does not define (the standard library, packages
 // not indexed) resolves to nothing: no error. Every lookup is bounded

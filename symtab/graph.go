@@ -26,20 +26,20 @@ func (v *View) ImportTargets(f *File) []*File {
 			out = append(out, g)
 		}
 	}
+	// The files of each module in their order (View.module), of which
+	// only those added are decoded.
 	for _, ref := range f.refs {
-		files := v.module(ref.Module, f.Path)
 		switch {
 		case ref.All && ref.Member == "":
-			for i, g := range files {
-				if i == maxWildcardEdges {
-					break
-				}
+			for _, g := range v.moduleFirst(ref.Module, f.Path, maxWildcardEdges) {
 				add(g)
 			}
 		case ref.Member != "":
-			add(v.memberFile(files, ref.Module, ref.Member, f.Path))
-		case len(files) > 0:
-			add(files[0])
+			add(v.memberFile(ref.Module, ref.Member, f.Path))
+		default:
+			for _, g := range v.moduleFirst(ref.Module, f.Path, 1) {
+				add(g)
+			}
 		}
 	}
 	return out
@@ -48,7 +48,7 @@ func (v *View) ImportTargets(f *File) []*File {
 // memberFile returns the file defining the top-level name a member path
 // starts with among the files of module (its first file when none does),
 // or the file of the submodule module.first; nil when neither exists.
-func (v *View) memberFile(files []*File, module, member, from string) *File {
+func (v *View) memberFile(module, member, from string) *File {
 	first := member
 	for i := 0; i < len(first); i++ {
 		if first[i] == '.' {
@@ -56,17 +56,23 @@ func (v *View) memberFile(files []*File, module, member, from string) *File {
 			break
 		}
 	}
-	for _, g := range files {
-		for _, i := range g.top {
-			if g.Symbols[i].Name == first {
-				return g
+	if v.refsKnowTops() {
+		if g := v.firstDefining(module, first, from); g != nil {
+			return g
+		}
+	} else {
+		for _, g := range v.module(module, from) {
+			for _, i := range g.top {
+				if g.Symbols[i].Name == first {
+					return g
+				}
 			}
 		}
 	}
-	if sub := v.module(joinName(module, first), from); len(sub) > 0 {
+	if sub := v.moduleFirst(joinName(module, first), from, 1); len(sub) > 0 {
 		return sub[0]
 	}
-	if len(files) > 0 {
+	if files := v.moduleFirst(module, from, 1); len(files) > 0 {
 		return files[0]
 	}
 	return nil

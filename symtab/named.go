@@ -1,8 +1,10 @@
 package symtab
 
 import (
+	"cmp"
 	"iter"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
@@ -23,7 +25,13 @@ type NamedRef struct {
 	t        *Table // the layer's table (pinned)
 	id       int32  // the file's id in t's stored arrays, when f is nil
 	f        *File  // the file, when the table holds it in memory
+	top      uint8  // a top-level definition of its file: topYes, topNo, or 0 for unknown
 }
+
+const (
+	topYes = 1 + iota
+	topNo
+)
 
 // NamedRefs returns the visible definitions called name, as Named does
 // (the same definitions, in the same order), as refs. A stored table of
@@ -45,7 +53,15 @@ func (v *View) NamedRefs(name string) iter.Seq[NamedRef] {
 					if !v.sees(l, st.paths.View(uint32(f))) {
 						continue
 					}
-					if !yield(NamedRef{Sym: int(st.defSym[i]), Kind: lang.SymbolKind(st.defKind[i]), Language: st.langs[st.fileLang[f]], t: t, id: f}) {
+					k := st.defKind[i]
+					n := NamedRef{Sym: int(st.defSym[i]), Kind: lang.SymbolKind(k &^ topBit), Language: st.langs[st.fileLang[f]], t: t, id: f}
+					if st.tops {
+						n.top = topNo
+						if k&topBit != 0 {
+							n.top = topYes
+						}
+					}
+					if !yield(n) {
 						return
 					}
 				}
@@ -59,6 +75,19 @@ func (v *View) NamedRefs(name string) iter.Seq[NamedRef] {
 			}
 		}
 	}
+}
+
+// isTop reports whether the ref is a top-level definition of its file
+// (File.Top), decoding the outline when the table does not say.
+func (n NamedRef) isTop() bool {
+	switch {
+	case n.top != 0:
+		return n.top == topYes
+	case n.f != nil:
+		return n.Sym >= 0 && n.Sym < len(n.f.Symbols) && n.f.isTop(n.Sym)
+	}
+	d, ok := n.Def()
+	return ok && d.File.isTop(d.Sym)
 }
 
 // Def returns the definition, decoding its file's outline if it is not
@@ -169,4 +198,193 @@ func (r *Relations) importIDs(st *stored) []int32 {
 type storedIDs struct {
 	st  *stored
 	ids []int32
+}
+
+// modulePrio returns the position of module name among the module names
+// of the ref's file (0: its most specific), from the module lists of the
+// ref's table, without decoding outlines; false when the file does not
+// have the name.
+func (n NamedRef) modulePrio(name string) (int32, bool) {
+	if n.f != nil {
+		ml := n.t.moduleList(name)
+		if ml == nil {
+			return 0, false
+		}
+		for i, f := range ml.files {
+			if f == n.f {
+				return ml.prio[i], true
+			}
+		}
+		return 0, false
+	}
+	st := n.t.st
+	id, ok := st.mods.Search(name)
+	runtime.KeepAlive(st.m)
+	if !ok {
+		return 0, false
+	}
+	for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
+		if st.modFile[i] == n.id {
+			return st.modPrio[i], true
+		}
+	}
+	return 0, false
+}
+
+// moduleHas reports whether the view shows a file of module name, as
+// len(v.module(name, from)) > 0 does, without decoding outlines.
+func (v *View) moduleHas(name string) bool {
+	for l := v; l != nil; l = l.parent {
+		t := l.t
+		if t == nil {
+			continue
+		}
+		if st := t.st; st != nil {
+			id, ok := st.mods.Search(name)
+			if !ok {
+				continue
+			}
+			for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
+				if v.sees(l, st.paths.View(uint32(st.modFile[i]))) {
+					runtime.KeepAlive(st.m)
+					return true
+				}
+			}
+			runtime.KeepAlive(st.m)
+			continue
+		}
+		if ml := t.modules[name]; ml != nil {
+			for _, f := range ml.files {
+				if v.sees(l, f.Path) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// refsKnowTops reports whether every stored table of the view says which
+// of its definitions are top-level (layout version 3), so that
+// firstDefining decodes no outline to find out.
+func (v *View) refsKnowTops() bool {
+	for l := v; l != nil; l = l.parent {
+		if l.t != nil && l.t.st != nil && !l.t.st.tops {
+			return false
+		}
+	}
+	return true
+}
+
+// firstDefining returns the first file of module name, in the order
+// v.module gives them for a file at from, that has a top-level
+// definition called member (topNamed), nil for none: among the
+// definitions called member (NamedRefs), those top-level in a visible
+// file of the module, the file first by (the position of the module's
+// name among the file's, the leading folders it shares with from, path).
+// Only that file's outline is decoded.
+// A file whose outline cannot be decoded has no definition: the next
+// one is taken.
+func (v *View) firstDefining(name, member, from string) *File {
+	var skip []NamedRef
+	for {
+		best, found := v.firstRef(name, member, from, skip)
+		if !found {
+			return nil
+		}
+		if d, ok := best.Def(); ok {
+			return d.File
+		}
+		skip = append(skip, best)
+	}
+}
+
+// firstRef is firstDefining's choice among the refs not in skip (nor of
+// their files).
+func (v *View) firstRef(name, member, from string, skip []NamedRef) (NamedRef, bool) {
+	var best NamedRef
+	var bestPrio, bestNear int32
+	found := false
+	for n := range v.NamedRefs(member) {
+		if !n.isTop() {
+			continue
+		}
+		prio, ok := n.modulePrio(name)
+		if !ok || slices.ContainsFunc(skip, func(s NamedRef) bool { return s.t == n.t && s.id == n.id && s.f == n.f }) {
+			continue
+		}
+		var near int32
+		n.withPath(func(p string) { near = sharedDirs(p, from) })
+		if found {
+			c := cmp.Or(cmp.Compare(prio, bestPrio), -cmp.Compare(near, bestNear))
+			if c == 0 {
+				c = ComparePaths(n, best)
+			}
+			if c >= 0 {
+				continue
+			}
+		}
+		best, bestPrio, bestNear, found = n, prio, near, true
+	}
+	return best, found
+}
+
+// moduleFirst returns the first n of the view's files of module name for
+// a file at from, in the order of v.module, decoding the outlines of
+// those alone (v.module decodes every file of the module: a Java package
+// has hundreds).
+func (v *View) moduleFirst(name, from string, n int) []*File {
+	type cand struct {
+		t          *Table
+		id         int32
+		f          *File
+		prio, near int32
+		path       string // of the mapping for a stored file: not kept past the call
+	}
+	var cs []cand
+	var keep []*stored
+	for l := v; l != nil; l = l.parent {
+		t := l.t
+		if t == nil {
+			continue
+		}
+		if st := t.st; st != nil {
+			id, ok := st.mods.Search(name)
+			if !ok {
+				continue
+			}
+			keep = append(keep, st)
+			for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
+				p := st.paths.View(uint32(st.modFile[i]))
+				if v.sees(l, p) {
+					cs = append(cs, cand{t: t, id: st.modFile[i], prio: st.modPrio[i], path: p})
+				}
+			}
+			continue
+		}
+		if ml := t.modules[name]; ml != nil {
+			for i, f := range ml.files {
+				if v.sees(l, f.Path) {
+					cs = append(cs, cand{t: t, f: f, prio: ml.prio[i], path: f.Path})
+				}
+			}
+		}
+	}
+	for i := range cs {
+		cs[i].near = sharedDirs(cs[i].path, from)
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.prio, b.prio), -cmp.Compare(a.near, b.near), strings.Compare(a.path, b.path))
+	})
+	out := make([]*File, 0, min(n, len(cs)))
+	for _, c := range cs[:min(n, len(cs))] {
+		if c.f == nil {
+			c.f = c.t.file(c.id)
+		}
+		out = append(out, c.f)
+	}
+	for _, st := range keep {
+		runtime.KeepAlive(st.m)
+	}
+	return out
 }

@@ -51,6 +51,22 @@ type Resolver struct {
 	root   *Resolver
 	cache  map[nameKey]Target
 	mods   map[[2]string][]*File // module lookups, by name and importing folder (root only)
+	has    map[string]bool       // whether a module has files (root only)
+}
+
+// moduleHas reports whether the view has a file of module name, cached
+// for the request, without decoding outlines.
+func (r *Resolver) moduleHas(name string) bool {
+	root := r.root
+	if fs, ok := root.mods[[2]string{name, dirOf(r.f.Path)}]; ok {
+		return len(fs) > 0
+	}
+	has, ok := root.has[name]
+	if !ok {
+		has = r.v.moduleHas(name)
+		root.has[name] = has
+	}
+	return has
 }
 
 // module returns the view's files of a module for this resolver's file,
@@ -74,7 +90,7 @@ type nameKey struct {
 // Resolver returns a resolver for names read in f, which need not be in
 // the view (a request's own buffer).
 func (v *View) Resolver(f *File) *Resolver {
-	r := &Resolver{v: v, f: f, others: map[*File]*Resolver{}, cache: map[nameKey]Target{}, mods: map[[2]string][]*File{}}
+	r := &Resolver{v: v, f: f, others: map[*File]*Resolver{}, cache: map[nameKey]Target{}, mods: map[[2]string][]*File{}, has: map[string]bool{}}
 	r.root = r
 	if f.Language != nil {
 		r.sc = f.Language.Scoping
@@ -261,16 +277,26 @@ func (r *Resolver) moduleMember(module, path string, depth int) Target {
 	if first == "" {
 		return Target{Module: module}
 	}
-	files := r.module(module)
-	for _, g := range files {
-		if t := r.For(g).fileMember(first, depth+1); !t.Empty() {
-			return r.walk(t, rest, depth+1)
+	if !r.sc.ReExports && r.v.refsKnowTops() {
+		// A file is a module's member for its top-level definitions
+		// alone: the first of the module's files having first is found
+		// among the definitions of the name, and only its outline is
+		// decoded (a Java package's implicit import reaches hundreds of
+		// files).
+		if g := r.v.firstDefining(module, first, r.f.Path); g != nil {
+			return r.walk(Target{Defs: topNamed(g, first)}, rest, depth+1)
+		}
+	} else {
+		for _, g := range r.module(module) {
+			if t := r.For(g).fileMember(first, depth+1); !t.Empty() {
+				return r.walk(t, rest, depth+1)
+			}
 		}
 	}
-	if sub := joinName(module, first); len(r.module(sub)) > 0 {
+	if sub := joinName(module, first); r.moduleHas(sub) {
 		return r.walk(Target{Module: sub}, rest, depth+1)
 	}
-	if len(files) == 0 {
+	if !r.moduleHas(module) {
 		if dot := strings.LastIndexByte(module, '.'); dot >= 0 {
 			return r.moduleMember(module[:dot], module[dot+1:]+"."+path, depth+1)
 		}
@@ -345,7 +371,7 @@ func (r *Resolver) attr(t Target, name string, depth int) Target {
 		return Target{}
 	}
 	if t.Module != "" {
-		if sub := joinName(t.Module, name); len(r.module(sub)) > 0 {
+		if sub := joinName(t.Module, name); r.moduleHas(sub) {
 			return Target{Module: sub}
 		}
 		return r.moduleMember(t.Module, name, depth+1)

@@ -43,10 +43,18 @@ import (
 // files' languages in byte order ("" for none) and "sym.fileLang" a byte
 // per file indexing them, "sym.imps" the modules the files import
 // (File.imported) in byte order and "sym.impOff" (one more than the
-// files) indexes each file's, ascending, in "sym.imp". A version 1 table
-// is read without them: its lookups by name decode the outlines.
+// files) indexes each file's, ascending, in "sym.imp". Version 3 sets
+// bit 7 of a definition's "sym.defKind" byte when it is a top-level
+// definition of its file (File.Top), so that a module's member is found
+// among the definitions of its name (Resolver.moduleMember) without
+// decoding the module's files. A version 1 table is read without them:
+// its lookups by name decode the outlines; a version 2 table without the
+// top-level bits: its module members are looked for file by file.
 
-const storedVersion = 2
+const storedVersion = 3
+
+// topBit marks a top-level definition in "sym.defKind" (version 3).
+const topBit = 0x80
 
 // WriteTo stores the table's indexes in w (see the comment above). It
 // does not store the files' outlines.
@@ -136,7 +144,14 @@ func (t *Table) writeRefs(w *mapfile.Writer, names []string) error {
 	var kinds []byte
 	for _, n := range names {
 		for _, d := range t.names[n] {
-			kinds = append(kinds, byte(d.Symbol().Kind))
+			k := byte(d.Symbol().Kind)
+			if k&topBit != 0 {
+				return fmt.Errorf("symbol table: symbol kind %d cannot be stored", k)
+			}
+			if d.File.isTop(d.Sym) {
+				k |= topBit
+			}
+			kinds = append(kinds, k)
 		}
 	}
 	w.Section("sym.defKind", kinds)
@@ -202,6 +217,7 @@ type stored struct {
 	// refs: the table holds the indexes of version 2, read by NamedRefs
 	// without decoding outlines.
 	refs     bool
+	tops     bool // defKind holds topBit (version 3)
 	defKind  []byte
 	langs    []*lang.Language // by id of "sym.langs", nil for ""
 	fileLang []byte
@@ -268,8 +284,8 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 	if n <= 0 || rl != uint64(len(head)-n) {
 		return nil, errors.New("bad header")
 	}
-	if vals[0] != 1 && vals[0] != storedVersion {
-		return nil, fmt.Errorf("layout version %d, want 1 or %d", vals[0], storedVersion)
+	if vals[0] < 1 || vals[0] > storedVersion {
+		return nil, fmt.Errorf("layout version %d, want 1 to %d", vals[0], storedVersion)
 	}
 	nFiles, nMods, nNames := int(vals[1]), int(vals[2]), int(vals[3])
 	st := &stored{m: m, load: load, graph: vals[4] == 1}
@@ -335,6 +351,7 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 		if err := st.openRefs(m, nFiles); err != nil {
 			return nil, err
 		}
+		st.tops = vals[0] >= 3
 	}
 	// Every file id the arrays hold must name a file.
 	for _, ids := range [][]int32{st.modFile, st.defFile, st.out, st.in} {

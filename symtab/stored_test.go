@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -282,6 +283,72 @@ func TestStoredPinConcurrent(t *testing.T) {
 	for range 8 {
 		if e := <-errs; e != "" {
 			t.Errorf("pinned view:\n%s\nwant:\n%s", e, want)
+		}
+	}
+}
+
+// TestStoredResolveAll: in every file and class scope of the fixtures,
+// every name they define, and each as an attribute of every module name
+// they have (pkg.Name), resolves in a stored table, alone and under a
+// table of a changed file, as in the table it was written from, and as
+// when the stored table does not say which definitions are top-level (a
+// table of layout version 2: module members are looked for in the
+// module's files, in order): a module's member found among the
+// definitions of its name (firstDefining) is the one the module's files
+// give.
+func TestStoredResolveAll(t *testing.T) {
+	for _, dir := range []string{"py", "java", "go", "ts"} {
+		files := parseTree(t, filepath.Join("testdata", dir))
+		mem := buildTable(t, files, dir)
+		st, _ := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", dir)))
+		byFiles, _ := storeTable(t, mem, files, NewRepo(filepath.Join("testdata", dir)))
+		byFiles.st.tops = false
+		var paths [][]string
+		seen := map[string]bool{}
+		add := func(p ...string) {
+			if k := strings.Join(p, "."); !seen[k] {
+				seen[k] = true
+				paths = append(paths, p)
+			}
+		}
+		for _, f := range files {
+			for _, s := range f.Symbols {
+				add(s.Name)
+				for _, m := range f.Modules() {
+					add(append(strings.Split(m, "."), s.Name)...)
+				}
+			}
+		}
+		top := NewBuilder(dir, false)
+		top.Add(files[0])
+		over := top.Finish()
+		views := [][2]*View{{NewView(byFiles), NewView(st)}, {NewView(byFiles), NewView(mem)},
+			{NewView(byFiles).With(over, nil), NewView(st).With(over, nil)}, {NewView(byFiles).With(over, nil), NewView(mem).With(over, nil)}}
+		resolved := 0
+		for _, vs := range views {
+			for _, f := range files {
+				scopes := []int{-1}
+				for i, s := range f.Symbols {
+					if s.Kind.IsType() {
+						scopes = append(scopes, i)
+					}
+				}
+				rm, rs := vs[0].Resolver(vs[0].File(f.Path)), vs[1].Resolver(vs[1].File(f.Path))
+				for _, class := range scopes {
+					for _, p := range paths {
+						a, b := defs(rm.Path(p, class)), defs(rs.Path(p, class))
+						if a != b {
+							t.Fatalf("%s: %s in %s [%d]: %s, want %s", dir, strings.Join(p, "."), f.Path, class, b, a)
+						}
+						if a != "-" {
+							resolved++
+						}
+					}
+				}
+			}
+		}
+		if resolved == 0 {
+			t.Errorf("%s: nothing resolved: the test shows nothing", dir)
 		}
 	}
 }

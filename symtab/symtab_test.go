@@ -499,3 +499,92 @@ func TestNamedLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstDefining is the brute-force check of firstDefining over random
+// layered views (a base, stored or in memory, tables on top, paths
+// removed): the file it finds is the first of v.module's files, in their
+// order, with a top-level definition of the name (topNamed), decoding no
+// outline but that file's; moduleFirst gives the first of v.module's
+// files and moduleHas whether there are any.
+func TestFirstDefining(t *testing.T) {
+	py := lang.ByName("python")
+	repo := RepoNamed("r")
+	r := rand.New(rand.NewPCG(3, 5))
+	dirs := []string{"", "a/", "b/", "a/b/", "a/c/"}
+	mods := []string{"m0", "m1", "m2"}
+	names := []string{"f", "g"}
+	mkFiles := func(n int) []*File {
+		var files []*File
+		seen := map[string]bool{}
+		for len(files) < n {
+			p := dirs[r.IntN(len(dirs))] + mods[r.IntN(len(mods))] + ".py"
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			var syms []lang.Symbol
+			for j := 0; j < r.IntN(4); j++ {
+				kind, parent := lang.SymFunction, -1
+				if j > 0 && r.IntN(2) == 0 {
+					parent = r.IntN(j) // a member when its parent is a class
+				}
+				if r.IntN(2) == 0 {
+					kind = lang.SymClass
+				}
+				syms = append(syms, lang.Symbol{Kind: kind, Name: names[r.IntN(len(names))], Parent: parent, StartRow: j, EndRow: j,
+					SigStart: j, SigEnd: j, NameRow: j, DocRow: -1})
+			}
+			files = append(files, NewFile(p, py, repo, "", syms, nil))
+		}
+		return files
+	}
+	for round := 0; round < 300; round++ {
+		baseFiles := mkFiles(8)
+		base := buildTable(t, baseFiles, "r")
+		loads := new(int)
+		if round%2 == 1 {
+			base, loads = storeTable(t, base, baseFiles, repo)
+		}
+		v := NewView(base)
+		for k := 0; k < r.IntN(3); k++ {
+			var removed []string
+			for i := 0; i < r.IntN(3); i++ {
+				removed = append(removed, dirs[r.IntN(len(dirs))]+mods[r.IntN(len(mods))]+".py")
+			}
+			v = v.With(buildTable(t, mkFiles(2), "r"), removed)
+		}
+		from := dirs[r.IntN(len(dirs))] + "x.py"
+		var modNames []string
+		for _, f := range baseFiles {
+			modNames = append(modNames, f.Modules()...)
+		}
+		for _, m := range modNames {
+			for _, name := range names {
+				before := *loads
+				got := v.firstDefining(m, name, from)
+				if got != nil && *loads > before+1 || got == nil && *loads != before {
+					t.Fatalf("round %d: firstDefining(%s, %s) decoded %d outlines", round, m, name, *loads-before)
+				}
+				var want *File
+				for _, g := range v.module(m, from) {
+					if len(topNamed(g, name)) > 0 {
+						want = g
+						break
+					}
+				}
+				if got != want {
+					t.Fatalf("round %d: firstDefining(%s, %s) from %s = %v, want %v", round, m, name, from, got, want)
+				}
+				if has := v.moduleHas(m); has != (len(v.module(m, from)) > 0) {
+					t.Fatalf("round %d: moduleHas(%s) = %v", round, m, has)
+				}
+				all := v.module(m, from)
+				for _, k := range []int{1, 2, 32} {
+					if got, want := v.moduleFirst(m, from, k), all[:min(k, len(all))]; !slices.Equal(got, want) {
+						t.Fatalf("round %d: moduleFirst(%s, %d) = %v, want %v", round, m, k, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -126,6 +126,13 @@ func NewFile(path string, l *lang.Language, repo *Repo, pkg string, symbols []la
 	return f
 }
 
+// isTop reports whether symbol i is one of the file's top-level ones
+// (Top): not a member of a type before it.
+func (f *File) isTop(i int) bool {
+	p := f.Symbols[i].Parent
+	return !(p >= 0 && p < i && f.Symbols[p].Kind.IsType())
+}
+
 // Top returns the indexes of the file's top-level symbols.
 func (f *File) Top() []int32 { return f.top }
 
