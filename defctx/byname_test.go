@@ -116,38 +116,45 @@ func TestBestNamed(t *testing.T) {
 	}
 }
 
+// indexTable opens the symbol table of the snapshot file of the index
+// GRAPHCODER_INDEX (skipping without one).
+func indexTable(tb testing.TB) *symtab.Table {
+	dir := os.Getenv("GRAPHCODER_INDEX")
+	if dir == "" {
+		tb.Skip("GRAPHCODER_INDEX not set")
+	}
+	d, err := db.Open(dir, db.OpenOptions{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	snap, err := d.Snapshot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { snap.Close() })
+	path, _, ok := snap.SnapshotFile()
+	if !ok {
+		tb.Skip("the index has no snapshot file")
+	}
+	im, err := snapfile.Open(path, snap.Meta(), false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { im.Close() })
+	return im.Symbols
+}
+
 // TestBestNamedIndex is TestBestNamed on the symbol table of a real index
 // (GRAPHCODER_INDEX, e.g. one of the JDK; skipped without): for the names
 // of a sample of its files, each file as the buffer.
 func TestBestNamedIndex(t *testing.T) {
-	dir := os.Getenv("GRAPHCODER_INDEX")
-	if dir == "" {
-		t.Skip("GRAPHCODER_INDEX not set")
-	}
-	d, err := db.Open(dir, db.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	snap, err := d.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	path, _, ok := snap.SnapshotFile()
-	if !ok {
-		t.Skip("the index has no snapshot file")
-	}
-	im, err := snapfile.Open(path, snap.Meta(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer im.Close()
-	v := symtab.NewView(im.Symbols).Pin()
+	tab := indexTable(t)
+	v := symtab.NewView(tab).Pin()
 	r := rand.New(rand.NewPCG(13, 1))
 	compared := 0
-	for range 40 {
-		f := im.Symbols.FileAt(r.IntN(im.Symbols.Files()))
+	for range 60 {
+		f := tab.FileAt(r.IntN(tab.Files()))
 		c := &collector{in: Input{View: v, File: f}, o: Options{}.withDefaults()}
 		for _, s := range f.Symbols {
 			got, gotFound := c.bestNamed(s.Name, nil)
@@ -159,4 +166,56 @@ func TestBestNamedIndex(t *testing.T) {
 		}
 	}
 	t.Logf("%d names compared", compared)
+}
+
+// BenchmarkByName times the lookup by name of common names on the symbol
+// table of a real index (GRAPHCODER_INDEX; on the JDK get has 747
+// definitions, toString 2,178), the buffer one of its files
+// (GRAPHCODER_BENCH_BUFFER, default the middle one), each lookup on
+// outlines none of which are loaded yet, as in a request after the
+// loaded ones started again (symtab.MaxLoaded): "kept" is bestNamed,
+// "sorted" the sort of every definition with its outline decoded
+// (bestNamedSorted) that it replaced; "kept-loaded" is bestNamed once
+// what it decodes is loaded.
+func BenchmarkByName(b *testing.B) {
+	tab := indexTable(b)
+	defer func(n int64) { symtab.MaxLoaded = n }(symtab.MaxLoaded)
+	symtab.MaxLoaded = 0 // every pin starts with no outline loaded
+	base := symtab.NewView(tab)
+	f := tab.FileAt(tab.Files() / 2)
+	if p := os.Getenv("GRAPHCODER_BENCH_BUFFER"); p != "" {
+		if f = base.File(p); f == nil {
+			b.Fatalf("no file %s in the index", p)
+		}
+	}
+	b.Logf("buffer %s", f.Path)
+	for _, name := range []string{"get", "toString", "run", "close"} {
+		for _, way := range []struct {
+			name string
+			fn   func(*collector, string) ([]symtab.Def, bool)
+		}{{"kept", func(c *collector, n string) ([]symtab.Def, bool) { return c.bestNamed(n, nil) }}, {"sorted", bestNamedSorted}} {
+			b.Run(name+"/"+way.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					v := base.Pin()
+					c := &collector{in: Input{View: v, File: v.File(f.Path)}, o: Options{}.withDefaults()}
+					if _, ok := way.fn(c, name); !ok {
+						b.Fatalf("no definition called %s", name)
+					}
+				}
+			})
+		}
+		// The selection alone, the outlines it decodes loaded: one
+		// allocation (the definitions returned), whatever the number of
+		// definitions ranked.
+		b.Run(name+"/kept-loaded", func(b *testing.B) {
+			v := base.Pin()
+			c := &collector{in: Input{View: v, File: v.File(f.Path)}, o: Options{}.withDefaults()}
+			c.bestNamed(name, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				c.bestNamed(name, nil)
+			}
+		})
+	}
 }
