@@ -371,3 +371,69 @@ func seededCursors(e *Engine, n int) []benchCursor {
 	}
 	return cursors
 }
+
+// BenchmarkQueryDump writes, for seeded cursors of the benchmarks' index,
+// what the query parse makes of each (the slice's statements with their
+// text, hops, edges and target, the retrieval query, the buffer's outline
+// before and with the declarations after the cursor) to the file
+// GRAPHCODER_BENCH_DUMP, so that two builds can be compared cursor by
+// cursor (diff the files): a change meant to leave the queries and the
+// outlines as they are shows it on thousands of cursors. The cursors are
+// BenchmarkRetrieval's, GRAPHCODER_BENCH_CURSORS of them (default 500).
+// It skips without GRAPHCODER_BENCH_DUMP.
+func BenchmarkQueryDump(b *testing.B) {
+	out := os.Getenv("GRAPHCODER_BENCH_DUMP")
+	if out == "" {
+		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
+	}
+	n := 500
+	if s := os.Getenv("GRAPHCODER_BENCH_CURSORS"); s != "" {
+		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+			b.Fatalf("GRAPHCODER_BENCH_CURSORS=%q: want a positive count", s)
+		}
+	}
+	e := stdlibEngine(b)
+	st := e.cur.Load()
+	ctx := context.Background()
+	var sb strings.Builder
+	for b.Loop() {
+		sb.Reset()
+		for _, c := range seededCursors(e, n) {
+			lines := lang.SplitLines(string(c.src))
+			buf := &buffer{path: c.path, lines: lines[:min(c.line-1, len(lines))]}
+			if c.line < len(lines) {
+				buf.after = lines[c.line:]
+				if k := len(buf.after); buf.after[k-1] == "" {
+					buf.after = buf.after[:k-1]
+				}
+			}
+			l := lang.ForPath(c.path)
+			g, s, err := e.querySlice(ctx, st, l, c.path, Request{Path: c.path, Line: c.line}, buf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			q := st.ix.NewQuery(g, s, c.path, c.line)
+			q.Nodes = nil // vertex ids
+			fmt.Fprintf(&sb, "== %s:%d\n", c.path, c.line)
+			for _, v := range s.Nodes {
+				x := g.Nodes[v]
+				x.Scope = 0 // a vertex id
+				fmt.Fprintf(&sb, "N %+v %q\n", x, g.Text(v))
+			}
+			fmt.Fprintf(&sb, "H %v E %v T %d\nQ %+v\n", s.Hop, s.Edges, s.Target, *q)
+			for _, k := range outlineKeys(buf) {
+				fmt.Fprintf(&sb, "O %s\n", k)
+			}
+			buf.addAfter(ctx, l, c.path, st)
+			for _, k := range outlineKeys(buf) {
+				fmt.Fprintf(&sb, "A %s\n", k)
+			}
+			for i, sym := range buf.file.Symbols {
+				fmt.Fprintf(&sb, "D %d doc %d sig %d-%d\n", i, sym.DocRow, sym.SigStart, sym.SigEnd)
+			}
+		}
+	}
+	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
