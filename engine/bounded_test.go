@@ -256,3 +256,84 @@ func TestNeutralLine(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedThroughErrors: a Java source cut off deep inside a method
+// parses into one syntax error from its first row to its last, bounded
+// or not. The bounded parse reads it through the error (no second parse
+// of the whole prefix): the query is the whole prefix's, and the error's
+// text holds the blanked body as it is.
+func TestBoundedThroughErrors(t *testing.T) {
+	src := `package p;
+
+class A {
+    int f() {
+        int x = 1;
+        return x;
+    }
+
+    void g(Object p, int ttl) throws Exception {
+        if (p == null)
+            throw new Exception("closed");
+        synchronized(this) {
+            synchronized(p) {
+                int a = p.hashCode();
+                if (a > 0) {
+                    if (p != null) {
+                        throw new IllegalArgumentException("no");
+                    }
+                    Object s = p.toString();
+                    if (s != null) {
+                        if (a > 1) {
+                            check(a, ttl);
+                        } else {
+                            check(a,
+                                    ttl);
+                        }
+                    }
+                    check(s, a);
+                }
+            }
+        }
+    }
+}
+`
+	repo, idx := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "A.java"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buildIndex(t, repo, idx)
+	whole, err := Open(idx, Options{WholePrefixParse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	bounded, err := Open(idx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bounded.Close()
+	lines := lang.SplitLines(src)
+	const line = 28 // after `}` closing `if (s != null)`
+	before, after := lines[:line-1], lines[line:len(lines)-1]
+	l := lang.ForPath("A.java")
+	ctx := context.Background()
+	wq, wg, ws, _ := queryOf(t, ctx, whole, l, "A.java", line, before, after)
+	bq, bg, bs, bb := queryOf(t, ctx, bounded, l, "A.java", line, before, after)
+	if bb.elided != nil || bb.blanked == 0 {
+		t.Fatalf("the bounded parse was not read through the syntax error: %d rows blanked, elision %v", bb.blanked, bb.elided != nil)
+	}
+	if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
+		t.Fatalf("the bounded query slice differs from the whole prefix's: %s", diff)
+	}
+	wq.Nodes, bq.Nodes = nil, nil
+	if !reflect.DeepEqual(wq, bq) {
+		t.Fatal("the bounded query differs from the whole prefix's")
+	}
+	v := bs.Nodes[0]
+	if n := bg.Nodes[v]; n.Kind != lang.Error || n.StartRow != 0 || n.EndRow != line-2 {
+		t.Fatalf("first slice statement %+v, want one error over rows 0-%d", n, line-2)
+	}
+	if got := bg.Text(v); got != strings.Join(before, "\n") {
+		t.Errorf("the error's text is not the prefix's:\n%s", got)
+	}
+}
