@@ -71,7 +71,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	nodes, err := flatten(tree.RootNode(), p.nodes)
-	tree.Close()
+	tsflat.Close(tree, len(src))
 	p.nodes = nodes
 	if err == nil {
 		err = lang.CheckSyntaxNodes(len(nodes))

@@ -113,7 +113,7 @@ func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, 
 		return buf[:0], errNoTree
 	}
 	nodes, err := tsflat.Flatten(tree.RootNode(), buf)
-	tree.Close()
+	tsflat.Close(tree, len(src))
 	if err == nil {
 		err = lang.CheckSyntaxNodes(len(nodes))
 	}
