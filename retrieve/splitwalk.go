@@ -61,11 +61,16 @@ type splitWalk struct {
 	failed  any      // the second half's panic
 }
 
-var splitWalks = sync.Pool{New: func() any { return &splitWalk{handoff: make(chan int32, 256)} }}
+// splitWalks keeps the states (a freeList, as the scratch: the second
+// half's touched list grows to a few MB on a large index).
+var splitWalks freeList
 
 // walkSplit walks ord on two goroutines (see above).
 func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
-	sp := splitWalks.Get().(*splitWalk)
+	sp, _ := splitWalks.Get().(*splitWalk)
+	if sp == nil {
+		sp = &splitWalk{handoff: make(chan int32, 256)}
+	}
 	if cap(sp.pos) < len(ord) {
 		sp.pos = make([]splitPos, len(ord))
 	}
