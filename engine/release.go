@@ -41,10 +41,10 @@ const DefaultReleaseEvery = time.Second
 
 // DefaultResidentBudget is the default of Options.ResidentBudget: the
 // resident set above which a request that ends releases the mapped pages.
-// On the JDK's index (1.45M entries) a server's heap settles at 100-180
-// MiB and its executable maps about 28 MiB, which leaves the snapshot
-// file some 60 MiB before the budget, and one request maps at most a few
-// tens of MiB more (bench/RESULTS.md, "Serve memory while busy").
+// On the JDK's index (1.45M entries) a busy server holds 125-150 MiB of
+// heap, 28 MiB of executable and about 40 MiB of the arrays every search
+// reads through, so it releases every few requests, and its peak stays
+// at 245-260 MiB (bench/RESULTS.md, "Serve memory while busy").
 const DefaultResidentBudget = 224 << 20
 
 // releaseGain is the least growth of the file-backed resident set since
