@@ -34,20 +34,30 @@ func presentPages(t *testing.T, b []byte) int {
 	return present
 }
 
-// TestRelease: after Release none of the file's pages are resident, and
-// the sections still read the file's bytes.
-func TestRelease(t *testing.T) {
+// openSections writes a file of the named sections (and the sample
+// ones) and opens it; it is closed when the test ends.
+func openSections(t *testing.T, secs ...any) *File {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "f")
-	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
 	writeFile(t, path, func(w *Writer) {
-		w.Section("big", big)
+		for i := 0; i < len(secs); i += 2 {
+			w.Section(secs[i].(string), secs[i+1].([]byte))
+		}
 		sample(w)
 	})
 	m, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// TestRelease: after Release none of the file's pages are resident, and
+// the sections still read the file's bytes.
+func TestRelease(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	m := openSections(t, "big", big)
 	b, _ := m.Section("big")
 	if !bytes.Equal(b, big) {
 		t.Fatal("section differs from what was written")
@@ -115,19 +125,9 @@ func TestRecache(t *testing.T) {
 // MiB, releasing part of a block releases all of it), and releases the
 // others.
 func TestReleaseKeep(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
 	a := bytes.Repeat([]byte("a"), 1<<20)
 	b := bytes.Repeat([]byte("b"), 8<<20)
-	writeFile(t, path, func(w *Writer) {
-		w.Section("a", a)
-		w.Section("b", b)
-		sample(w)
-	})
-	m, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := openSections(t, "a", a, "b", b)
 	sa, _ := m.Section("a")
 	sb, _ := m.Section("b")
 	if !bytes.Equal(sa, a) || !bytes.Equal(sb, b) {

@@ -3,7 +3,6 @@ package mapfile
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -30,17 +29,8 @@ func TestParseStatm(t *testing.T) {
 // part of the resident set grow by about their size, and Release takes
 // them out again.
 func TestReadResident(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<20) // 16 MiB
-	writeFile(t, path, func(w *Writer) {
-		w.Section("big", big)
-		sample(w)
-	})
-	m, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := openSections(t, "big", big)
 	if err := m.Release(); err != nil {
 		t.Fatal(err)
 	}
