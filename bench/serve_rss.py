@@ -6,7 +6,8 @@ Usage: serve_rss.py GRAPHCODER REPO INDEX REQUESTS [EXT] [-- SERVE_FLAGS...]
 Starts `GRAPHCODER serve --repo REPO --index INDEX` on a loopback port, waits
 until /v1/health says it is ready, sends REQUESTS completions one after the other at
 seeded random lines of random files of REPO ending in EXT (default .java),
-then prints the request latencies seen by the client and the server's
+then prints the request latencies seen by the client, the server's CPU
+time (user + system) and minor page faults over the requests, and its
 resident set (VmRSS, VmHWM and the anonymous and file-backed parts of
 /proc/PID/smaps_rollup), and stops the server.
 """
@@ -34,6 +35,10 @@ def main():
     def status():
         return dict(l.split(":", 1) for l in open(f"/proc/{p.pid}/status"))
 
+    def cpu():
+        f = open(f"/proc/{p.pid}/stat").read().rsplit(")", 1)[1].split()
+        return int(f[7]), (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
     try:
         t0 = time.time()
         while time.time() - t0 < 120:
@@ -47,6 +52,7 @@ def main():
                 pass
             time.sleep(0.1)
         print("ready after %.2f s, RSS %s" % (time.time() - t0, status()["VmRSS"].strip()))
+        flt0, cpu0 = cpu()
         files = sorted(glob.glob(os.path.join(root, "**", "*" + ext), recursive=True))
         r = random.Random(7)
         lat = []
@@ -66,6 +72,8 @@ def main():
             urllib.request.urlopen(req, timeout=60).read()
             lat.append(time.time() - t)
         lat.sort()
+        flt1, cpu1 = cpu()
+        print("server cpu %.2f s, minor faults %d" % (cpu1 - cpu0, flt1 - flt0))
         st = status()
         print("requests %d, median %.1f ms, p99 %.1f ms; VmRSS %s, VmHWM %s" % (
             len(lat), 1000 * lat[len(lat) // 2], 1000 * lat[int(0.99 * (len(lat) - 1))],
