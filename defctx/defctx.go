@@ -345,7 +345,10 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			if g == f {
 				there.lines = in.Lines
 			} else if in.Source != nil {
-				there.lines = in.Source(g.Path)
+				// Read when a local's declaration is looked for: most
+				// candidates' calls resolve without.
+				path := g.Path
+				there.load = &lazyLines{load: func() []string { return in.Source(path) }}
 			}
 			w := 1.5 / float64(1+i)
 			predict := func(text string, w float64, where string) {
@@ -413,6 +416,25 @@ type scopeText struct {
 	f     *symtab.File
 	lines []string
 	row   int
+	load  *lazyLines // the lines, when read on first use (text)
+}
+
+// lazyLines are a file's lines read on first use.
+type lazyLines struct {
+	load  func() []string
+	lines []string
+	done  bool
+}
+
+// text returns the lines of the scope, nil when unknown.
+func (s scopeText) text() []string {
+	if s.load == nil {
+		return s.lines
+	}
+	if !s.load.done {
+		s.load.lines, s.load.done = s.load.load(), true
+	}
+	return s.load.lines
 }
 
 // resolve records what an access path read in r's file refers to: the
@@ -486,7 +508,7 @@ func (c *collector) typed(r *symtab.Resolver, at scopeText, parts []string, clas
 			return symtab.Target{}, 0, nil, false // a module the repository does not define below this
 		}
 	}
-	if len(parts) < 2 || r.IsReceiver(parts[0]) || at.lines == nil || depth > 1 {
+	if len(parts) < 2 || r.IsReceiver(parts[0]) || depth > 1 || at.text() == nil {
 		return symtab.Target{}, 0, nil, false
 	}
 	typ, ok, external := c.declared(r, at, parts[0], class, depth)
@@ -515,7 +537,7 @@ func (c *collector) declared(r *symtab.Resolver, at scopeText, name string, clas
 	if fn := enclosingCallable(at.f, at.row); fn >= 0 {
 		from = max(from, at.f.Symbols[fn].SigStart)
 	}
-	for _, t := range declaredTypes(at.lines, from, at.row+1, name, c.keywords) {
+	for _, t := range declaredTypes(at.text(), from, at.row+1, name, c.keywords) {
 		parts := strings.Split(t.name, ".")
 		tt, n, _, _ := c.typed(r, at, parts, class, depth+1)
 		if n == len(parts) {
