@@ -36,7 +36,11 @@ const (
 // NamedRefs returns the visible definitions called name, as Named does
 // (the same definitions, in the same order), as refs. A stored table of
 // layout version 1 and tables in memory give refs of loaded files.
-func (v *View) NamedRefs(name string) iter.Seq[NamedRef] {
+func (v *View) NamedRefs(name string) iter.Seq[NamedRef] { return v.namedRefs(name, false) }
+
+// namedRefs is NamedRefs, with topOnly leaving out early definitions a
+// stored table says are not top-level (the caller still checks isTop).
+func (v *View) namedRefs(name string, topOnly bool) iter.Seq[NamedRef] {
 	return func(yield func(NamedRef) bool) {
 		for l := v; l != nil; l = l.parent {
 			t := l.t
@@ -49,6 +53,9 @@ func (v *View) NamedRefs(name string) iter.Seq[NamedRef] {
 					continue
 				}
 				for i := st.nameOff[id]; i < st.nameOff[id+1]; i++ {
+					if topOnly && st.tops && st.defKind[i]&topBit == 0 {
+						continue
+					}
 					f := st.defFile[i]
 					if !v.sees(l, st.paths.View(uint32(f))) {
 						continue
@@ -305,7 +312,7 @@ func (v *View) firstRef(name, member, from string, skip []NamedRef) (NamedRef, b
 	var best NamedRef
 	var bestPrio, bestNear int32
 	found := false
-	for n := range v.NamedRefs(member) {
+	for n := range v.namedRefs(member, true) {
 		if !n.isTop() {
 			continue
 		}
