@@ -415,6 +415,9 @@ func BenchmarkQueryDump(b *testing.B) {
 			q := st.ix.NewQuery(g, s, c.path, c.line)
 			q.Nodes = nil // vertex ids
 			fmt.Fprintf(&sb, "== %s:%d\n", c.path, c.line)
+			if buf.recovered {
+				sb.WriteString("R recovered\n") // the query read from the closed source (recover.go)
+			}
 			for _, v := range s.Nodes {
 				x := g.Nodes[v]
 				x.Scope = 0 // a vertex id

@@ -109,7 +109,7 @@ func TestBoundedParseReal(t *testing.T) {
 
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(13, 3))
-	type tally struct{ cursors, comments, blanked, errors, rows, blankedRows, outlines int }
+	type tally struct{ cursors, comments, blanked, errors, recovered, rows, blankedRows, outlines int }
 	byLang := map[string]*tally{}
 	for _, p := range realcode.Files(repo, []string{".py", ".go", ".java"}) {
 		rel, _ := filepath.Rel(repo, p)
@@ -156,6 +156,9 @@ func TestBoundedParseReal(t *testing.T) {
 			if bb.elided == nil && bb.blanked > cut {
 				tl.errors++ // the statements read through syntax errors (elision.throughErrors)
 			}
+			if bb.recovered {
+				tl.recovered++ // the query read from the closed source (recover.go)
+			}
 			if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
 				t.Fatalf("%s:%d (%d rows blanked): the bounded query slice differs from the whole prefix's: %s", rel, line, bb.blanked, diff)
 			}
@@ -175,8 +178,8 @@ func TestBoundedParseReal(t *testing.T) {
 	slices.Sort(names)
 	for _, name := range names {
 		tl := byLang[name]
-		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), the same slice and query at all of them; the same outline at %d",
-			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.outlines)
+		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), %d recovered from one syntax error, the same slice and query at all of them; the same outline at %d",
+			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.recovered, tl.outlines)
 		if tl.blanked*5 < tl.cursors*2 {
 			t.Errorf("%s: the bounded parse blanked rows at %d of %d cursors, want at least 40 %%", name, tl.blanked, tl.cursors)
 		}
@@ -263,7 +266,51 @@ func TestNeutralLine(t *testing.T) {
 // of the whole prefix): the query is the whole prefix's, and the error's
 // text holds the blanked body as it is.
 func TestBoundedThroughErrors(t *testing.T) {
-	src := `package p;
+	src := cutOffJava
+	repo, idx := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "A.java"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buildIndex(t, repo, idx)
+	whole, err := Open(idx, Options{WholePrefixParse: true, NoQueryRecovery: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	bounded, err := Open(idx, Options{NoQueryRecovery: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bounded.Close()
+	lines := lang.SplitLines(src)
+	const line = 28 // after `}` closing `if (s != null)`
+	before, after := lines[:line-1], lines[line:len(lines)-1]
+	l := lang.ForPath("A.java")
+	ctx := context.Background()
+	wq, wg, ws, _ := queryOf(t, ctx, whole, l, "A.java", line, before, after)
+	bq, bg, bs, bb := queryOf(t, ctx, bounded, l, "A.java", line, before, after)
+	if bb.elided != nil || bb.blanked == 0 {
+		t.Fatalf("the bounded parse was not read through the syntax error: %d rows blanked, elision %v", bb.blanked, bb.elided != nil)
+	}
+	if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
+		t.Fatalf("the bounded query slice differs from the whole prefix's: %s", diff)
+	}
+	wq.Nodes, bq.Nodes = nil, nil
+	if !reflect.DeepEqual(wq, bq) {
+		t.Fatal("the bounded query differs from the whole prefix's")
+	}
+	v := bs.Nodes[0]
+	if n := bg.Nodes[v]; n.Kind != lang.Error || n.StartRow != 0 || n.EndRow != line-2 {
+		t.Fatalf("first slice statement %+v, want one error over rows 0-%d", n, line-2)
+	}
+	if got := bg.Text(v); got != strings.Join(before, "\n") {
+		t.Errorf("the error's text is not the prefix's:\n%s", got)
+	}
+}
+
+// cutOffJava is a Java source whose prefix up to line 28, cut off deep
+// inside g, parses into one syntax error from its first row to its last.
+const cutOffJava = `package p;
 
 class A {
     int f() {
@@ -297,43 +344,3 @@ class A {
     }
 }
 `
-	repo, idx := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "A.java"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	buildIndex(t, repo, idx)
-	whole, err := Open(idx, Options{WholePrefixParse: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer whole.Close()
-	bounded, err := Open(idx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bounded.Close()
-	lines := lang.SplitLines(src)
-	const line = 28 // after `}` closing `if (s != null)`
-	before, after := lines[:line-1], lines[line:len(lines)-1]
-	l := lang.ForPath("A.java")
-	ctx := context.Background()
-	wq, wg, ws, _ := queryOf(t, ctx, whole, l, "A.java", line, before, after)
-	bq, bg, bs, bb := queryOf(t, ctx, bounded, l, "A.java", line, before, after)
-	if bb.elided != nil || bb.blanked == 0 {
-		t.Fatalf("the bounded parse was not read through the syntax error: %d rows blanked, elision %v", bb.blanked, bb.elided != nil)
-	}
-	if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
-		t.Fatalf("the bounded query slice differs from the whole prefix's: %s", diff)
-	}
-	wq.Nodes, bq.Nodes = nil, nil
-	if !reflect.DeepEqual(wq, bq) {
-		t.Fatal("the bounded query differs from the whole prefix's")
-	}
-	v := bs.Nodes[0]
-	if n := bg.Nodes[v]; n.Kind != lang.Error || n.StartRow != 0 || n.EndRow != line-2 {
-		t.Fatalf("first slice statement %+v, want one error over rows 0-%d", n, line-2)
-	}
-	if got := bg.Text(v); got != strings.Join(before, "\n") {
-		t.Errorf("the error's text is not the prefix's:\n%s", got)
-	}
-}

@@ -41,12 +41,13 @@ type parsedBuffer struct {
 	whole         bool
 	before, after []string
 
-	parsed  *lang.File
-	blanked int
-	elided  *elision
-	file    *symtab.File // the outline before the cursor
-	graph   *ccg.Graph   // the query graph with its target; nil when none was built
-	target  int32
+	parsed    *lang.File
+	blanked   int
+	recovered bool
+	elided    *elision
+	file      *symtab.File // the outline before the cursor
+	graph     *ccg.Graph   // the query graph with its target; nil when none was built
+	target    int32
 	// The outline with the declarations after the cursor (withAfter true
 	// once addAfter ran), and the outline before the cursor alone when
 	// that added any.
@@ -98,7 +99,7 @@ func (c *bufferCache) load(b *buffer, l *lang.Language, whole bool) bool {
 	if p == nil {
 		return false
 	}
-	b.parsed, b.blanked, b.elided, b.whole, b.file, b.graph, b.target = p.parsed, p.blanked, p.elided, p.whole, p.file, p.graph, p.target
+	b.parsed, b.blanked, b.recovered, b.elided, b.whole, b.file, b.graph, b.target = p.parsed, p.blanked, p.recovered, p.elided, p.whole, p.file, p.graph, p.target
 	if p.withAfter {
 		b.withAfter, b.file, b.prefix = true, p.fileAfter, p.prefixOutline
 	}
@@ -112,7 +113,7 @@ func (c *bufferCache) store(b *buffer, l *lang.Language) {
 		return
 	}
 	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, before: b.lines, after: b.after,
-		parsed: b.parsed, blanked: b.blanked, elided: b.elided, file: b.file, graph: b.graph, target: b.target,
+		parsed: b.parsed, blanked: b.blanked, recovered: b.recovered, elided: b.elided, file: b.file, graph: b.graph, target: b.target,
 		withAfter: b.withAfter, fileAfter: b.file, prefixOutline: b.prefix}
 	if b.prefix != nil {
 		p.file = b.prefix // addAfter added declarations to b.file

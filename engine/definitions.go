@@ -45,6 +45,11 @@ type buffer struct {
 	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
 	values []string
+	// recovered says parsed is the parse of the lines with their brackets
+	// closed, the lines themselves parsing into one syntax error around
+	// the cursor (recover.go); unrecovered turns that off
+	// (Options.NoQueryRecovery).
+	recovered, unrecovered bool
 }
 
 // parse parses the buffer's lines (once) and makes its outline: the
@@ -82,6 +87,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	if err != nil {
 		return nil, err
 	}
+	queried := outlined // the elision the query's statements come from
 	b.parsed, b.blanked, b.elided, b.whole = f, cut, e, whole
 	pkg, syms, imports := f.Package, f.Symbols, f.Imports
 	olines := lines
@@ -89,6 +95,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		olines = outlined.lines
 		b.blanked += outlined.blanked
 	}
+	var closed *lang.File
 	if l.Modules != nil {
 		// The outline's source has the comments between the declarations
 		// blanked as well.
@@ -105,6 +112,15 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		if o := closedOutline(ctx, l, name, src); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
 			outlined = oe
+			closed = o
+		}
+	}
+	if closed != nil && !b.unrecovered && swallowed(f, closed.Symbols, len(base), l.Name) {
+		// The query parse is one syntax error holding the declarations
+		// around the cursor: the query's statements are read from the
+		// source with its brackets closed (recoverQuery).
+		if r := recoverQuery(ctx, l, name, base, queried, closed.Symbols); r != nil {
+			b.parsed, b.recovered, f = r, true, r
 		}
 	}
 	if outlined != nil {
@@ -309,6 +325,7 @@ func (e *Engine) importBoost(req Request) float64 {
 // definitions collects the definition context of a request into res.
 func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, req Request, res *Result, buf *buffer) error {
 	t0 := time.Now()
+	buf.unrecovered = e.opts.NoQueryRecovery
 	if _, err := buf.parse(ctx, l, buf.path, st, e.opts.WholePrefixParse); err != nil {
 		return err
 	}

@@ -13,7 +13,10 @@
 // file parses little more than its module-level statements, headers and
 // the cursor's function, and gets the query the whole prefix gives
 // (bounded.go, TestBoundedParseReal); a block comment the cursor is in
-// is left out of the parse.
+// is left out of the parse. A Java prefix that parses into one syntax
+// error holding the cursor's method is parsed again with its open
+// brackets closed, and the query is read from that (recover.go,
+// Stats.Recovered).
 //
 // The same parse outlines the buffer, and with the outlines of every
 // indexed file (package symtab, loaded with the index) the definition

@@ -154,6 +154,11 @@ type Options struct {
 	// bodies the query slice cannot reach; tests and measurements compare
 	// the two.
 	WholePrefixParse bool
+	// NoQueryRecovery parses the query from the lines before the cursor
+	// as they are even when they make one syntax error around the cursor
+	// (recover.go), as before the recovered parse; for tests and
+	// measurements.
+	NoQueryRecovery bool
 }
 
 // DefaultImportBoost is the default of Options.ImportBoost, chosen by
@@ -691,6 +696,10 @@ type Stats struct {
 	// Blanked counts the rows before the cursor the bounded query parse
 	// left out (bodies the query slice cannot reach).
 	Blanked int `json:"blanked_rows,omitempty"`
+	// Recovered says the query was read from the lines before the cursor
+	// with their open brackets closed: parsed as they are, they made one
+	// syntax error holding the declarations around the cursor (Java).
+	Recovered bool `json:"recovered_parse,omitempty"`
 	// Cached says the request found the buffer parsed by an
 	// earlier request with the same lines before and after the cursor
 	// (the state keeps the last few).
@@ -1021,7 +1030,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	}
 	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, voteK)
 	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
-	res.Stats.Blanked, res.Stats.Cached = buf.blanked, buf.cached
+	res.Stats.Blanked, res.Stats.Cached, res.Stats.Recovered = buf.blanked, buf.cached, buf.recovered
 	res.Stats.Mode = mode
 	return nil
 }
@@ -1144,6 +1153,7 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 // querySlice parses the buffer, appends the dummy target to its graph
 // and slices it.
 func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, name string, req Request, buf *buffer) (*ccg.Graph, *slice.Slice, error) {
+	buf.unrecovered = e.opts.NoQueryRecovery
 	f, err := buf.parse(ctx, l, name, st, e.opts.WholePrefixParse)
 	if err != nil {
 		return nil, nil, err
