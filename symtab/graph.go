@@ -1,6 +1,7 @@
 package symtab
 
 import (
+	"cmp"
 	"slices"
 
 	"gonum.org/v1/gonum/graph/network"
@@ -260,6 +261,12 @@ func jaccard(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	inter := shared(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// shared counts the values two ascending lists of distinct values share.
+func shared[T cmp.Ordered](a, b []T) int {
 	inter := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -273,5 +280,5 @@ func jaccard(a, b []string) float64 {
 			j++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return inter
 }

@@ -165,19 +165,9 @@ func (r *Relations) RelationOfRef(n NamedRef) float64 {
 	if len(r.imported) == 0 || len(b) == 0 {
 		return 0
 	}
-	inter := 0
-	for i, j := 0, 0; i < len(known) && j < len(b); {
-		switch {
-		case known[i] == b[j]:
-			inter++
-			i++
-			j++
-		case known[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
+	// jaccard of the two lists: what the file does not share with the
+	// table's files counts in the union.
+	inter := shared(known, b)
 	return float64(inter) / float64(len(r.imported)+len(b)-inter)
 }
 
@@ -241,34 +231,54 @@ func (n NamedRef) modulePrio(name string) (int32, bool) {
 // moduleHas reports whether the view shows a file of module name, as
 // len(v.module(name, from)) > 0 does, without decoding outlines.
 func (v *View) moduleHas(name string) bool {
-	for l := v; l != nil; l = l.parent {
-		t := l.t
-		if t == nil {
-			continue
-		}
-		if st := t.st; st != nil {
-			id, ok := st.mods.Search(name)
-			if !ok {
+	for range v.moduleFiles(name) {
+		return true
+	}
+	return false
+}
+
+// moduleFile is a visible file of a module as its table's module list
+// holds it: by id in a stored table (f nil), else the file.
+type moduleFile struct {
+	t    *Table
+	id   int32
+	f    *File
+	prio int32
+	path string // of the mapping for a stored file: not kept past the loop
+}
+
+// moduleFiles returns the visible files of module name, layer by layer,
+// each in its list's order, without decoding outlines.
+func (v *View) moduleFiles(name string) iter.Seq[moduleFile] {
+	return func(yield func(moduleFile) bool) {
+		for l := v; l != nil; l = l.parent {
+			t := l.t
+			if t == nil {
 				continue
 			}
-			for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
-				if v.sees(l, st.paths.View(uint32(st.modFile[i]))) {
-					runtime.KeepAlive(st.m)
-					return true
+			if st := t.st; st != nil {
+				id, ok := st.mods.Search(name)
+				if !ok {
+					continue
 				}
+				for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
+					p := st.paths.View(uint32(st.modFile[i]))
+					if v.sees(l, p) && !yield(moduleFile{t: t, id: st.modFile[i], prio: st.modPrio[i], path: p}) {
+						return
+					}
+				}
+				runtime.KeepAlive(st.m)
+				continue
 			}
-			runtime.KeepAlive(st.m)
-			continue
-		}
-		if ml := t.modules[name]; ml != nil {
-			for _, f := range ml.files {
-				if v.sees(l, f.Path) {
-					return true
+			if ml := t.modules[name]; ml != nil {
+				for i, f := range ml.files {
+					if v.sees(l, f.Path) && !yield(moduleFile{t: t, f: f, prio: ml.prio[i], path: f.Path}) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return false
 }
 
 // refsKnowTops reports whether every stored table of the view says which
@@ -342,43 +352,12 @@ func (v *View) firstRef(name, member, from string, skip []NamedRef) (NamedRef, b
 // has hundreds).
 func (v *View) moduleFirst(name, from string, n int) []*File {
 	type cand struct {
-		t          *Table
-		id         int32
-		f          *File
-		prio, near int32
-		path       string // of the mapping for a stored file: not kept past the call
+		moduleFile
+		near int32
 	}
 	var cs []cand
-	var keep []*stored
-	for l := v; l != nil; l = l.parent {
-		t := l.t
-		if t == nil {
-			continue
-		}
-		if st := t.st; st != nil {
-			id, ok := st.mods.Search(name)
-			if !ok {
-				continue
-			}
-			keep = append(keep, st)
-			for i := st.modOff[id]; i < st.modOff[id+1]; i++ {
-				p := st.paths.View(uint32(st.modFile[i]))
-				if v.sees(l, p) {
-					cs = append(cs, cand{t: t, id: st.modFile[i], prio: st.modPrio[i], path: p})
-				}
-			}
-			continue
-		}
-		if ml := t.modules[name]; ml != nil {
-			for i, f := range ml.files {
-				if v.sees(l, f.Path) {
-					cs = append(cs, cand{t: t, f: f, prio: ml.prio[i], path: f.Path})
-				}
-			}
-		}
-	}
-	for i := range cs {
-		cs[i].near = sharedDirs(cs[i].path, from)
+	for m := range v.moduleFiles(name) {
+		cs = append(cs, cand{m, sharedDirs(m.path, from)})
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.prio, b.prio), -cmp.Compare(a.near, b.near), strings.Compare(a.path, b.path))
@@ -390,8 +369,10 @@ func (v *View) moduleFirst(name, from string, n int) []*File {
 		}
 		out = append(out, c.f)
 	}
-	for _, st := range keep {
-		runtime.KeepAlive(st.m)
+	for _, c := range cs {
+		if c.t.st != nil {
+			runtime.KeepAlive(c.t.st.m) // the paths sorted are of the mappings
+		}
 	}
 	return out
 }
