@@ -96,6 +96,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		b.blanked += outlined.blanked
 	}
 	var closed *lang.File
+	var oelided *elision // the elision of the closed source
 	if l.Modules != nil {
 		// The outline's source has the comments between the declarations
 		// blanked as well.
@@ -109,17 +110,25 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		if oe != nil {
 			src = oe.lines
 		}
-		if o := closedOutline(ctx, l, name, src); o != nil {
+		// Where the query may be recovered, the closed source is parsed
+		// whole: its statements may be the query.
+		if o := closedOutline(ctx, l, name, src, !b.unrecovered && endsInError(f, l.Name)); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
+			closed, oelided = o, oe
 			outlined = oe
-			closed = o
 		}
 	}
 	if closed != nil && !b.unrecovered && swallowed(f, closed.Symbols, len(base), l.Name) {
 		// The query parse is one syntax error holding the declarations
 		// around the cursor: the query's statements are read from the
-		// source with its brackets closed (recoverQuery).
-		if r := recoverQuery(ctx, l, name, base, queried, closed.Symbols); r != nil {
+		// source with its brackets closed, the outline's parse when its
+		// statements are the query's but for the comments it blanked
+		// (recover.go).
+		r := closed
+		if len(r.Stmts) == 0 || oelided != nil && oelided.spans(r.Stmts) || swallowed(r, closed.Symbols, len(base), l.Name) {
+			r = recoverQuery(ctx, l, name, base, queried, closed.Symbols)
+		}
+		if r != nil {
 			b.parsed, b.recovered, f = r, true, r
 		}
 	}
@@ -164,7 +173,14 @@ func source(lines []string, tail string) []byte {
 // from the closed source, at the cost of a second parse of its syntax
 // (lang.OutlineParser). Rows past the buffer (the closers') are clamped
 // to its last row.
-func closedOutline(ctx context.Context, l *lang.Language, name string, lines []string) *lang.File {
+//
+// With stmts, the closed source is parsed whole (lang.Language.Parse):
+// the File has its statements too, over the rows of lines (the closers'
+// rows dropped, rows past the last clamped to it).
+func closedOutline(ctx context.Context, l *lang.Language, name string, lines []string, stmts bool) *lang.File {
+	if stmts {
+		return parseClosed(ctx, l, name, lines)
+	}
 	closers := ccg.Closers(lines, l.Name)
 	if closers == "" {
 		return nil
@@ -173,14 +189,19 @@ func closedOutline(ctx context.Context, l *lang.Language, name string, lines []s
 	if err != nil {
 		return nil
 	}
-	last := max(len(lines)-1, 0)
+	clampSymbols(o, len(lines))
+	return o
+}
+
+// clampSymbols clamps the rows of o's symbols to the last of n rows.
+func clampSymbols(o *lang.File, n int) {
+	last := max(n-1, 0)
 	for i := range o.Symbols {
 		s := &o.Symbols[i]
 		s.StartRow, s.EndRow = min(s.StartRow, last), min(s.EndRow, last)
 		s.SigStart, s.SigEnd, s.NameRow = min(s.SigStart, last), min(s.SigEnd, last), min(s.NameRow, last)
 		s.DocRow = min(s.DocRow, last)
 	}
-	return o
 }
 
 // addAfter adds to the buffer's outline the declarations of the code

@@ -21,7 +21,12 @@ import (
 // an error (swallowed): it parses the lines before the cursor with the
 // closers appended on rows after them, and the statements over the
 // buffer's rows are the query. The closers' rows are dropped, and a
-// statement reaching into them ends at the buffer's last row.
+// statement reaching into them ends at the buffer's last row. When the
+// query parse ends in a syntax error, the outline's closed source is
+// parsed whole (its symbols are the outline's either way), and at a
+// swallowed cursor its statements are the query, unless one reaches
+// into the rows that source blanked beyond the query's (the comments
+// between the declarations): then recoverQuery parses once more.
 
 // swallowed reports whether f, the query parse of n lines of a Java
 // buffer, is one syntax error around the cursor: its last top-level
@@ -33,13 +38,10 @@ import (
 // cursor's own statement, inside the method's body, is a statement of
 // that body and not top-level.
 func swallowed(f *lang.File, syms []lang.Symbol, n int, language string) bool {
-	if !errorLanguages[language] || len(f.Stmts) == 0 || n == 0 {
+	if !endsInError(f, language) || n == 0 {
 		return false
 	}
 	last := f.Stmts[len(f.Stmts)-1]
-	if last.Kind != lang.Error {
-		return false
-	}
 	inner := -1
 	for i := range syms {
 		if s := &syms[i]; s.EndRow >= n-1 && s.StartRow < n {
@@ -47,6 +49,13 @@ func swallowed(f *lang.File, syms []lang.Symbol, n int, language string) bool {
 		}
 	}
 	return inner >= 0 && last.StartRow <= inner
+}
+
+// endsInError reports whether the last top-level statement of f is a
+// syntax error of a language of errorLanguages: whether f may be
+// swallowed.
+func endsInError(f *lang.File, language string) bool {
+	return errorLanguages[language] && len(f.Stmts) > 0 && f.Stmts[len(f.Stmts)-1].Kind == lang.Error
 }
 
 // recoverQuery returns the query parse of the lines before the cursor
@@ -73,7 +82,8 @@ func recoverQuery(ctx context.Context, l *lang.Language, name string, base []str
 
 // parseClosed parses lines with the closers of their open brackets
 // appended and returns the parse over lines' rows: the closers' rows
-// dropped, every statement row past the last clamped to it. It returns
+// dropped, every statement and symbol row past the last clamped to it
+// (the outline's rows as closedOutline gives them). It returns
 // nil when no bracket is open or the source does not parse.
 func parseClosed(ctx context.Context, l *lang.Language, name string, lines []string) *lang.File {
 	closers := ccg.Closers(lines, l.Name)
@@ -84,6 +94,7 @@ func parseClosed(ctx context.Context, l *lang.Language, name string, lines []str
 	if err != nil || len(f.Lines) < len(lines) {
 		return nil
 	}
+	clampSymbols(f, len(lines))
 	last := len(lines) - 1
 	f.Lines = f.Lines[:len(lines):len(lines)]
 	lang.Walk(f.Stmts, func(s *lang.Stmt) {
