@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
 )
 
 // TestIndexMemory measures the memory an opened index holds against its
@@ -30,7 +30,7 @@ func TestIndexMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	rss0 := residentBytes()
+	rss0 := resident()
 	e, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestIndexMemory(t *testing.T) {
 	defer e.Close()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	rss := residentBytes() - rss0
+	rss := resident() - rss0
 	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	info := e.Info()
 	held := heap + info.SnapshotBytes
@@ -49,17 +49,9 @@ func TestIndexMemory(t *testing.T) {
 	}
 }
 
-// residentBytes returns the process's resident set size (0 where
-// /proc/self/statm cannot be read).
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
+// resident returns the process's resident set size (0 where the system
+// does not tell).
+func resident() int64 {
+	r, _ := mapfile.ReadResident()
+	return r.Total
 }

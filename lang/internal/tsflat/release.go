@@ -14,10 +14,6 @@ static void tsflat_trim(void) {}
 import "C"
 
 import (
-	"os"
-	"strconv"
-	"strings"
-
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -36,24 +32,6 @@ func Close(tree *sitter.Tree, size int) {
 	if size >= CollectFrom {
 		C.tsflat_trim()
 	}
-}
-
-// residentBytes returns the process's resident memory, or 0 where
-// /proc/self/statm cannot be read.
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * int64(os.Getpagesize())
 }
 
 // trims reports whether Close hands free C memory back (glibc).

@@ -8,6 +8,8 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/python"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
 )
 
 // Close of a large file's tree gives its memory back to the system: the
@@ -17,7 +19,7 @@ func TestCloseReleasesALargeTree(t *testing.T) {
 	if !trims {
 		t.Skip("the C library has no malloc_trim")
 	}
-	if residentBytes() == 0 {
+	if resident() == 0 {
 		t.Skip("no /proc/self/statm")
 	}
 	var src strings.Builder
@@ -31,11 +33,18 @@ func TestCloseReleasesALargeTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := residentBytes()
+	before := resident()
 	Close(tree, src.Len())
-	after := residentBytes()
+	after := resident()
 	t.Logf("resident %d MiB with the tree, %d MiB after Close", before>>20, after>>20)
 	if freed := before - after; freed < 16<<20 {
 		t.Errorf("Close gave back %d MiB of a tree of about 36 MiB, want at least 16", freed>>20)
 	}
+}
+
+// resident returns the process's resident set size (0 where the system
+// does not tell).
+func resident() int64 {
+	r, _ := mapfile.ReadResident()
+	return r.Total
 }
