@@ -994,6 +994,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 	s := &sc.scan
 	ix, bq, bb, n := s.ix, s.bq, s.bb, s.n
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
+	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
 
 	// Seeds: the n entries with the largest rare part, scored first so
 	// that the bounds are tight from the start; marked -1 once done. They
@@ -1005,7 +1006,9 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 		for j := 0; x != 0; j, x = j+1, x>>blockSize {
 			if x&(1<<blockSize-1) != 0 {
 				b := 64/blockSize*w + j
-				top.offer(ranked[int64]{bmax[b], uint32(b)}, n)
+				if inBlocks(lb, uint32(b*blockSize)) {
+					top.offer(ranked[int64]{bmax[b], uint32(b)}, n)
+				}
 			}
 		}
 	}
@@ -1044,6 +1047,10 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 			g := x >> (j * blockSize) & (1<<blockSize - 1)
 			b := 64/blockSize*w + j
 			if g == 0 || b >= nb {
+				continue
+			}
+			if !inBlocks(lb, uint32(b*blockSize)) {
+				x &^= g << (j * blockSize) // no entry of the query's language
 				continue
 			}
 			// The block's largest rare part and the bound of its mask
@@ -1094,6 +1101,9 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 		for blo := lo; blo < hi; blo += blockSize {
 			bhi := min(blo+blockSize, hi)
 			k := blo / blockSize
+			if !inBlocks(lb, uint32(blo)) {
+				continue // no entry of the query's language
+			}
 			pc, hold := bb.queryBits(k, bq.qmask, sc.ess)
 			if !hold || pc < need {
 				continue

@@ -36,7 +36,10 @@
 // counts of the shortest eighth, and then counts and scans only the
 // entries whose key length can still reach it (sizefilter.go); when a
 // core is free the walk is split by entry range over two goroutines
-// (splitwalk.go).
+// (splitwalk.go). In an index of several languages the scans of
+// Jaccard and BM25 leave out the blocks holding no entry of the query's
+// language (langblocks.go), whose entries the language filter would
+// drop one by one.
 //
 // The leak rule keeps a completion honest inside an indexed file: an entry
 // of the query's own file is dropped when its value window (10 lines

@@ -115,6 +115,9 @@ type Index struct {
 	// bounds are the coarse scans' per-block bounds (blocks.go), derived
 	// on first use; a pointer, so that the Index may be copied.
 	bounds *blockBounds
+	// langs are the blocks of each language (langblocks.go), derived on
+	// first use.
+	langs *langBlocks
 
 	// keep is the mapped file the arrays are slices of (see mapped.go),
 	// nil for an index built in memory.
@@ -156,6 +159,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		byPath:      map[string]int32{},
 		damage:      &sourceDamage{},
 		bounds:      &blockBounds{},
+		langs:       &langBlocks{},
 	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 

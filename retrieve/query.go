@@ -470,6 +470,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	}
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
 	wlo, whi := sc.lo, sc.hi
+	lb := ix.languageBlocks(q.Language) // nil: every block holds the language
 	if !anyMask {
 		// Only the postings can give an entry a token: visit the touched
 		// entries in id order.
@@ -478,7 +479,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			if i%pollEvery == pollEvery-1 && lim.stop() {
 				break
 			}
-			if l := keyLen[e]; l < wlo || l > whi {
+			if l := keyLen[e]; l < wlo || l > whi || !inBlocks(lb, e) {
 				continue
 			}
 			inter := counts[e]
@@ -516,7 +517,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		}
 		seeds := 0
 		for _, e := range sc.touched {
-			if counts[e] < c || seeds == maxSeeds*k || keyLen[e] < wlo || keyLen[e] > whi {
+			if counts[e] < c || seeds == maxSeeds*k || keyLen[e] < wlo || keyLen[e] > whi || !inBlocks(lb, e) {
 				continue
 			}
 			seeds++
@@ -534,6 +535,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			}
 			if bb.lmax[b] < wlo || bb.lmin[b] > whi {
 				continue // no key length of the window
+			}
+			if lb != nil && lb[b/64]>>(b%64)&1 == 0 {
+				continue // no entry of the query's language
 			}
 			var pc int
 			if mw == 2 {
