@@ -151,15 +151,15 @@ func (v *View) RankOf(n NamedRef) float64 {
 // RelationOfRef is RelationOf the ref's file, from the stored table's
 // imports when its outline is not loaded.
 func (r *Relations) RelationOfRef(n NamedRef) float64 {
+	if n.f != nil {
+		return r.RelationOf(n.f)
+	}
+	st := n.t.st
 	direct := false
 	n.withPath(func(p string) { direct = p == r.f.Path || r.direct[p] })
 	if direct {
 		return 1
 	}
-	if n.f != nil {
-		return jaccard(r.imported, n.f.imported)
-	}
-	st := n.t.st
 	known := r.importIDs(st)
 	b := st.imp[st.impOff[n.id]:st.impOff[n.id+1]]
 	if len(r.imported) == 0 || len(b) == 0 {
