@@ -261,8 +261,16 @@ func jaccard(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	inter := shared(a, b)
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return jaccardOf(shared(a, b), len(a), len(b))
+}
+
+// jaccardOf is the Jaccard index of two sets of na and nb values sharing
+// inter of them, 0 when either is empty.
+func jaccardOf(inter, na, nb int) float64 {
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return float64(inter) / float64(na+nb-inter)
 }
 
 // shared counts the values two ascending lists of distinct values share.

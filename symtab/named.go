@@ -160,15 +160,10 @@ func (r *Relations) RelationOfRef(n NamedRef) float64 {
 	if direct {
 		return 1
 	}
-	known := r.importIDs(st)
+	// jaccard of the two lists: what the file imports that the table's
+	// files do not counts in the union.
 	b := st.imp[st.impOff[n.id]:st.impOff[n.id+1]]
-	if len(r.imported) == 0 || len(b) == 0 {
-		return 0
-	}
-	// jaccard of the two lists: what the file does not share with the
-	// table's files counts in the union.
-	inter := shared(known, b)
-	return float64(inter) / float64(len(r.imported)+len(b)-inter)
+	return jaccardOf(shared(r.importIDs(st), b), len(r.imported), len(b))
 }
 
 // importIDs returns the ids in st's module table of the modules the
