@@ -378,6 +378,29 @@ func TestBareScope(t *testing.T) {
 	}
 }
 
+// randomLayers returns a random layered view for the brute-force tests: a
+// base table of baseFiles, stored when stored is set (loads counts the
+// outlines it decodes, else stays 0), under tables of mkFiles(2) files,
+// as many as layers says (asked again after each), each hiding up to two
+// paths (path) below it.
+func randomLayers(t *testing.T, r *rand.Rand, stored bool, baseFiles []*File, repo *Repo, layers func() int, mkFiles func(int) []*File, path func() string) (*View, *int) {
+	t.Helper()
+	base := buildTable(t, baseFiles, "r")
+	loads := new(int)
+	if stored {
+		base, loads = storeTable(t, base, baseFiles, repo)
+	}
+	v := NewView(base)
+	for k := 0; k < layers(); k++ {
+		var removed []string
+		for i := 0; i < r.IntN(3); i++ {
+			removed = append(removed, path())
+		}
+		v = v.With(buildTable(t, mkFiles(2), "r"), removed)
+	}
+	return v, loads
+}
+
 // TestNamedLayers is the brute-force check of View.Named and
 // Relations.RelationOf over random layered views (a base, stored or in
 // memory, tables on top, paths removed): Named holds exactly the
@@ -418,20 +441,8 @@ func TestNamedLayers(t *testing.T) {
 		return slices.DeleteFunc(files, func(f *File) bool { ok := seen[f.Path]; seen[f.Path] = true; return ok })
 	}
 	for round := 0; round < 200; round++ {
-		baseFiles := mkFiles(6)
-		base := buildTable(t, baseFiles, "r")
-		loads := new(int)
-		if round%2 == 1 {
-			base, loads = storeTable(t, base, baseFiles, repo)
-		}
-		v := NewView(base)
-		for k := 0; k < 1+r.IntN(2); k++ {
-			var removed []string
-			for i := 0; i < r.IntN(3); i++ {
-				removed = append(removed, fmt.Sprintf("m%d.py", r.IntN(8)))
-			}
-			v = v.With(buildTable(t, mkFiles(2), "r"), removed)
-		}
+		v, loads := randomLayers(t, r, round%2 == 1, mkFiles(6), repo, func() int { return 1 + r.IntN(2) }, mkFiles,
+			func() string { return fmt.Sprintf("m%d.py", r.IntN(8)) })
 		me := v.File(fmt.Sprintf("m%d.py", r.IntN(8)))
 		var rel *Relations
 		if me != nil {
@@ -540,19 +551,8 @@ func TestFirstDefining(t *testing.T) {
 	}
 	for round := 0; round < 300; round++ {
 		baseFiles := mkFiles(8)
-		base := buildTable(t, baseFiles, "r")
-		loads := new(int)
-		if round%2 == 1 {
-			base, loads = storeTable(t, base, baseFiles, repo)
-		}
-		v := NewView(base)
-		for k := 0; k < r.IntN(3); k++ {
-			var removed []string
-			for i := 0; i < r.IntN(3); i++ {
-				removed = append(removed, dirs[r.IntN(len(dirs))]+mods[r.IntN(len(mods))]+".py")
-			}
-			v = v.With(buildTable(t, mkFiles(2), "r"), removed)
-		}
+		v, loads := randomLayers(t, r, round%2 == 1, baseFiles, repo, func() int { return r.IntN(3) }, mkFiles,
+			func() string { return dirs[r.IntN(len(dirs))] + mods[r.IntN(len(mods))] + ".py" })
 		from := dirs[r.IntN(len(dirs))] + "x.py"
 		var modNames []string
 		for _, f := range baseFiles {
