@@ -1,6 +1,7 @@
 package symtab
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -349,6 +350,74 @@ func TestStoredResolveAll(t *testing.T) {
 		}
 		if resolved == 0 {
 			t.Errorf("%s: nothing resolved: the test shows nothing", dir)
+		}
+	}
+}
+
+// TestStoredDamaged: a stored table missing any one of its sections, or
+// with one of its sections cut short, does not open, and says it is
+// damaged (ErrStored).
+func TestStoredDamaged(t *testing.T) {
+	files := parseTree(t, filepath.Join("testdata", "py"))
+	dir := t.TempDir()
+	write := func(name string, fill func(w *mapfile.Writer) error) *mapfile.File {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := mapfile.NewWriter(f)
+		if err := fill(w); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		m, err := mapfile.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return m
+	}
+	whole := write("whole", buildTable(t, files, "r").WriteTo)
+	load := func(int) *File { return nil }
+	if _, err := OpenStored(whole, load); err != nil {
+		t.Fatal(err)
+	}
+	secs := whole.Sections()
+	if len(secs) < 20 {
+		t.Fatalf("%d sections, want the import graph's and version 2's too", len(secs))
+	}
+	for _, drop := range secs {
+		for _, cut := range []bool{false, true} {
+			m := write("damaged", func(w *mapfile.Writer) error {
+				for _, s := range secs {
+					b, err := whole.Section(s.Name)
+					if err != nil {
+						return err
+					}
+					if s.Name == drop.Name {
+						if !cut {
+							continue
+						}
+						if len(b) == 0 {
+							b = []byte{1} // longer, where shorter cannot be
+						} else {
+							b = b[:len(b)-min(len(b), 8)]
+						}
+					}
+					if err := w.Section(s.Name, b); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if _, err := OpenStored(m, load); !errors.Is(err, ErrStored) {
+				t.Errorf("%s (cut %v): %v, want %v", drop.Name, cut, err, ErrStored)
+			}
 		}
 	}
 }
