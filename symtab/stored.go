@@ -291,64 +291,39 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 	st := &stored{m: m, load: load, graph: vals[4] == 1}
 	st.cur.Store(&loadedFiles{files: make([]atomic.Pointer[File], nFiles)})
 	t := &Table{root: string(head[n:]), st: st}
-	var errs []error
-	strs := func(name string, n int) mapfile.Strings {
-		s, err := mapfile.GetStrings(m, name, n, false)
-		errs = append(errs, err)
-		return s
-	}
-	i32 := func(name string, n int) []int32 {
-		s, err := mapfile.Get[int32](m, name)
-		if err == nil && n >= 0 && len(s) != n {
-			err = fmt.Errorf("section %s: %d values, want %d", name, len(s), n)
-		}
-		errs = append(errs, err)
-		return s
-	}
-	offs := func(name string, n int) []uint32 {
-		s, err := mapfile.Get[uint32](m, name)
-		if err == nil && (len(s) != n+1 || s[0] != 0 || !slices.IsSorted(s)) {
-			err = fmt.Errorf("section %s: bad offsets", name)
-		}
-		errs = append(errs, err)
-		return s
-	}
-	st.paths = strs("sym.paths", nFiles)
-	st.mods = strs("sym.mods", nMods)
-	st.names = strs("sym.names", nNames)
-	st.modOff = offs("sym.modOff", nMods)
-	st.nameOff = offs("sym.nameOff", nNames)
-	if err := errors.Join(errs...); err != nil {
+	sec := &sections{m: m}
+	st.paths = sec.strs("sym.paths", nFiles)
+	st.mods = sec.strs("sym.mods", nMods)
+	st.names = sec.strs("sym.names", nNames)
+	st.modOff = sec.offs("sym.modOff", nMods)
+	st.nameOff = sec.offs("sym.nameOff", nNames)
+	if err := sec.err(); err != nil {
 		return nil, err
 	}
-	st.modFile = i32("sym.modFile", int(st.modOff[nMods]))
-	st.modPrio = i32("sym.modPrio", int(st.modOff[nMods]))
-	st.defFile = i32("sym.defFile", int(st.nameOff[nNames]))
-	st.defSym = i32("sym.defSym", int(st.nameOff[nNames]))
-	st.modOneDir, err = m.Section("sym.modOneDir")
-	if err == nil && len(st.modOneDir) != nMods {
-		err = errors.New("section sym.modOneDir: bad size")
-	}
-	errs = append(errs, err)
+	st.modFile = sec.i32("sym.modFile", int(st.modOff[nMods]))
+	st.modPrio = sec.i32("sym.modPrio", int(st.modOff[nMods]))
+	st.defFile = sec.i32("sym.defFile", int(st.nameOff[nNames]))
+	st.defSym = sec.i32("sym.defSym", int(st.nameOff[nNames]))
+	st.modOneDir = sec.bytes("sym.modOneDir", nMods)
 	if st.graph {
-		st.outOff = offs("sym.outOff", nFiles)
-		st.inOff = offs("sym.inOff", nFiles)
-		if err := errors.Join(errs...); err != nil {
+		st.outOff = sec.offs("sym.outOff", nFiles)
+		st.inOff = sec.offs("sym.inOff", nFiles)
+		if err := sec.err(); err != nil {
 			return nil, err
 		}
-		st.out = i32("sym.out", int(st.outOff[nFiles]))
-		st.in = i32("sym.in", int(st.inOff[nFiles]))
+		st.out = sec.i32("sym.out", int(st.outOff[nFiles]))
+		st.in = sec.i32("sym.in", int(st.inOff[nFiles]))
 		st.rank, err = mapfile.Get[float64](m, "sym.rank")
 		if err == nil && len(st.rank) != nFiles {
 			err = errors.New("section sym.rank: bad size")
 		}
-		errs = append(errs, err)
+		sec.errs = append(sec.errs, err)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := sec.err(); err != nil {
 		return nil, err
 	}
 	if vals[0] >= 2 {
-		if err := st.openRefs(m, nFiles); err != nil {
+		if err := st.openRefs(sec, nFiles); err != nil {
 			return nil, err
 		}
 		st.tops = vals[0] >= 3
@@ -366,29 +341,17 @@ func openStored(m *mapfile.File, load func(id int) *File) (*Table, error) {
 
 // openRefs reads the indexes of version 2 (see the comment above
 // WriteTo).
-func (st *stored) openRefs(m *mapfile.File, nFiles int) error {
-	var err error
-	if st.defKind, err = m.Section("sym.defKind"); err != nil {
+func (st *stored) openRefs(sec *sections, nFiles int) error {
+	st.defKind = sec.bytes("sym.defKind", len(st.defFile))
+	st.fileLang = sec.bytes("sym.fileLang", nFiles)
+	langs := sec.allStrs("sym.langs")
+	st.imps = sec.allStrs("sym.imps")
+	st.impOff = sec.offs("sym.impOff", nFiles)
+	if err := sec.err(); err != nil {
 		return err
 	}
-	if len(st.defKind) != len(st.defFile) {
-		return errors.New("section sym.defKind: bad size")
-	}
-	if st.fileLang, err = m.Section("sym.fileLang"); err != nil {
-		return err
-	}
-	if len(st.fileLang) != nFiles {
-		return errors.New("section sym.fileLang: bad size")
-	}
-	strs := func(name string) (mapfile.Strings, error) {
-		off, err := mapfile.Get[uint32](m, name+".off")
-		if err != nil {
-			return mapfile.Strings{}, err
-		}
-		return mapfile.GetStrings(m, name, max(len(off)-1, 0), false)
-	}
-	langs, err := strs("sym.langs")
-	if err != nil {
+	st.imp = sec.i32("sym.imp", int(st.impOff[nFiles]))
+	if err := sec.err(); err != nil {
 		return err
 	}
 	st.langs = make([]*lang.Language, langs.Len())
@@ -402,21 +365,6 @@ func (st *stored) openRefs(m *mapfile.File, nFiles int) error {
 			return errors.New("section sym.fileLang: language out of range")
 		}
 	}
-	if st.imps, err = strs("sym.imps"); err != nil {
-		return err
-	}
-	if st.impOff, err = mapfile.Get[uint32](m, "sym.impOff"); err != nil {
-		return err
-	}
-	if len(st.impOff) != nFiles+1 || st.impOff[0] != 0 || !slices.IsSorted(st.impOff) {
-		return errors.New("section sym.impOff: bad offsets")
-	}
-	if st.imp, err = mapfile.Get[int32](m, "sym.imp"); err != nil {
-		return err
-	}
-	if len(st.imp) != int(st.impOff[nFiles]) {
-		return errors.New("section sym.imp: bad size")
-	}
 	for _, id := range st.imp {
 		if id < 0 || int(id) >= st.imps.Len() {
 			return errors.New("section sym.imp: module out of range")
@@ -424,6 +372,63 @@ func (st *stored) openRefs(m *mapfile.File, nFiles int) error {
 	}
 	st.refs = true
 	return nil
+}
+
+// sections reads the sections of a stored table, each checked for the
+// size the others give it, gathering the errors (err).
+type sections struct {
+	m    *mapfile.File
+	errs []error
+}
+
+func (sec *sections) err() error { return errors.Join(sec.errs...) }
+
+// strs reads the n strings of section name.
+func (sec *sections) strs(name string, n int) mapfile.Strings {
+	s, err := mapfile.GetStrings(sec.m, name, n, false)
+	sec.errs = append(sec.errs, err)
+	return s
+}
+
+// allStrs reads the strings of section name, as many as its offsets
+// hold.
+func (sec *sections) allStrs(name string) mapfile.Strings {
+	off, err := mapfile.Get[uint32](sec.m, name+".off")
+	if err != nil {
+		sec.errs = append(sec.errs, err)
+		return mapfile.Strings{}
+	}
+	return sec.strs(name, max(len(off)-1, 0))
+}
+
+// i32 reads the n values of section name.
+func (sec *sections) i32(name string, n int) []int32 {
+	s, err := mapfile.Get[int32](sec.m, name)
+	if err == nil && len(s) != n {
+		err = fmt.Errorf("section %s: %d values, want %d", name, len(s), n)
+	}
+	sec.errs = append(sec.errs, err)
+	return s
+}
+
+// offs reads section name, the ascending offsets of n lists from 0.
+func (sec *sections) offs(name string, n int) []uint32 {
+	s, err := mapfile.Get[uint32](sec.m, name)
+	if err == nil && (len(s) != n+1 || s[0] != 0 || !slices.IsSorted(s)) {
+		err = fmt.Errorf("section %s: bad offsets", name)
+	}
+	sec.errs = append(sec.errs, err)
+	return s
+}
+
+// bytes reads section name, of n bytes.
+func (sec *sections) bytes(name string, n int) []byte {
+	s, err := sec.m.Section(name)
+	if err == nil && len(s) != n {
+		err = fmt.Errorf("section %s: bad size", name)
+	}
+	sec.errs = append(sec.errs, err)
+	return s
 }
 
 // pin returns the loaded files lookups go through: the current ones, or
