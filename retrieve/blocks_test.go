@@ -41,6 +41,53 @@ func runFile(r *rand.Rand, path string, n int) (*File, [][]string) {
 	return chainFile(path, lines, func(i int) int { return max(0, i-spans[i]) }), runs
 }
 
+// randomParts adds the files f0.py to f<nFiles-1>.py to base, each drawn
+// by file (changed false) and of language java one time in three; of
+// each, one time in odds a changed version (changed true) goes into
+// delta, one time in odds it is deleted. It returns the snapshots of
+// base alone and of base + delta.
+func randomParts(t *testing.T, r *rand.Rand, base, delta *Builder, nFiles, odds int, file func(path string, changed bool) *File) []*Snapshot {
+	t.Helper()
+	var deleted []string
+	for i := range nFiles {
+		path := fmt.Sprintf("f%d.py", i)
+		f := file(path, false)
+		if r.IntN(3) == 0 {
+			f.Language = "java"
+		}
+		if err := base.Add(f); err != nil {
+			t.Fatal(err)
+		}
+		switch r.IntN(odds) {
+		case 0:
+			if err := delta.Add(file(path, true)); err != nil {
+				t.Fatal(err)
+			}
+		case 1:
+			deleted = append(deleted, path)
+		}
+	}
+	ix := base.Index()
+	s, err := NewSnapshot(ix, delta.Index(), deleted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*Snapshot{{base: ix}, s}
+}
+
+// placeQuery puts query qi (and its delta part) at a random line of one
+// of the files randomParts made, every fourth in language python.
+func placeQuery(r *rand.Rand, q *Query, nFiles, qi int) {
+	for _, lq := range []*Query{q, q.delta} {
+		if lq != nil {
+			lq.Path, lq.Line = fmt.Sprintf("f%d.py", r.IntN(nFiles)), 1+r.IntN(300)
+			if qi%4 == 0 {
+				lq.Language = "python"
+			}
+		}
+	}
+}
+
 // TestBlockBoundsEqualBruteForce: on indexes whose blocks differ (runs of
 // similar statements), base alone and base + delta, with ties, the leak
 // rule and the language filter, Jaccard and BM25 return exactly the
@@ -54,37 +101,19 @@ func TestBlockBoundsEqualBruteForce(t *testing.T) {
 		base.maskBits = []int{16, 40, 64, 128, 200}[r.IntN(5)]
 		var runs [][]string
 		nFiles := 1 + r.IntN(6)
-		var deleted []string
 		delta := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
 		delta.maskBits = []int{0, 40, 128}[r.IntN(3)]
-		for i := range nFiles {
-			path := fmt.Sprintf("f%d.py", i)
-			f, rs := runFile(r, path, 50+r.IntN(400))
-			if r.IntN(3) == 0 {
-				f.Language = "java"
+		snaps := randomParts(t, r, base, delta, nFiles, 5, func(path string, changed bool) *File {
+			var lines int
+			if changed {
+				lines = 20 + r.IntN(100)
+			} else {
+				lines = 50 + r.IntN(400)
 			}
+			f, rs := runFile(r, path, lines)
 			runs = append(runs, rs...)
-			if err := base.Add(f); err != nil {
-				t.Fatal(err)
-			}
-			switch r.IntN(5) {
-			case 0:
-				g, rs := runFile(r, path, 20+r.IntN(100))
-				runs = append(runs, rs...)
-				if err := delta.Add(g); err != nil {
-					t.Fatal(err)
-				}
-			case 1:
-				deleted = append(deleted, path)
-			}
-		}
-		ix := base.Index()
-		snaps := []*Snapshot{{base: ix}}
-		if s, err := NewSnapshot(ix, delta.Index(), deleted); err != nil {
-			t.Fatal(err)
-		} else {
-			snaps = append(snaps, s)
-		}
+			return f
+		})
 		for si, s := range snaps {
 			for qi := range 25 {
 				run := runs[r.IntN(len(runs))]
@@ -98,14 +127,7 @@ func TestBlockBoundsEqualBruteForce(t *testing.T) {
 					words = append(words, fmt.Sprintf("f%d", r.IntN(50)))
 				}
 				q := snapshotQueryWords(s, words...)
-				for _, lq := range []*Query{q, q.delta} {
-					if lq != nil {
-						lq.Path, lq.Line = fmt.Sprintf("f%d.py", r.IntN(nFiles)), 1+r.IntN(300)
-						if qi%4 == 0 {
-							lq.Language = "python"
-						}
-					}
-				}
+				placeQuery(r, q, nFiles, qi)
 				n := []int{1, 3, 10, 50}[r.IntN(4)]
 				what := fmt.Sprintf("trial %d snapshot %d query %d n %d", trial, si, qi, n)
 				got, st, err := Jaccard().Rank(t.Context(), s, q, n, time.Time{})

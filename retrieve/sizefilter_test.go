@@ -78,36 +78,18 @@ func TestSizeWindowEqualsBruteForce(t *testing.T) {
 			base.maskBits = []int{0, 8, 30, 64}[r.IntN(4)]
 			delta := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 12})
 			var files []*File
-			var deleted []string
 			nFiles := 2 + r.IntN(4)
-			for i := range nFiles {
-				path := fmt.Sprintf("f%d.py", i)
-				f := sizedFile(r, path, 100+r.IntN(300))
-				if r.IntN(3) == 0 {
-					f.Language = "java"
+			snaps := randomParts(t, r, base, delta, nFiles, 4, func(path string, changed bool) *File {
+				var lines int
+				if changed {
+					lines = 50 + r.IntN(100)
+				} else {
+					lines = 100 + r.IntN(300)
 				}
+				f := sizedFile(r, path, lines)
 				files = append(files, f)
-				if err := base.Add(f); err != nil {
-					t.Fatal(err)
-				}
-				switch r.IntN(4) {
-				case 0:
-					g := sizedFile(r, path, 50+r.IntN(100))
-					files = append(files, g)
-					if err := delta.Add(g); err != nil {
-						t.Fatal(err)
-					}
-				case 1:
-					deleted = append(deleted, path)
-				}
-			}
-			ix := base.Index()
-			snaps := []*Snapshot{{base: ix}}
-			if s, err := NewSnapshot(ix, delta.Index(), deleted); err != nil {
-				t.Fatal(err)
-			} else {
-				snaps = append(snaps, s)
-			}
+				return f
+			})
 			for si, s := range snaps {
 				for qi := range 20 {
 					// A long query: the statements of one or two slices
@@ -129,14 +111,7 @@ func TestSizeWindowEqualsBruteForce(t *testing.T) {
 						words = append(words, fmt.Sprintf("unseen%d", r.IntN(9)))
 					}
 					q := snapshotQueryWords(s, words...)
-					for _, lq := range []*Query{q, q.delta} {
-						if lq != nil {
-							lq.Path, lq.Line = fmt.Sprintf("f%d.py", r.IntN(nFiles)), 1+r.IntN(300)
-							if qi%4 == 0 {
-								lq.Language = "python"
-							}
-						}
-					}
+					placeQuery(r, q, nFiles, qi)
 					n := []int{1, 3, 10, 50}[r.IntN(4)]
 					what := fmt.Sprintf("trial %d snapshot %d query %d n %d |Q| %d", trial, si, qi, n, len(q.Key))
 					equalHits(t, what, mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
