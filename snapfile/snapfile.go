@@ -42,7 +42,6 @@
 package snapfile
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -329,19 +328,20 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := bytes.NewReader(head)
+	d := decoder{s: string(head)}
 	var vals [6]uint64
 	for i := range vals {
-		if vals[i], err = binary.ReadUvarint(r); err != nil {
+		var ok bool
+		if vals[i], ok = d.uvarint(); !ok {
 			return nil, errors.New("bad header")
 		}
 	}
-	tok, err := readStr(r)
-	if err != nil {
-		return nil, err
+	tok, ok := d.str()
+	if ok {
+		_, ok = d.str()
 	}
-	if _, err := readStr(r); err != nil {
-		return nil, err
+	if !ok {
+		return nil, errors.New("bad string")
 	}
 	switch {
 	case vals[0] != Version:
@@ -399,16 +399,6 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 	return im, nil
 }
 
-func readStr(r *bytes.Reader) (string, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil || n > uint64(r.Len()) {
-		return "", errors.New("bad string")
-	}
-	b := make([]byte, n)
-	r.Read(b)
-	return string(b), nil
-}
-
 func decodeFiles(m *mapfile.File) ([]db.FileInfo, error) {
 	b, err := m.Section("snap.files")
 	if err != nil {
@@ -424,13 +414,13 @@ func decodeFileList(b []byte) ([]db.FileInfo, error) {
 	// this is most of what opening allocates.
 	all := string(b)
 	n := 0
-	for d := (filesDecoder{s: all}); len(d.s) > 0; n++ {
+	for d := (decoder{s: all}); len(d.s) > 0; n++ {
 		if _, err := d.next(); err != nil {
 			return nil, err
 		}
 	}
 	files := make([]db.FileInfo, 0, n)
-	for d := (filesDecoder{s: all}); len(d.s) > 0; {
+	for d := (decoder{s: all}); len(d.s) > 0; {
 		f, err := d.next()
 		if err != nil {
 			return nil, err
@@ -443,10 +433,11 @@ func decodeFileList(b []byte) ([]db.FileInfo, error) {
 	return files, nil
 }
 
-// filesDecoder reads the entries of snap.files from s.
-type filesDecoder struct{ s string }
+// decoder reads the uvarints and strings of the sections snap.head and
+// snap.files from s.
+type decoder struct{ s string }
 
-func (d *filesDecoder) uvarint() (uint64, bool) {
+func (d *decoder) uvarint() (uint64, bool) {
 	var v uint64
 	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
 		c := d.s[i]
@@ -459,7 +450,7 @@ func (d *filesDecoder) uvarint() (uint64, bool) {
 	return 0, false
 }
 
-func (d *filesDecoder) str() (string, bool) {
+func (d *decoder) str() (string, bool) {
 	n, ok := d.uvarint()
 	if !ok || n > uint64(len(d.s)) {
 		return "", false
@@ -470,7 +461,7 @@ func (d *filesDecoder) str() (string, bool) {
 }
 
 // next decodes one entry.
-func (d *filesDecoder) next() (db.FileInfo, error) {
+func (d *decoder) next() (db.FileInfo, error) {
 	var f db.FileInfo
 	var ok bool
 	if f.Path, ok = d.str(); !ok {
