@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -94,11 +92,10 @@ complete, serve and eval take the same --embed flags to embed the query.`,
 			); err != nil {
 				return err
 			}
-			limit, err := parseMemoryLimit(memLimit)
-			if err != nil {
+			if _, err := parseMemoryLimit(memLimit); err != nil {
 				return badInput(fmt.Errorf("--memory-limit: %w", err))
 			}
-			setBuildMemoryLimit(limit, memLimit != "")
+			applyMemoryLimit(memLimit, func() int64 { return defaultBuildMemory })
 			if _, err := token.ByName(opts.Tokenizer); err != nil {
 				return badInput(err)
 			}
@@ -224,17 +221,3 @@ func newParseFloorCmd() *cobra.Command {
 // collector lets the heap grow to twice the live heap, which on a
 // repository of millions of entries is gigabytes of garbage.
 const defaultBuildMemory = 1200 << 20
-
-// setBuildMemoryLimit sets the runtime's memory limit of a build: limit
-// when set is true (0: none), else GOMEMLIMIT's when it is set (the
-// runtime has applied it), else defaultBuildMemory.
-func setBuildMemoryLimit(limit int64, set bool) {
-	switch {
-	case set && limit == 0:
-		debug.SetMemoryLimit(math.MaxInt64)
-	case set:
-		debug.SetMemoryLimit(limit)
-	case os.Getenv("GOMEMLIMIT") == "":
-		debug.SetMemoryLimit(defaultBuildMemory)
-	}
-}

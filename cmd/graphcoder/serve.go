@@ -427,20 +427,34 @@ func setMemoryLimit(logger *log.Logger, f serveFlags, eng *engine.Engine) {
 	// Searches beyond the cores wait for one: that many keep scratch.
 	searches := min(parallel, runtime.GOMAXPROCS(0))
 	retrieve.SetScratchLimit(searches)
-	limit, _ := parseMemoryLimit(f.memoryLimit) // checked with the flags
-	switch {
-	case limit == 0 && f.memoryLimit != "":
-		debug.SetMemoryLimit(math.MaxInt64)
-		logger.Printf("no memory limit")
-		return
-	case limit == 0 && os.Getenv("GOMEMLIMIT") != "":
-		logger.Printf("memory limit %d MiB (GOMEMLIMIT)", debug.SetMemoryLimit(-1)>>20)
-		return
+	switch limit, env := applyMemoryLimit(f.memoryLimit, func() int64 { return eng.MemoryLimit(searches) }); {
 	case limit == 0:
-		limit = eng.MemoryLimit(searches)
+		logger.Printf("no memory limit")
+	case env:
+		logger.Printf("memory limit %d MiB (GOMEMLIMIT)", limit>>20)
+	default:
+		logger.Printf("memory limit %d MiB", limit>>20)
+	}
+}
+
+// applyMemoryLimit sets the Go runtime's memory limit from a
+// --memory-limit (already checked by parseMemoryLimit): none for "off",
+// the size it gives, else GOMEMLIMIT's when that is set (the runtime has
+// applied it), else def(). It returns the limit (0: none) and whether it
+// is GOMEMLIMIT's.
+func applyMemoryLimit(flag string, def func() int64) (limit int64, env bool) {
+	limit, _ = parseMemoryLimit(flag)
+	switch {
+	case limit == 0 && flag != "":
+		debug.SetMemoryLimit(math.MaxInt64)
+		return 0, false
+	case limit == 0 && os.Getenv("GOMEMLIMIT") != "":
+		return debug.SetMemoryLimit(-1), true
+	case limit == 0:
+		limit = def()
 	}
 	debug.SetMemoryLimit(limit)
-	logger.Printf("memory limit %d MiB", limit>>20)
+	return limit, false
 }
 
 // parseMemoryLimit reads a --memory-limit: bytes, with GOMEMLIMIT's

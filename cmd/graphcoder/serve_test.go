@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -146,6 +148,40 @@ func TestParseMemoryLimit(t *testing.T) {
 		got, err := parseMemoryLimit(c.in)
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("parseMemoryLimit(%q) = %d, %v; want %d, error %v", c.in, got, err, c.want, c.bad)
+		}
+	}
+}
+
+// TestApplyMemoryLimit: the memory limit of build and serve is the one
+// --memory-limit gives (none for off), else GOMEMLIMIT's when set, else
+// the command's default.
+func TestApplyMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	const def = 700 << 20
+	for _, tc := range []struct {
+		flag, env string
+		want      int64
+		wantEnv   bool
+	}{
+		{"off", "", 0, false},
+		{"off", "1GiB", 0, false},
+		{"300MiB", "", 300 << 20, false},
+		{"300MiB", "1GiB", 300 << 20, false},
+		{"", "", def, false},
+		{"", "1GiB", 1 << 30, true},
+	} {
+		t.Setenv("GOMEMLIMIT", tc.env)
+		if tc.env != "" {
+			debug.SetMemoryLimit(1 << 30) // as the runtime does from GOMEMLIMIT at start
+		}
+		limit, env := applyMemoryLimit(tc.flag, func() int64 { return def })
+		runtimeWant := tc.want
+		if tc.want == 0 {
+			runtimeWant = math.MaxInt64
+		}
+		if limit != tc.want || env != tc.wantEnv || debug.SetMemoryLimit(-1) != runtimeWant {
+			t.Errorf("--memory-limit %q, GOMEMLIMIT %q: %d, %v (runtime %d), want %d, %v", tc.flag, tc.env, limit, env, debug.SetMemoryLimit(-1), tc.want, tc.wantEnv)
 		}
 	}
 }
