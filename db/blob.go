@@ -485,6 +485,16 @@ func appendString(dst []byte, s string) []byte {
 func defsOf(s *StmtRecord) *[]string   { return &s.Defs }
 func paramsOf(s *StmtRecord) *[]string { return &s.Params }
 
+// byID returns the keys of ids, which numbers them from 0, each at its
+// number.
+func byID[T int | uint32](ids map[string]T) []string {
+	out := make([]string, len(ids))
+	for k, id := range ids {
+		out[id] = k
+	}
+	return out
+}
+
 // appendNames appends a names section (the defs, or the params): the
 // distinct names, then every statement's names as indexes into them.
 func appendNames(dst []byte, stmts []StmtRecord, field func(*StmtRecord) *[]string) []byte {
@@ -504,10 +514,7 @@ func appendNames(dst []byte, stmts []StmtRecord, field func(*StmtRecord) *[]stri
 			}
 		}
 	}
-	names := make([]string, len(ids))
-	for d, id := range ids {
-		names[id] = d
-	}
+	names := byID(ids)
 	dst = binary.AppendUvarint(dst, uint64(len(names)))
 	dst = binary.AppendUvarint(dst, uint64(nameBytes))
 	for _, n := range names {

@@ -473,10 +473,7 @@ func (b *Builder) record(a *analysis) *FileRecord {
 	// The vocabulary is made once its size is known: grown by append, a
 	// large one would allocate several times its size on the way.
 	if len(ids) > 0 {
-		rec.Vocab = make([]string, len(ids))
-		for t, id := range ids {
-			rec.Vocab[id] = t
-		}
+		rec.Vocab = byID(ids)
 	}
 	return rec
 }
