@@ -158,11 +158,10 @@ func commentGaps(language string, lines []string, f *symtab.File, end int, comme
 // them) from the first on are the indexed version's; nil when the file
 // is not indexed in the buffer's language.
 func (st *state) shared(b *buffer, lines []string, l *lang.Language) (*symtab.File, int) {
-	f := st.syms.File(b.path)
-	if f == nil || f.Language != l {
+	f, indexed := st.indexed(b, l)
+	if f == nil {
 		return nil, 0
 	}
-	indexed := st.sources.lines(st.ix, b.path)
 	same := 0
 	for same < len(lines) && same < len(indexed) && lines[same] == indexed[same] {
 		same++
@@ -276,7 +275,7 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 	if b.path == "" || !boundedLanguages[l.Name] || b.whole {
 		return src, b.elided
 	}
-	f := st.sameAfter(b, l)
+	f, _ := st.sameAfter(b, l)
 	if f == nil {
 		return src, b.elided
 	}
@@ -290,28 +289,38 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 	return e.lines, e
 }
 
-// sameAfter returns the indexed outline of the buffer's file when the
-// rows after the cursor are the indexed version's, row for row; nil
-// otherwise.
-func (st *state) sameAfter(b *buffer, l *lang.Language) *symtab.File {
+// indexed returns the indexed outline of the buffer's file and the
+// indexed version's lines; nil when the buffer has no path or its file
+// is not indexed in the buffer's language.
+func (st *state) indexed(b *buffer, l *lang.Language) (*symtab.File, []string) {
 	if b.path == "" {
-		return nil
+		return nil, nil
 	}
 	f := st.syms.File(b.path)
 	if f == nil || f.Language != l {
-		return nil
+		return nil, nil
+	}
+	return f, st.sources.lines(st.ix, b.path)
+}
+
+// sameAfter returns the indexed outline of the buffer's file and the
+// indexed version's lines when the rows after the cursor are the indexed
+// version's, row for row; nil otherwise.
+func (st *state) sameAfter(b *buffer, l *lang.Language) (*symtab.File, []string) {
+	f, indexed := st.indexed(b, l)
+	if f == nil {
+		return nil, nil
 	}
 	cursor := len(b.lines)
-	indexed := st.sources.lines(st.ix, b.path)
 	if len(indexed) < cursor+1+len(b.after) {
-		return nil
+		return nil, nil
 	}
 	for k, line := range b.after {
 		if indexed[cursor+1+k] != line {
-			return nil
+			return nil, nil
 		}
 	}
-	return f
+	return f, indexed
 }
 
 // indexedAfter returns the indexed outline of the buffer's file when it
@@ -323,11 +332,10 @@ func (st *state) sameAfter(b *buffer, l *lang.Language) *symtab.File {
 // block (brackets balanced, no Python header), and no declaration begins
 // there (it would be the code being written).
 func (st *state) indexedAfter(b *buffer, l *lang.Language) *symtab.File {
-	f := st.sameAfter(b, l)
+	f, indexed := st.sameAfter(b, l)
 	if f == nil {
 		return nil
 	}
-	indexed := st.sources.lines(st.ix, b.path)
 	for k, line := range b.lines {
 		if indexed[k] != line {
 			return nil
