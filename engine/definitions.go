@@ -161,6 +161,13 @@ func source(lines []string, tail string) []byte {
 	return append(b, tail...)
 }
 
+// parseBuffer parses the buffer (once) as the engine's options ask
+// (Options.WholePrefixParse, Options.NoQueryRecovery).
+func (e *Engine) parseBuffer(ctx context.Context, st *state, l *lang.Language, name string, b *buffer) (*lang.File, error) {
+	b.unrecovered = e.opts.NoQueryRecovery
+	return b.parse(ctx, l, name, st, e.opts.WholePrefixParse)
+}
+
 // closedOutline returns the outline of lines with the brackets still
 // open at its end closed (ccg.Closers), nil when none are open or it
 // cannot be read. The code before a cursor ends inside its class and
@@ -346,8 +353,7 @@ func (e *Engine) importBoost(req Request) float64 {
 // definitions collects the definition context of a request into res.
 func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, req Request, res *Result, buf *buffer) error {
 	t0 := time.Now()
-	buf.unrecovered = e.opts.NoQueryRecovery
-	if _, err := buf.parse(ctx, l, buf.path, st, e.opts.WholePrefixParse); err != nil {
+	if _, err := e.parseBuffer(ctx, st, l, buf.path, buf); err != nil {
 		return err
 	}
 	buf.addAfter(ctx, l, buf.path, st)

@@ -1153,8 +1153,7 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 // querySlice parses the buffer, appends the dummy target to its graph
 // and slices it.
 func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, name string, req Request, buf *buffer) (*ccg.Graph, *slice.Slice, error) {
-	buf.unrecovered = e.opts.NoQueryRecovery
-	f, err := buf.parse(ctx, l, name, st, e.opts.WholePrefixParse)
+	f, err := e.parseBuffer(ctx, st, l, name, buf)
 	if err != nil {
 		return nil, nil, err
 	}
