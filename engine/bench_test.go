@@ -239,16 +239,8 @@ func BenchmarkQueryParse(b *testing.B) {
 	}
 	var cursors []cursor
 	for _, sc := range seededCursors(e, 500) {
-		line := sc.line
-		lines := lang.SplitLines(string(sc.src))
-		c := cursor{path: sc.path, line: line, before: lines[:min(line-1, len(lines))]}
-		if line < len(lines) {
-			c.after = lines[line:]
-			if k := len(c.after); c.after[k-1] == "" {
-				c.after = c.after[:k-1]
-			}
-		}
-		cursors = append(cursors, c)
+		nb := newBuffer(sc.path, lang.SplitLines(string(sc.src)), sc.line)
+		cursors = append(cursors, cursor{path: sc.path, line: sc.line, before: nb.lines, after: nb.after})
 	}
 	ctx := context.Background()
 	runtime.LockOSThread()
@@ -399,14 +391,7 @@ func BenchmarkQueryDump(b *testing.B) {
 	for b.Loop() {
 		sb.Reset()
 		for _, c := range seededCursors(e, n) {
-			lines := lang.SplitLines(string(c.src))
-			buf := &buffer{path: c.path, lines: lines[:min(c.line-1, len(lines))]}
-			if c.line < len(lines) {
-				buf.after = lines[c.line:]
-				if k := len(buf.after); buf.after[k-1] == "" {
-					buf.after = buf.after[:k-1]
-				}
-			}
+			buf := newBuffer(c.path, lang.SplitLines(string(c.src)), c.line)
 			l := lang.ForPath(c.path)
 			g, s, err := e.querySlice(ctx, st, l, c.path, Request{Path: c.path, Line: c.line}, buf)
 			if err != nil {

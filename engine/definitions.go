@@ -52,6 +52,20 @@ type buffer struct {
 	recovered, unrecovered bool
 }
 
+// newBuffer returns the buffer of a cursor on 1-based line of a file of
+// lines (lang.SplitLines): the lines before it, and those after it but
+// the empty line after a final newline (the new line at the end).
+func newBuffer(path string, lines []string, line int) *buffer {
+	b := &buffer{path: path, lines: lines[:min(line-1, len(lines))]}
+	if line < len(lines) {
+		b.after = lines[line:]
+		if n := len(b.after); b.after[n-1] == "" {
+			b.after = b.after[:n-1]
+		}
+	}
+	return b
+}
+
 // parse parses the buffer's lines (once) and makes its outline: the
 // bounded parse of st (bounded.go), and without a block comment open at
 // their end (withoutOpenComment), unless whole asks for every line as

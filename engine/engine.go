@@ -874,18 +874,12 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 	if req.Line < 1 || req.Line > n+1 {
 		return nil, fmt.Errorf("%s: %w: line %d, the file has %d lines", name, ErrLine, req.Line, n)
 	}
-	before := lines[:min(req.Line-1, len(lines))]
 
 	res := &Result{Path: relPath, Line: req.Line, Language: l.Name}
 	// The buffer as the symbol table sees it; a fragment is no version of
 	// the file at Path, so it hides nothing.
-	buf := &buffer{path: relPath, lines: before}
-	if req.Line < len(lines) {
-		buf.after = lines[req.Line:]
-		if n := len(buf.after); buf.after[n-1] == "" {
-			buf.after = buf.after[:n-1] // the new line at the end
-		}
-	}
+	buf := newBuffer(relPath, lines, req.Line)
+	before := buf.lines
 	if req.Fragment {
 		buf.path = ""
 	}
