@@ -2,10 +2,6 @@ package engine
 
 import (
 	"context"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,20 +17,14 @@ import (
 // (addAfter's outline parse, and the larger outline).
 func BenchmarkDefinitionsAfterCursor(b *testing.B) {
 	e := stdlibEngine(b)
+	cursors := seededCursors(b, e, 300)
 	var whole, prefix []time.Duration
 	for b.Loop() {
 		whole, prefix = whole[:0], prefix[:0]
-		r := rand.New(rand.NewPCG(42, 1))
-		for range 300 {
-			p := stdlibSrc[r.IntN(len(stdlibSrc))]
-			src, err := os.ReadFile(filepath.Join(e.Root(), p))
-			if err != nil {
-				b.Fatal(err)
-			}
-			lines := strings.SplitAfter(string(src), "\n")
-			line := 2 + r.IntN(max(len(lines)-2, 1))
-			for i, s := range [][]byte{src, []byte(strings.Join(lines[:line-1], ""))} {
-				res, err := e.Complete(context.Background(), Request{Path: p, Line: line, Source: s, Mode: retrieve.CoarseToFine, NoPrompt: true})
+		for _, c := range cursors {
+			lines := strings.SplitAfter(string(c.src), "\n")
+			for i, s := range [][]byte{c.src, []byte(strings.Join(lines[:c.line-1], ""))} {
+				res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: s, Mode: retrieve.CoarseToFine, NoPrompt: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -46,11 +36,7 @@ func BenchmarkDefinitionsAfterCursor(b *testing.B) {
 			}
 		}
 	}
-	q := func(d []time.Duration, f float64) float64 {
-		d = slices.Clone(d)
-		slices.Sort(d)
-		return float64(d[int(f*float64(len(d)-1))].Microseconds()) / 1000
-	}
+	q := quantileMS
 	b.ReportMetric(q(whole, 0.5), "defs-ms-p50")
 	b.ReportMetric(q(whole, 0.95), "defs-ms-p95")
 	b.ReportMetric(q(prefix, 0.5), "prefix-defs-ms-p50")

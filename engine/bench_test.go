@@ -142,7 +142,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			defer func() { e.opts.WholePrefixParse = false }()
 			info := e.Info()
 			b.Logf("index %s: %d files, %d entries, ~%d MiB", info.Root, info.Files, info.Entries, info.Bytes>>20)
-			cursors := seededCursors(e, 500)
+			cursors := seededCursors(b, e, 500)
 			var retr, total, parse, defs, prompt []time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -163,12 +163,7 @@ func BenchmarkRetrieval(b *testing.B) {
 			if tsv := os.Getenv("GRAPHCODER_BENCH_TSV"); tsv != "" {
 				writeRequestTSV(b, fmt.Sprintf("%s.%s.tsv", tsv, strings.ReplaceAll(rn.name, "/", "_")), e, cursors, mode, rn.pool, rn.rerank)
 			}
-			for _, d := range [][]time.Duration{retr, total, parse, defs, prompt} {
-				slices.Sort(d)
-			}
-			q := func(d []time.Duration, p float64) float64 {
-				return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
-			}
+			q := quantileMS
 			b.ReportMetric(float64(info.Entries), "entries")
 			b.ReportMetric(q(retr, 0.5), "retrieval-median-ms")
 			b.ReportMetric(q(retr, 0.95), "retrieval-p95-ms")
@@ -238,7 +233,7 @@ func BenchmarkQueryParse(b *testing.B) {
 		before, after []string
 	}
 	var cursors []cursor
-	for _, sc := range seededCursors(e, 500) {
+	for _, sc := range seededCursors(b, e, 500) {
 		nb := newBuffer(sc.path, lang.SplitLines(string(sc.src)), sc.line)
 		cursors = append(cursors, cursor{path: sc.path, line: sc.line, before: nb.lines, after: nb.after})
 	}
@@ -272,12 +267,11 @@ func BenchmarkQueryParse(b *testing.B) {
 			}
 		}
 	}
-	qs := slices.Sorted(slices.Values(query))
 	for _, p := range []struct {
 		name string
 		q    float64
 	}{{"median", 0.5}, {"p95", 0.95}, {"p99", 0.99}} {
-		b.ReportMetric(float64(qs[int(p.q*float64(len(qs)-1))].Microseconds())/1000, "cpu-query-"+p.name+"-ms")
+		b.ReportMetric(quantileMS(query, p.q), "cpu-query-"+p.name+"-ms")
 	}
 	for _, m := range []struct {
 		name string
@@ -288,11 +282,9 @@ func BenchmarkQueryParse(b *testing.B) {
 			for _, d := range m.d[i] {
 				sums[i] += d
 			}
-			ds := slices.Sorted(slices.Values(m.d[i]))
-			q := func(p float64) float64 { return float64(ds[int(p*float64(len(ds)-1))].Microseconds()) / 1000 }
-			b.ReportMetric(q(0.5), m.name+name+"-median-ms")
-			b.ReportMetric(q(0.95), m.name+name+"-p95-ms")
-			b.ReportMetric(q(0.99), m.name+name+"-p99-ms")
+			b.ReportMetric(quantileMS(m.d[i], 0.5), m.name+name+"-median-ms")
+			b.ReportMetric(quantileMS(m.d[i], 0.95), m.name+name+"-p95-ms")
+			b.ReportMetric(quantileMS(m.d[i], 0.99), m.name+name+"-p99-ms")
 		}
 		if sums[0] > 0 {
 			b.ReportMetric(float64(sums[1])/float64(sums[0]), m.name+"whole/bounded")
@@ -308,7 +300,7 @@ func BenchmarkQueryParse(b *testing.B) {
 // the cache keeps.
 func BenchmarkRepeat(b *testing.B) {
 	e := stdlibEngine(b)
-	cursors := seededCursors(e, 200)
+	cursors := seededCursors(b, e, 200)
 	var first, again []time.Duration
 	b.ResetTimer()
 	for b.Loop() {
@@ -335,11 +327,16 @@ func BenchmarkRepeat(b *testing.B) {
 		name string
 		d    []time.Duration
 	}{{"first", first}, {"again", again}} {
-		slices.Sort(m.d)
-		q := func(p float64) float64 { return float64(m.d[int(p*float64(len(m.d)-1))].Microseconds()) / 1000 }
-		b.ReportMetric(q(0.5), m.name+"-median-ms")
-		b.ReportMetric(q(0.99), m.name+"-p99-ms")
+		b.ReportMetric(quantileMS(m.d, 0.5), m.name+"-median-ms")
+		b.ReportMetric(quantileMS(m.d, 0.99), m.name+"-p99-ms")
 	}
+}
+
+// quantileMS returns the p-quantile of d in milliseconds: the duration p
+// of the way through d sorted (d itself is left as it is).
+func quantileMS(d []time.Duration, p float64) float64 {
+	s := slices.Sorted(slices.Values(d))
+	return float64(s[int(p*float64(len(s)-1))].Microseconds()) / 1000
 }
 
 // benchCursor is a cursor of the benchmarks: an indexed file, a 1-based
@@ -352,12 +349,15 @@ type benchCursor struct {
 
 // seededCursors returns n cursors at random lines of random files of the
 // benchmarks' index, the same ones on every run (seed 42).
-func seededCursors(e *Engine, n int) []benchCursor {
+func seededCursors(b *testing.B, e *Engine, n int) []benchCursor {
 	r := rand.New(rand.NewPCG(42, 1))
 	cursors := make([]benchCursor, 0, n)
 	for len(cursors) < n {
 		p := stdlibSrc[r.IntN(len(stdlibSrc))]
-		src, _ := os.ReadFile(filepath.Join(e.Root(), p))
+		src, err := os.ReadFile(filepath.Join(e.Root(), p))
+		if err != nil {
+			b.Fatal(err)
+		}
 		lines := strings.Count(string(src), "\n")
 		cursors = append(cursors, benchCursor{p, 2 + r.IntN(max(lines-1, 1)), src})
 	}
@@ -390,7 +390,7 @@ func BenchmarkQueryDump(b *testing.B) {
 	var sb strings.Builder
 	for b.Loop() {
 		sb.Reset()
-		for _, c := range seededCursors(e, n) {
+		for _, c := range seededCursors(b, e, n) {
 			buf := newBuffer(c.path, lang.SplitLines(string(c.src)), c.line)
 			l := lang.ForPath(c.path)
 			g, s, err := e.querySlice(ctx, st, l, c.path, Request{Path: c.path, Line: c.line}, buf)
