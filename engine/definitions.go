@@ -110,7 +110,8 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		b.blanked += outlined.blanked
 	}
 	var closed *lang.File
-	var oelided *elision // the elision of the closed source
+	var closedSrc []string // the lines closed was parsed from
+	var oelided *elision   // the elision of the closed source
 	if l.Modules != nil {
 		// The outline's source has the comments between the declarations
 		// blanked as well.
@@ -128,7 +129,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		// whole: its statements may be the query.
 		if o := closedOutline(ctx, l, name, src, !b.unrecovered && endsInError(f, l.Name)); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
-			closed, oelided = o, oe
+			closed, closedSrc, oelided = o, src, oe
 			outlined = oe
 		}
 	}
@@ -140,7 +141,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		// (recover.go).
 		r := closed
 		if len(r.Stmts) == 0 || oelided != nil && oelided.spans(r.Stmts) || swallowed(r, closed.Symbols, len(base), l.Name) {
-			r = recoverQuery(ctx, l, name, base, queried, closed.Symbols)
+			r = recoverQuery(ctx, l, name, base, queried, closedSrc, closed, closed.Symbols)
 		}
 		if r != nil {
 			b.parsed, b.recovered, f = r, true, r

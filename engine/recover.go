@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/lang"
@@ -62,17 +63,24 @@ func endsInError(f *lang.File, language string) bool {
 // with their open brackets closed (ccg.Closers), for a buffer whose own
 // parse is swallowed: the parse of e's lines (the bounded source, when e
 // is not nil) or of base. When a statement of the bounded parse reaches
-// into a blanked body, base is parsed instead. It returns nil when no
-// bracket is open, the source does not parse, or the closed source is
-// swallowed too.
-func recoverQuery(ctx context.Context, l *lang.Language, name string, base []string, e *elision, syms []lang.Symbol) *lang.File {
+// into a blanked body, base is parsed instead. closed is parseClosed of
+// the lines done (the outline's source), which is not parsed again. It
+// returns nil when no bracket is open, the source does not parse, or the
+// closed source is swallowed too.
+func recoverQuery(ctx context.Context, l *lang.Language, name string, base []string, e *elision, done []string, closed *lang.File, syms []lang.Symbol) *lang.File {
+	parse := func(src []string) *lang.File {
+		if slices.Equal(src, done) {
+			return closed
+		}
+		return parseClosed(ctx, l, name, src)
+	}
 	src := base
 	if e != nil {
 		src = e.lines
 	}
-	r := parseClosed(ctx, l, name, src)
+	r := parse(src)
 	if r != nil && e != nil && e.spans(r.Stmts) {
-		r = parseClosed(ctx, l, name, base)
+		r = parse(base)
 	}
 	if r == nil || swallowed(r, syms, len(base), l.Name) {
 		return nil
