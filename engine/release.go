@@ -62,11 +62,11 @@ type releaseState struct {
 }
 
 // releaseDue reports whether a request that ends with the process at r
-// releases the mapped pages: r is over budget and its file-backed part
-// has grown by at least releaseGain since it was fileLow, right after
-// the last release.
+// releases the mapped pages: r is over budget (never for a negative
+// budget) and its file-backed part has grown by at least releaseGain
+// since it was fileLow, right after the last release.
 func releaseDue(r mapfile.Resident, fileLow, budget int64) bool {
-	return r.Total > budget && r.File-fileLow >= releaseGain
+	return budget >= 0 && r.Total > budget && r.File-fileLow >= releaseGain
 }
 
 // releaseEvery returns Options.ReleaseEvery with its default (0 for after
@@ -115,9 +115,9 @@ func (e *Engine) release(st *state, alone int32) {
 	}
 	every := e.releaseEvery()
 	if every > 0 {
-		due := false
+		var due bool
 		if r, ok := mapfile.ReadResident(); ok {
-			due = e.residentBudget() >= 0 && releaseDue(r, e.mapped.fileLow.Load(), e.residentBudget())
+			due = releaseDue(r, e.mapped.fileLow.Load(), e.residentBudget())
 		} else {
 			due = now-e.mapped.last.Load() >= int64(every)
 		}

@@ -284,6 +284,7 @@ func TestReleaseRule(t *testing.T) {
 		{300 * mib, 40 * mib, 30 * mib, 224 * mib, false},  // the heap is over, the file grew 10 MiB
 		{300 * mib, 46 * mib, 30 * mib, 224 * mib, true},   // grew by releaseGain
 		{100 * mib, 60 * mib, 30 * mib, 1, true},           // a budget of a byte
+		{300 * mib, 150 * mib, 30 * mib, -1, false},        // no budget
 	} {
 		if got := releaseDue(mapfile.Resident{Total: c.total, File: c.file}, c.fileLow, c.budget); got != c.want {
 			t.Errorf("resident %d MiB, file-backed %d MiB (%d after the last release), budget %d: due %v, want %v",
