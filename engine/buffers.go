@@ -45,15 +45,14 @@ type parsedBuffer struct {
 	blanked   int
 	recovered bool
 	elided    *elision
-	file      *symtab.File // the outline before the cursor
-	graph     *ccg.Graph   // the query graph with its target; nil when none was built
+	graph     *ccg.Graph // the query graph with its target; nil when none was built
 	target    int32
-	// The outline with the declarations after the cursor (withAfter true
-	// once addAfter ran), and the outline before the cursor alone when
-	// that added any.
-	withAfter     bool
-	fileAfter     *symtab.File
-	prefixOutline *symtab.File
+	// The buffer's outline, with the declarations after the cursor once
+	// addAfter ran (withAfter), and the outline before the cursor alone
+	// when that added any (buffer.prefix).
+	file      *symtab.File
+	withAfter bool
+	prefix    *symtab.File
 }
 
 // key hashes a buffer; c.mu is held.
@@ -99,10 +98,8 @@ func (c *bufferCache) load(b *buffer, l *lang.Language, whole bool) bool {
 	if p == nil {
 		return false
 	}
-	b.parsed, b.blanked, b.recovered, b.elided, b.whole, b.file, b.graph, b.target = p.parsed, p.blanked, p.recovered, p.elided, p.whole, p.file, p.graph, p.target
-	if p.withAfter {
-		b.withAfter, b.file, b.prefix = true, p.fileAfter, p.prefixOutline
-	}
+	b.parsed, b.blanked, b.recovered, b.elided, b.whole, b.graph, b.target = p.parsed, p.blanked, p.recovered, p.elided, p.whole, p.graph, p.target
+	b.file, b.withAfter, b.prefix = p.file, p.withAfter, p.prefix
 	b.cached = true
 	return true
 }
@@ -113,11 +110,8 @@ func (c *bufferCache) store(b *buffer, l *lang.Language) {
 		return
 	}
 	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, before: b.lines, after: b.after,
-		parsed: b.parsed, blanked: b.blanked, recovered: b.recovered, elided: b.elided, file: b.file, graph: b.graph, target: b.target,
-		withAfter: b.withAfter, fileAfter: b.file, prefixOutline: b.prefix}
-	if b.prefix != nil {
-		p.file = b.prefix // addAfter added declarations to b.file
-	}
+		parsed: b.parsed, blanked: b.blanked, recovered: b.recovered, elided: b.elided, graph: b.graph, target: b.target,
+		file: b.file, withAfter: b.withAfter, prefix: b.prefix}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p.hash = c.key(b.path, l, b.whole, b.lines, b.after)
