@@ -143,13 +143,16 @@ func BenchmarkRetrieval(b *testing.B) {
 			info := e.Info()
 			b.Logf("index %s: %d files, %d entries, ~%d MiB", info.Root, info.Files, info.Entries, info.Bytes>>20)
 			cursors := seededCursors(b, e, 500)
+			request := func(c benchCursor) Request {
+				return Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool, Rerank: rn.rerank}
+			}
 			var retr, total, parse, defs, prompt []time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
 				retr, total, parse, defs, prompt = retr[:0], total[:0], parse[:0], defs[:0], prompt[:0]
 				for _, c := range cursors {
-					res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: rn.pool, Rerank: rn.rerank})
+					res, err := e.Complete(context.Background(), request(c))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -161,7 +164,7 @@ func BenchmarkRetrieval(b *testing.B) {
 				}
 			}
 			if tsv := os.Getenv("GRAPHCODER_BENCH_TSV"); tsv != "" {
-				writeRequestTSV(b, fmt.Sprintf("%s.%s.tsv", tsv, strings.ReplaceAll(rn.name, "/", "_")), e, cursors, mode, rn.pool, rn.rerank)
+				writeRequestTSV(b, fmt.Sprintf("%s.%s.tsv", tsv, strings.ReplaceAll(rn.name, "/", "_")), e, cursors, request)
 			}
 			q := quantileMS
 			b.ReportMetric(float64(info.Entries), "entries")
@@ -184,13 +187,14 @@ func BenchmarkRetrieval(b *testing.B) {
 	}
 }
 
-// writeRequestTSV completes the cursors once more and writes one row per
-// request: where it was and what each stage took.
-func writeRequestTSV(b *testing.B, name string, e *Engine, cursors []benchCursor, mode retrieve.Mode, pool, rerank int) {
+// writeRequestTSV completes the cursors once more, each as request makes
+// it, and writes one row per request: where it was and what each stage
+// took.
+func writeRequestTSV(b *testing.B, name string, e *Engine, cursors []benchCursor, request func(benchCursor) Request) {
 	var sb strings.Builder
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	for _, c := range cursors {
-		res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: mode, Pool: pool, Rerank: rerank})
+		res, err := e.Complete(context.Background(), request(c))
 		if err != nil {
 			b.Fatal(err)
 		}
