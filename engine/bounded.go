@@ -95,16 +95,16 @@ type elision struct {
 }
 
 // elide returns the bounded source of lines, the lines of buffer b as
-// the query parses them, or nil when nothing can be blanked. With
-// comments, the comments between the declarations are blanked too
-// (commentGaps): the source the outline is read from.
-func (st *state) elide(b *buffer, lines []string, l *lang.Language, comments bool) *elision {
+// the query parses them, or nil when nothing can be blanked, and the
+// rows before which the outline's source may blank the comments between
+// the declarations too (elision.withComments).
+func (st *state) elide(b *buffer, lines []string, l *lang.Language) (*elision, int) {
 	if b.path == "" || !boundedLanguages[l.Name] || len(lines) == 0 {
-		return nil
+		return nil, 0
 	}
 	f, same := st.shared(b, lines, l)
 	if f == nil {
-		return nil
+		return nil, 0
 	}
 	// The last row a symbol of the indexed outline starts on within the
 	// shared rows: a body ending before it is followed by a statement.
@@ -116,7 +116,14 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language, comments boo
 	}
 	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
 		return s.EndRow < same && s.EndRow < lastStart
-	}, commentGaps(l.Name, lines, f, min(same, lastStart), comments))
+	}, nil), min(same, lastStart)
+}
+
+// withComments returns e, an elision of lines, with the comments between
+// the declarations in the rows before end blanked as well (commentGaps):
+// the source the outline is read from; nil when there are none.
+func (e *elision) withComments(language string, lines []string, end int) *elision {
+	return blank(language, e.lines, e.indexed, e, func(*lang.Symbol) bool { return false }, commentGaps(language, lines, e.indexed, end))
 }
 
 // commentGaps returns the row ranges of lines before row end that hold
@@ -128,8 +135,8 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language, comments boo
 // they leave every statement as it is; the outline's documentation rows
 // there are put back from f (elision.outline). Java and Go (the brace
 // languages of boundedLanguages).
-func commentGaps(language string, lines []string, f *symtab.File, end int, comments bool) []rowRange {
-	if !comments || language != "java" && language != "go" || end <= 0 {
+func commentGaps(language string, lines []string, f *symtab.File, end int) []rowRange {
+	if language != "java" && language != "go" || end <= 0 {
 		return nil
 	}
 	blocks := ccg.CommentBlocks(lines[:end], language)

@@ -78,9 +78,10 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	// lines, an open comment at their end left out.
 	base, cut := b.lines, 0
 	var e *elision
+	var gapsEnd int // the rows the outline's source blanks comments of
 	if !whole {
 		base, cut = withoutOpenComment(b.lines, l.Name)
-		e = st.elide(b, base, l, false)
+		e, gapsEnd = st.elide(b, base, l)
 	}
 	lines := base
 	if e != nil {
@@ -117,7 +118,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		// blanked as well.
 		oe := outlined
 		if outlined != nil {
-			if c := st.elide(b, base, l, true); c != nil {
+			if c := outlined.withComments(l.Name, base, gapsEnd); c != nil {
 				oe = c
 			}
 		}
