@@ -222,9 +222,7 @@ func buildDemo(t *testing.T) (string, *Engine) {
 	t.Helper()
 	repo := filepath.Join("..", "testdata", "demo")
 	idx := filepath.Join(t.TempDir(), "idx")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
+	buildIndex(t, repo, idx)
 	decoded, err := Open(idx, Options{NoSnapshot: true})
 	if err != nil {
 		t.Fatal(err)
@@ -237,9 +235,7 @@ func buildDemo(t *testing.T) (string, *Engine) {
 // mapped, and its memory limit grows with the searches it runs at once.
 func TestReleaseMapped(t *testing.T) {
 	idx := filepath.Join(t.TempDir(), "idx")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
+	buildIndex(t, filepath.Join("..", "testdata", "demo"), idx)
 	released, err := Open(idx, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -305,9 +301,7 @@ func TestReleaseEvery(t *testing.T) {
 		t.Errorf("default budget %d, want %d", got, DefaultResidentBudget)
 	}
 	idx := filepath.Join(t.TempDir(), "idx")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "testdata", "demo"), IndexDir: idx}); err != nil {
-		t.Fatal(err)
-	}
+	buildIndex(t, filepath.Join("..", "testdata", "demo"), idx)
 	for _, c := range []struct {
 		every    time.Duration
 		releases int64
