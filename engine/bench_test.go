@@ -14,12 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
-	"github.com/graphcoder/graphcoder/slice"
 )
 
 var stdlib = realcode.PythonStdlib()
@@ -242,6 +240,7 @@ func BenchmarkQueryParse(b *testing.B) {
 		cursors = append(cursors, cursor{path: sc.path, line: sc.line, before: nb.lines, after: nb.after})
 	}
 	ctx := context.Background()
+	defer func() { e.opts.WholePrefixParse = false }()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var wall, cpu [2][]time.Duration // bounded, whole
@@ -257,11 +256,10 @@ func BenchmarkQueryParse(b *testing.B) {
 			for i, whole := range []bool{false, true} {
 				t0, c0 := time.Now(), threadCPU()
 				buf := &buffer{path: c.path, lines: c.before, after: c.after}
-				if _, err := buf.parse(ctx, l, c.path, st, whole); err != nil {
+				e.opts.WholePrefixParse = whole
+				if _, _, err := e.querySlice(ctx, st, l, c.path, Request{}, buf); err != nil {
 					b.Fatal(err)
 				}
-				g := ccg.Build(buf.parsed)
-				slice.Of(g, g.AppendTarget(), slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements})
 				if !whole {
 					query = append(query, threadCPU()-c0)
 				}
