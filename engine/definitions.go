@@ -105,9 +105,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	queried := outlined // the elision the query's statements come from
 	b.parsed, b.blanked, b.elided, b.whole = f, cut, e, whole
 	pkg, syms, imports := f.Package, f.Symbols, f.Imports
-	olines := lines
 	if outlined != nil {
-		olines = outlined.lines
 		b.blanked += outlined.blanked
 	}
 	var closed *lang.File
@@ -122,7 +120,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 				oe = c
 			}
 		}
-		src := olines
+		src := lines
 		if oe != nil {
 			src = oe.lines
 		}
