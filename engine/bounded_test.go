@@ -96,16 +96,8 @@ func TestBoundedParseReal(t *testing.T) {
 	}
 	idx := t.TempDir()
 	buildIndex(t, repo, idx)
-	whole, err := Open(idx, Options{WholePrefixParse: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer whole.Close()
-	bounded, err := Open(idx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bounded.Close()
+	whole := openIndex(t, idx, Options{WholePrefixParse: true})
+	bounded := openIndex(t, idx, Options{})
 
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(13, 3))
@@ -272,16 +264,8 @@ func TestBoundedThroughErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	buildIndex(t, repo, idx)
-	whole, err := Open(idx, Options{WholePrefixParse: true, NoQueryRecovery: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer whole.Close()
-	bounded, err := Open(idx, Options{NoQueryRecovery: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bounded.Close()
+	whole := openIndex(t, idx, Options{WholePrefixParse: true, NoQueryRecovery: true})
+	bounded := openIndex(t, idx, Options{NoQueryRecovery: true})
 	lines := lang.SplitLines(src)
 	const line = 28 // after `}` closing `if (s != null)`
 	before, after := lines[:line-1], lines[line:len(lines)-1]

@@ -22,7 +22,14 @@ func openRepo(t testing.TB, repo string) *Engine {
 	t.Helper()
 	dir := t.TempDir()
 	buildIndex(t, repo, dir)
-	e, err := Open(dir, Options{})
+	return openIndex(t, dir, Options{})
+}
+
+// openIndex opens an engine on the index idx with o, closed with the
+// test.
+func openIndex(t testing.TB, idx string, o Options) *Engine {
+	t.Helper()
+	e, err := Open(idx, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,15 +22,7 @@ func TestRecoveredQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	buildIndex(t, repo, idx)
-	open := func(o Options) *Engine {
-		e, err := Open(idx, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { e.Close() })
-		return e
-	}
-	bounded, whole, plain := open(Options{}), open(Options{WholePrefixParse: true}), open(Options{NoQueryRecovery: true})
+	bounded, whole, plain := openIndex(t, idx, Options{}), openIndex(t, idx, Options{WholePrefixParse: true}), openIndex(t, idx, Options{NoQueryRecovery: true})
 	lines := lang.SplitLines(cutOffJava)
 	l := lang.ForPath("A.java")
 	ctx := context.Background()
