@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,13 +48,7 @@ public class Parser {
 // never the cursor's line, a doc line, a body, a field or a declaration
 // inside a body; defctx.Options.NoAfter leaves them out.
 func TestDefinitionsAfterCursor(t *testing.T) {
-	repo := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(repo, "p"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(repo, "p", "Parser.java"), []byte(afterParser), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo := fileRepo(t, "p/Parser.java", afterParser)
 	_, e := buildLive(t, repo, filepath.Join(t.TempDir(), "idx"), Options{Prompt: prompt.Options{Lead: -1}})
 	lines := strings.Split(afterParser, "\n")
 	const cursor = 8
@@ -154,10 +147,7 @@ def helper(v):
 `
 
 func TestDefinitionsAfterCursorNested(t *testing.T) {
-	repo := t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "m.py"), []byte(afterPy), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo := fileRepo(t, "m.py", afterPy)
 	_, e := buildLive(t, repo, filepath.Join(t.TempDir(), "idx"), Options{Prompt: prompt.Options{Lead: -1}})
 	res, err := e.Complete(context.Background(), Request{Path: "m.py", Line: 3})
 	if err != nil {

@@ -259,11 +259,8 @@ func TestNeutralLine(t *testing.T) {
 // text holds the blanked body as it is.
 func TestBoundedThroughErrors(t *testing.T) {
 	src := cutOffJava
-	repo, idx := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "A.java"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	buildIndex(t, repo, idx)
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, "A.java", src), idx)
 	whole := openIndex(t, idx, Options{WholePrefixParse: true, NoQueryRecovery: true})
 	bounded := openIndex(t, idx, Options{NoQueryRecovery: true})
 	lines := lang.SplitLines(src)

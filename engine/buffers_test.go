@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -38,10 +36,7 @@ def later(x):
 // whose lines differ parses again and answers as an engine that never saw
 // the first.
 func TestBufferCache(t *testing.T) {
-	repo := t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "m.py"), []byte(cacheSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo := fileRepo(t, "m.py", cacheSource)
 	e := openRepo(t, repo)
 	ctx := context.Background()
 	req := Request{Path: "m.py", Line: 14, Source: []byte(cacheSource)}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/db"
@@ -15,6 +17,21 @@ func buildIndex(t testing.TB, repo, indexDir string) {
 	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, IndexDir: indexDir}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fileRepo returns a temporary repository holding the one file rel with
+// src.
+func fileRepo(t testing.TB, rel, src string) string {
+	t.Helper()
+	repo := t.TempDir()
+	path := filepath.Join(repo, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }
 
 // openRepo builds a temporary index of repo and opens an engine on it.

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,11 +15,8 @@ import (
 // the statements of g around the cursor, the same for the bounded and the
 // whole-prefix parse. A cursor whose prefix parses is left as it is.
 func TestRecoveredQuery(t *testing.T) {
-	repo, idx := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "A.java"), []byte(cutOffJava), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	buildIndex(t, repo, idx)
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, "A.java", cutOffJava), idx)
 	bounded, whole, plain := openIndex(t, idx, Options{}), openIndex(t, idx, Options{WholePrefixParse: true}), openIndex(t, idx, Options{NoQueryRecovery: true})
 	lines := lang.SplitLines(cutOffJava)
 	l := lang.ForPath("A.java")
