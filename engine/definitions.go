@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ type buffer struct {
 	// the cursor (recover.go); unrecovered turns that off
 	// (Options.NoQueryRecovery).
 	recovered, unrecovered bool
+	// ahead lets parse run the outline's parse beside the query's on
+	// a large buffer (ahead.go): a core is free for it.
+	ahead bool
 }
 
 // newBuffer returns the buffer of a cursor on 1-based line of a file of
@@ -87,6 +91,20 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	if e != nil {
 		lines = e.lines
 	}
+	// The outline's source when the query's statements come from e (the
+	// usual case): e with the comments between the declarations blanked
+	// as well, or the lines as they are without e.
+	oeOrig, osrc := e, base
+	if l.Modules != nil && e != nil {
+		if c := e.withComments(l.Name, base, gapsEnd); c != nil {
+			oeOrig = c
+		}
+		osrc = oeOrig.lines
+	}
+	var ahead *closedAhead // the outline parsed ahead (ahead.go)
+	if l.Modules != nil && b.ahead && linesBytes(lines) >= aheadMinBytes {
+		ahead = startClosed(ctx, l, name, osrc, !b.unrecovered && errorLanguages[l.Name])
+	}
 	f, err := parseLines(ctx, l, name, lines)
 	// The elision of the source the outline is read from: the query's,
 	// and when the statements are read through syntax errors
@@ -100,6 +118,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		e, lines = nil, base
 	}
 	if err != nil {
+		ahead.stop()
 		return nil, err
 	}
 	queried := outlined // the elision the query's statements come from
@@ -114,19 +133,15 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 	if l.Modules != nil {
 		// The outline's source has the comments between the declarations
 		// blanked as well.
-		oe := outlined
+		oe, src := outlined, lines
 		if outlined != nil {
-			if c := outlined.withComments(l.Name, base, gapsEnd); c != nil {
-				oe = c
-			}
-		}
-		src := lines
-		if oe != nil {
-			src = oe.lines
+			// outlined is orig (the query kept its elision, or reads its
+			// statements through errors from it).
+			oe, src = oeOrig, osrc
 		}
 		// Where the query may be recovered, the closed source is parsed
 		// whole: its statements may be the query.
-		if o := closedOutline(ctx, l, name, src, !b.unrecovered && endsInError(f, l.Name)); o != nil {
+		if o := ahead.outline(ctx, l, name, src, !b.unrecovered && endsInError(f, l.Name)); o != nil {
 			pkg, syms, imports = o.Package, o.Symbols, o.Imports
 			closed, closedSrc, oelided = o, src, oe
 			outlined = oe
@@ -179,6 +194,7 @@ func source(lines []string, tail string) []byte {
 // (Options.WholePrefixParse, Options.NoQueryRecovery).
 func (e *Engine) parseBuffer(ctx context.Context, st *state, l *lang.Language, name string, b *buffer) (*lang.File, error) {
 	b.unrecovered = e.opts.NoQueryRecovery
+	b.ahead = 2*int(e.running.Load()) <= runtime.GOMAXPROCS(0)
 	return b.parse(ctx, l, name, st, e.opts.WholePrefixParse)
 }
 

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
+
+// The outline's parse ahead. A buffer is parsed twice: once for the query
+// (its lines, bounded) and once for its outline (the same lines with
+// their open brackets closed, closedOutline), each a whole tree-sitter
+// parse of what lies above the cursor. The second depends on the first
+// only through which source it reads (the query's elision, unless the
+// query parse had to fall back to the lines unbounded) and whether it
+// needs the statements too (the query parse ends in a syntax error, and
+// the statements of the closed source may be the query, recover.go).
+// For a large buffer with a core to spare the outline's parse runs beside
+// the query's, on the source it reads unless that fallback happens, and
+// with the statements whenever the language may need them; the outline
+// of a whole parse is the outline parse's (lang.Language.Outline). When
+// the guess of the source was wrong, or the whole parse failed where the
+// outline alone is wanted, the parse is done again as before, so what the
+// buffer gets is always what the two parses in a row give. It halves the
+// parse's wall time where it is largest: a cursor inside a method of
+// thousands of rows, e.g. a resource bundle's one array initialiser.
+
+// aheadMinBytes is the source size from which the outline is parsed
+// ahead: below it a parse takes a fraction of a millisecond and the
+// second goroutine would cost about what it saves.
+const aheadMinBytes = 16 << 10
+
+// closedAhead is the outline's parse under way beside the query's.
+type closedAhead struct {
+	src    []string // the lines it parses (before the closers)
+	stmts  bool     // with the statements (parseClosed)
+	cancel context.CancelFunc
+	done   chan struct{}
+	f      *lang.File // closedOutline's result, once done is closed
+}
+
+// startClosed starts closedOutline(ctx, l, name, src, stmts) on its own
+// goroutine.
+func startClosed(ctx context.Context, l *lang.Language, name string, src []string, stmts bool) *closedAhead {
+	actx, cancel := context.WithCancel(ctx)
+	a := &closedAhead{src: src, stmts: stmts, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.f = closedOutline(actx, l, name, src, stmts)
+	}()
+	return a
+}
+
+// wait returns the parse's result once it is done.
+func (a *closedAhead) wait() *lang.File {
+	<-a.done
+	a.cancel()
+	return a.f
+}
+
+// stop ends the parse, when its result is not wanted, and waits for it:
+// no work of the request outlives it.
+func (a *closedAhead) stop() {
+	if a != nil {
+		a.cancel()
+		<-a.done
+	}
+}
+
+// outline returns closedOutline(ctx, l, name, src, stmts) of the source
+// the buffer's outline is read from: the parse ahead's result when it
+// read src (same slice) and holds what stmts asks, else a parse now.
+func (a *closedAhead) outline(ctx context.Context, l *lang.Language, name string, src []string, stmts bool) *lang.File {
+	if a == nil {
+		return closedOutline(ctx, l, name, src, stmts)
+	}
+	if !sameLines(a.src, src) || stmts && !a.stmts {
+		a.stop()
+		return closedOutline(ctx, l, name, src, stmts)
+	}
+	f := a.wait()
+	if f == nil && a.stmts && !stmts {
+		// The whole parse failed; the outline alone may still read.
+		return closedOutline(ctx, l, name, src, stmts)
+	}
+	return f
+}
+
+// sameLines reports whether a and b are the same slice of lines (not
+// only equal ones: the guess is the very elision the query took).
+func sameLines(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// linesBytes is the size of lines as a source, each ended by a newline.
+func linesBytes(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	return n
+}
