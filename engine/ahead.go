@@ -24,10 +24,19 @@ import (
 // parse's wall time where it is largest: a cursor inside a method of
 // thousands of rows, e.g. a resource bundle's one array initialiser.
 
-// aheadMinBytes is the source size from which the outline is parsed
-// ahead: below it a parse takes a fraction of a millisecond and the
-// second goroutine would cost about what it saves.
-const aheadMinBytes = 16 << 10
+// aheadMinBytes and aheadMaxBytes bound the source size at which the
+// outline is parsed ahead: below the first a parse takes a fraction of a
+// millisecond and the second goroutine would cost about what it saves;
+// above the second the two syntax trees at once (each some 50 times the
+// source) would cost more memory than the time saved is worth.
+const (
+	aheadMinBytes = 16 << 10
+	aheadMaxBytes = 1 << 20
+)
+
+// parsesAhead reports whether a source of n bytes has its outline parsed
+// ahead.
+func parsesAhead(n int) bool { return n >= aheadMinBytes && n <= aheadMaxBytes }
 
 // closedAhead is the outline's parse under way beside the query's.
 type closedAhead struct {

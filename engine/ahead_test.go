@@ -68,7 +68,7 @@ func TestParseAhead(t *testing.T) {
 							return b
 						}
 						seq, par := parse(false), parse(true)
-						if linesBytes(seq.lines) >= aheadMinBytes {
+						if parsesAhead(linesBytes(seq.lines)) {
 							ahead++
 						}
 						if seq.recovered {

@@ -102,7 +102,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		osrc = oeOrig.lines
 	}
 	var ahead *closedAhead // the outline parsed ahead (ahead.go)
-	if l.Modules != nil && b.ahead && linesBytes(lines) >= aheadMinBytes {
+	if l.Modules != nil && b.ahead && parsesAhead(linesBytes(lines)) {
 		ahead = startClosed(ctx, l, name, osrc, !b.unrecovered && errorLanguages[l.Name])
 	}
 	f, err := parseLines(ctx, l, name, lines)
