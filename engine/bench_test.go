@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -380,12 +381,7 @@ func BenchmarkQueryDump(b *testing.B) {
 	if out == "" {
 		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
 	}
-	n := 500
-	if s := os.Getenv("GRAPHCODER_BENCH_CURSORS"); s != "" {
-		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
-			b.Fatalf("GRAPHCODER_BENCH_CURSORS=%q: want a positive count", s)
-		}
-	}
+	n := dumpCursors(b)
 	e := stdlibEngine(b)
 	st := e.cur.Load()
 	ctx := context.Background()
@@ -420,6 +416,72 @@ func BenchmarkQueryDump(b *testing.B) {
 			}
 			for i, sym := range buf.file.Symbols {
 				fmt.Fprintf(&sb, "D %d doc %d sig %d-%d\n", i, sym.DocRow, sym.SigStart, sym.SigEnd)
+			}
+		}
+	}
+	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// dumpCursors returns the number of cursors a dump benchmark writes:
+// GRAPHCODER_BENCH_CURSORS, default 500.
+func dumpCursors(b *testing.B) int {
+	n := 500
+	if s := os.Getenv("GRAPHCODER_BENCH_CURSORS"); s != "" {
+		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+			b.Fatalf("GRAPHCODER_BENCH_CURSORS=%q: want a positive count", s)
+		}
+	}
+	return n
+}
+
+// BenchmarkCompleteDump writes, for seeded cursors of the benchmarks'
+// index (BenchmarkRetrieval's, GRAPHCODER_BENCH_CURSORS of them, default
+// 500), what Engine.Complete answers to each to the file
+// GRAPHCODER_BENCH_DUMP: the result as JSON without its timings (the
+// snippets and the pool with their text and scores, the prediction, the
+// definitions with their reasons, the prompt's blocks and counts), then
+// the prompt's text and suffix, the lines of each of its blocks and of
+// each definition block. A change meant to leave answers as they are
+// shows it by two builds' files being the same. The requests run in the
+// language's default mode, or in each mode GRAPHCODER_BENCH_MODES names
+// (comma separated). It skips without GRAPHCODER_BENCH_DUMP.
+func BenchmarkCompleteDump(b *testing.B) {
+	out := os.Getenv("GRAPHCODER_BENCH_DUMP")
+	if out == "" {
+		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
+	}
+	n := dumpCursors(b)
+	modes := []retrieve.Mode{""}
+	if only := os.Getenv("GRAPHCODER_BENCH_MODES"); only != "" {
+		modes = nil
+		for _, m := range strings.Split(only, ",") {
+			modes = append(modes, retrieve.Mode(m))
+		}
+	}
+	e := stdlibEngine(b)
+	var sb strings.Builder
+	for b.Loop() {
+		sb.Reset()
+		for _, c := range seededCursors(b, e, n) {
+			for _, m := range modes {
+				res, err := e.Complete(context.Background(), Request{Path: c.path, Line: c.line, Source: c.src, Mode: m})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res.Stats = Stats{Mode: res.Stats.Mode}
+				j, err := json.Marshal(res)
+				if err != nil {
+					b.Fatal(err)
+				}
+				fmt.Fprintf(&sb, "== %s:%d %s\n%s\nT %q\nS %q\n", c.path, c.line, m, j, res.Context.Text(), res.Context.SuffixText())
+				for _, bl := range res.Context.Blocks {
+					fmt.Fprintf(&sb, "B %s %s %v %q\n", bl.Source, bl.Path, bl.Rows, bl.Lines)
+				}
+				for _, d := range res.DefinitionBlocks {
+					fmt.Fprintf(&sb, "D %s %v %v %q\n", d.Path, d.Score, d.Rows, d.Lines)
+				}
 			}
 		}
 	}
