@@ -258,9 +258,11 @@ func New(d *db.DB, o Options) (*Engine, error) {
 	return e, nil
 }
 
-// Close releases the index if Open opened it, after any background fold.
+// Close releases the index if Open opened it, after any background fold
+// and release of mapped pages.
 func (e *Engine) Close() error {
 	e.folds.Wait()
+	e.mapped.running.Wait()
 	if e.ownsDB {
 		return e.d.Close()
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,15 @@ import (
 // whatever the queries. Releasing after every request (a negative
 // ReleaseEvery, as a one-shot command does) and the idle release take
 // out all of the file.
+//
+// The madvise of a request's release walks every resident page of the
+// file outside the kept arrays, about a millisecond on the JDK's index
+// for tens of MiB, and a busy engine over its budget releases every few
+// requests: so a request only decides (a read of the resident set) and
+// hands the release to a goroutine of its own, at most one at a time,
+// instead of waiting for it before it answers. Releasing after every
+// request stays in the request, which then ends with the file out of
+// its resident set.
 
 // DefaultReleaseEvery is the default of Options.ReleaseEvery: how long an
 // engine must have been idle before it releases the mapped pages.
@@ -59,6 +69,10 @@ type releaseState struct {
 	fileLow atomic.Int64 // the file-backed resident set after the last release
 	armed   atomic.Bool  // an idle timer is pending
 	count   atomic.Int64 // releases so far
+	// busy says a request's release is running in the background;
+	// running counts those, for Close.
+	busy    atomic.Bool
+	running sync.WaitGroup
 }
 
 // releaseDue reports whether a request that ends with the process at r
@@ -128,8 +142,27 @@ func (e *Engine) release(st *state, alone int32) {
 			return
 		}
 	}
-	// After every request: all of it, for the least resident memory.
-	e.releaseNow(st, now, every == 0)
+	if every == 0 {
+		// After every request: all of it, for the least resident
+		// memory, before the request ends.
+		e.releaseNow(st, now, true)
+		return
+	}
+	e.releaseBehind(st, now)
+}
+
+// releaseBehind releases the cold pages of st's snapshot file (a
+// request's release) in a goroutine, unless one is running already.
+func (e *Engine) releaseBehind(st *state, now int64) {
+	if !e.mapped.busy.CompareAndSwap(false, true) {
+		return
+	}
+	e.mapped.running.Add(1)
+	go func() {
+		defer e.mapped.running.Done()
+		e.releaseNow(st, now, false)
+		e.mapped.busy.Store(false)
+	}()
 }
 
 // armIdle starts a timer, unless one is pending, that releases the mapped
