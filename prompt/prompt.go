@@ -297,6 +297,12 @@ func (whitespace) Split(dst []string, text string) []string {
 type counter struct {
 	tok Tokenizer
 	buf []string
+	// memo holds the count of each line counted so far (with its
+	// newline, when it had one): an assembly counts the same lines again
+	// and again (the in-file lines each round, every block's lines when
+	// measured and when counted whole, the frames' separators), and a
+	// line's count depends on the line alone.
+	memo map[string]int
 }
 
 // count returns the tokens of s, line by line: each line (with its
@@ -314,10 +320,22 @@ func (c *counter) count(s string) int {
 			line = s[:i+1]
 		}
 		s = s[len(line):]
-		c.buf = c.tok.Split(c.buf[:0], line)
-		n += len(c.buf)
+		n += c.line(line)
 	}
 	return n
+}
+
+// line returns the tokens of one line.
+func (c *counter) line(line string) int {
+	if k, ok := c.memo[line]; ok {
+		return k
+	}
+	c.buf = c.tok.Split(c.buf[:0], line)
+	if c.memo == nil {
+		c.memo = make(map[string]int, 256)
+	}
+	c.memo[line] = len(c.buf)
+	return len(c.buf)
 }
 
 func joinLines(lines []string) string {
