@@ -986,7 +986,7 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 		embedTime = time.Since(t1)
 	}
 	cands, rst, err := st.ix.Search(ctx, q, retrieve.Options{Mode: mode, TopK: max(k, pool), Pool: req.Rerank,
-		Gamma: req.Gamma, Budget: req.Budget, BM25: e.opts.BM25})
+		Gamma: req.Gamma, Budget: req.Budget, BM25: e.opts.BM25, NoAlignments: true})
 	if err != nil {
 		return err
 	}
@@ -1024,7 +1024,12 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	if voteK <= 0 {
 		voteK = retrieve.DefaultVoteK
 	}
-	res.Prediction = st.ix.Vote(q, cands[:min(k, len(cands))], vote, voteK)
+	// Only the candidates that vote need their alignment.
+	voters := cands[:min(k, len(cands))]
+	for i := range voters[:min(max(vote, 1), len(voters))] {
+		st.ix.Align(q, &voters[i], req.Gamma)
+	}
+	res.Prediction = st.ix.Vote(q, voters, vote, voteK)
 	res.Stats.Stats, res.Stats.Parse, res.Stats.Embed, res.Stats.DenseError = rst, parse, embedTime, denseErr
 	res.Stats.Blanked, res.Stats.Cached, res.Stats.Recovered = buf.blanked, buf.cached, buf.recovered
 	res.Stats.Mode = mode

@@ -87,6 +87,11 @@ type Options struct {
 	// BM25 holds k1 and b of mode bm25 and of hybrid's default BM25
 	// ranker; zero means DefaultBM25.
 	BM25 BM25Params
+	// NoAlignments leaves the returned candidates' Alignment nil; a
+	// caller that predicts from a few of them (Predict, Vote) sets theirs
+	// with Snapshot.Align, instead of the search computing one per
+	// candidate returned.
+	NoAlignments bool
 	// Walk says how hybrid's default Jaccard and BM25 rankers read the
 	// postings: WalkAuto (the default) walks them once for both when the
 	// searches running at once leave no core idle, and each on its own
@@ -222,7 +227,8 @@ type Candidate struct {
 	// computed).
 	Score float64
 	// Alignment maps query slice positions to candidate slice positions
-	// (sed.Unaligned when none); nil in mode coarse.
+	// (sed.Unaligned when none); nil in mode coarse, and with
+	// Options.NoAlignments until Snapshot.Align sets it.
 	Alignment []int32
 }
 

@@ -248,17 +248,38 @@ func (s *Snapshot) Search(ctx context.Context, q *Query, opt Options) (_ []Candi
 	}
 	// Keep the alignments of the returned candidates only: recomputing k
 	// distances is cheaper than copying one per scored entry.
-	fs := sedPool.Get().(*fineScratch)
-	for i := range cands {
-		if c := &cands[i]; !math.IsNaN(c.SED) {
-			ix, lq, e := s.layer(c.Entry, q, dq)
-			ix.graphOf(e, fs)
-			sed.Distance(&lq.Graph, &fs.g, opt.Gamma, &fs.sed)
-			c.Alignment = append([]int32(nil), fs.sed.Alignment()...)
+	if !opt.NoAlignments {
+		for i := range cands {
+			s.align(q, &cands[i], opt.Gamma)
 		}
 	}
-	sedPool.Put(fs)
 	return cands, st, nil
+}
+
+// Align sets the alignment of candidate c of a search for q (with
+// Options.NoAlignments) as the search would have set it: gamma is the
+// search's Options.Gamma (0 for its default). A candidate the fine stage
+// did not score keeps none.
+func (s *Snapshot) Align(q *Query, c *Candidate, gamma float64) {
+	defer s.quiet()
+	if c.Alignment != nil {
+		return
+	}
+	s.align(q, c, Options{Gamma: gamma}.withDefaults().Gamma)
+}
+
+// align sets c's alignment: its subgraph edit distance to q computed
+// again, for the alignment the fine stage did not keep.
+func (s *Snapshot) align(q *Query, c *Candidate, gamma float64) {
+	if math.IsNaN(c.SED) {
+		return
+	}
+	fs := sedPool.Get().(*fineScratch)
+	ix, lq, e := s.layer(c.Entry, q, q.delta)
+	ix.graphOf(e, fs)
+	sed.Distance(&lq.Graph, &fs.g, gamma, &fs.sed)
+	c.Alignment = append([]int32(nil), fs.sed.Alignment()...)
+	sedPool.Put(fs)
 }
 
 // coarse runs the coarse stage of a mode other than fine: the ranked

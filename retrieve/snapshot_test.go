@@ -257,3 +257,43 @@ func snapshotQueryWords(s *Snapshot, words ...string) *Query {
 	}
 	return q
 }
+
+// TestAlign: a search with Options.NoAlignments returns the candidates of
+// one without, but for their alignments, and Snapshot.Align sets each to
+// the one the search would have returned (base and delta, with the
+// default and another gamma); a candidate the fine stage did not score
+// gets none.
+func TestAlign(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 40 {
+		s, files := randomSnapshot(t, r, 12)
+		q := snapshotQuery(r, s, files, 12)
+		for _, o := range []Options{{TopK: 20}, {Mode: Hybrid, TopK: 20, Gamma: 0.3}, {TopK: 20, Mode: Coarse}} {
+			with, _, err := s.Search(context.Background(), q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.NoAlignments = true
+			without, _, err := s.Search(context.Background(), q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(with) != len(without) {
+				t.Fatalf("%s: %d candidates with alignments, %d without", o.Mode, len(with), len(without))
+			}
+			for i := range without {
+				c := &without[i]
+				if c.Alignment != nil {
+					t.Fatalf("%s: candidate %d has an alignment with NoAlignments", o.Mode, i)
+				}
+				s.Align(q, c, o.Gamma)
+				if c.Entry != with[i].Entry || c.SED != with[i].SED && !(c.SED != c.SED && with[i].SED != with[i].SED) {
+					t.Fatalf("%s: rank %d: entry %d SED %v, want entry %d SED %v", o.Mode, i, c.Entry, c.SED, with[i].Entry, with[i].SED)
+				}
+				if !slices.Equal(c.Alignment, with[i].Alignment) || (c.Alignment == nil) != (with[i].Alignment == nil) {
+					t.Fatalf("%s: rank %d: alignment %v, the search's %v", o.Mode, i, c.Alignment, with[i].Alignment)
+				}
+			}
+		}
+	}
+}
