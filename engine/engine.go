@@ -758,8 +758,9 @@ type Result struct {
 // (db.DB.MemoryBudget), plus what the loaded index holds on the
 // heap (Info.Bytes less the snapshot file mapped, and at least 16 bytes an
 // entry: the file tables and the outlines loaded as lookups reach them),
-// plus twice the scratch of the searches (12 bytes an entry each: the
-// Jaccard counts and the BM25 accumulators, retrieve.SetScratchLimit).
+// plus twice the scratch of the searches (retrieve.ScratchBytes each: the
+// Jaccard counts, 4 bytes an entry, and BM25's accumulators of a region
+// of entries, retrieve.SetScratchLimit).
 // It is a target the collector works towards, not a bound: a heap that
 // needs more gets more.
 func (e *Engine) MemoryLimit(searches int) int64 {
@@ -770,7 +771,7 @@ func (e *Engine) MemoryLimit(searches int) int64 {
 		heap -= i.SnapshotBytes
 	}
 	heap = max(heap, 16*entries)
-	return memoryLimitBase + e.d.MemoryBudget() + heap + 2*12*entries*int64(max(searches, 1))
+	return memoryLimitBase + e.d.MemoryBudget() + heap + 2*retrieve.ScratchBytes(i.Entries)*int64(max(searches, 1))
 }
 
 // memoryLimitBase is what MemoryLimit allows beyond what it counts: the

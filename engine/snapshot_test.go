@@ -260,8 +260,8 @@ func TestReleaseMapped(t *testing.T) {
 	}
 	entries := int64(released.Info().Entries)
 	one, two := released.MemoryLimit(1), released.MemoryLimit(2)
-	if min := memoryLimitBase + released.d.MemoryBudget() + 16*entries; one < min || two-one != 24*entries {
-		t.Errorf("memory limits %d (one search), %d (two): want at least %d, and 24 bytes an entry more per search", one, two, min)
+	if min := memoryLimitBase + released.d.MemoryBudget() + 16*entries; one < min || two-one != 2*retrieve.ScratchBytes(int(entries)) {
+		t.Errorf("memory limits %d (one search), %d (two): want at least %d, and twice the scratch more per search", one, two, min)
 	}
 }
 

@@ -33,9 +33,15 @@ import (
 // stored statements; a Snapshot turns the base's and the delta's counts
 // into the live ones (liveDF, liveDL).
 //
-// The search is exact. The rare tokens' postings (short, and holding most
-// of the score: their idf is high) are walked into a per-entry integer
-// accumulator, keeping per block of 16 entries its largest value (bmax).
+// The search is exact. It walks and ranks the entries a region of 64Ki
+// at a time (bm25Region), so that its per-entry state is a region's,
+// half a megabyte that stays in a core's cache, whatever the index size;
+// the heap of the n best carries over from region to region, and a floor
+// taken before the first (bm25floor.go) bounds it from the start. In a
+// region, the rare tokens' postings (short, and holding most of the
+// score: their idf is high) are walked from where the region before left
+// them into a per-entry integer accumulator, keeping per block of 16
+// entries its largest value (bmax).
 // The frequent tokens, which most entries hold, are scored only for
 // entries whose upper bound can still reach the current n-th score: the
 // accumulated part plus the weights of the frequent query tokens the
@@ -56,8 +62,8 @@ import (
 //
 // Mode hybrid ranks by Jaccard and BM25 at once: one walk over the rare
 // postings adds BM25's terms and counts the Jaccard intersections
-// (bm25Scratch.walk), the two scans then run side by side
-// (Snapshot.rankJaccardBM25).
+// (bm25Scratch.run), and the Jaccard scan then runs beside BM25's rank
+// of the last region (Snapshot.rankJaccardBM25).
 
 // BM25Params are the parameters of Okapi BM25.
 type BM25Params struct {
@@ -522,6 +528,14 @@ type bm25Query struct {
 	heaviest []float64
 	// levelPer is bm25Levels / maskSum.
 	levelPer float64
+	// fwd are the tokens whose terms bm25Fwd adds up (bm25floor.go):
+	// fwdTab looks a token up (see setFwd), fwdTF and fwdHit count its tf
+	// in an entry.
+	fwd      []bm25Weight
+	fwdTab   []uint64
+	fwdShift uint
+	fwdTF    []uint32
+	fwdHit   []int32
 }
 
 // bm25Levels is the number of steps of bm25Query.levels.
@@ -623,14 +637,20 @@ func (bq *bm25Query) prepare(s *Snapshot, ix *Index, q *Query, p BM25Params, N i
 	}
 }
 
-// bm25Scratch is the per-search state of a BM25 scan.
+// bm25Scratch is the per-search state of a BM25 scan. Its arrays are
+// those of a region of entries (bm25Region), lo..hi-1.
 type bm25Scratch struct {
-	acc    []int64  // per entry: the rare tokens' part; -1 once offered as a seed
-	marked []uint64 // bit set of the touched entries
-	bmax   []int64  // per block: the largest acc of its entries
+	lo, hi uint32
+	acc    []int64      // per entry of the region: the rare tokens' part; -1 once offered as a seed
+	marked []uint64     // bit set of the region's touched entries
+	bmax   []int64      // per block of the region: the largest acc of its entries
+	cur    []bm25Cursor // per list walked
 	blocks rankHeap[ranked[int64]]
 	seeds  rankHeap[ranked[int64]]
+	est    rankHeap[ranked[int64]]
 	top    rankHeap[ranked[int64]]
+	ord    []bm25Weight // the floor's lists, heaviest first
+	cand   []uint32     // the floor's entries
 	nodes  entryView
 	ess    []uint64
 	scan   bm25Scan
@@ -719,17 +739,21 @@ func drainRanked[S int64 | float64](h *rankHeap[ranked[S]], unit float64) []Hit 
 
 // bm25Scan is the state of one bm25Top.
 type bm25Scan struct {
-	ix     *Index
-	bq     *bm25Query
-	q      *Query
-	dead   []bool
-	st     *RankStats
-	n      int
-	top    rankHeap[ranked[int64]]
-	nodes  *entryView
-	bb     *blockBounds
-	slack  float64 // bounds the rounding of the mask terms, in units
-	root   float64 // the heap's worst score, once the heap is full
+	ix    *Index
+	bq    *bm25Query
+	q     *Query
+	dead  []bool
+	st    *RankStats
+	n     int
+	top   rankHeap[ranked[int64]]
+	nodes *entryView
+	bb    *blockBounds
+	slack float64 // bounds the rounding of the mask terms, in units
+	// Once full, an entry must beat root and rootE to enter: the heap's
+	// worst once it holds n entries, before that the floor of an
+	// estimate (rootE MaxUint32, so that an entry of the floor's score
+	// may still enter; bm25floor.go).
+	root   float64
 	rootE  uint32
 	full   bool
 	unitUp float64 // bm25Unit, rounded up by a relative margin
@@ -751,7 +775,8 @@ func (s *bm25Scan) offer(e uint32, score int64) {
 		return
 	}
 	s.top.offer(ranked[int64]{score, e}, s.n)
-	if s.full = len(s.top) == s.n; s.full {
+	if len(s.top) == s.n {
+		s.full = true
 		s.root, s.rootE = float64(s.top[0].score), s.top[0].e
 	}
 }
@@ -874,9 +899,14 @@ func (s *bm25Scan) mustHold(a int64, inv float64) []uint64 {
 func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
 	sc := ix.bm25Start(bq, q, n, dead, st)
 	defer sc.release()
-	sc.walk(lim, nil)
-	return sc.rank(lim)
+	return sc.run(lim, nil, nil)
 }
+
+// bm25Region is the number of entries a BM25 ranking walks and ranks at
+// a time (a multiple of 64 and of pollEvery), whose accumulators, 8 bytes
+// an entry, stay in a core's cache; a variable so that the property tests
+// rank small indexes in several regions.
+var bm25Region = 1 << 16
 
 // bm25Start returns the pooled state of a BM25 ranking of ix.
 func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *RankStats) *bm25Scratch {
@@ -884,9 +914,10 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 	if sc == nil {
 		sc = &bm25Scratch{}
 	}
-	if len(sc.acc) < ix.Len() {
-		sc.acc = make([]int64, ix.Len())
-		sc.marked = make([]uint64, (ix.Len()+63)/64)
+	r := min(ix.Len(), bm25Region)
+	if len(sc.acc) < r || len(sc.acc) > bm25Region {
+		sc.acc = make([]int64, r)
+		sc.marked = make([]uint64, (r+63)/64)
 		sc.bmax = make([]int64, len(sc.marked)*64/blockSize)
 	}
 	sc.scan = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
@@ -896,8 +927,8 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 	return sc
 }
 
-// release clears what the walk set, in id order, and pools sc.
-func (sc *bm25Scratch) release() {
+// clear clears what the walk of a region set.
+func (sc *bm25Scratch) clear() {
 	for w, x := range sc.marked {
 		if x == 0 {
 			continue
@@ -908,25 +939,39 @@ func (sc *bm25Scratch) release() {
 		sc.marked[w] = 0
 		clear(sc.bmax[w*64/blockSize : (w+1)*64/blockSize])
 	}
+}
+
+// release clears what the walk set and pools sc.
+func (sc *bm25Scratch) release() {
+	sc.clear()
 	sc.top = sc.scan.top[:0]
 	sc.scan = bm25Scan{}
 	bm25ScratchPool.Put(sc)
 }
 
-// walk adds the rare tokens' terms into acc, walking their postings.
-// With js it also counts, for the Jaccard scan of the same query and
-// index (topK), the query's tokens without a mask bit that each entry
-// holds, as Index.count does, in the same pass over the postings.
-func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
+// bm25Cursor is where the walk of a token's postings stands between
+// regions: the offset of its next posting, the entry before it, and the
+// index of the next pair of the postings' tfs and of the next of tf > 1.
+type bm25Cursor struct {
+	off, e, i, j uint32
+}
+
+// run walks and ranks the entries region by region (bm25Region) and
+// returns the n best. The walk adds the rare tokens' terms into acc
+// (walkRegion); with js it also counts, for the Jaccard scan of the same
+// query and index (topK), the query's tokens without a mask bit that each
+// entry holds, as Index.count does, in the same pass over the postings,
+// and calls walked once the counts are complete, before ranking the last
+// region.
+func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 	s := &sc.scan
 	ix, bq := s.ix, s.bq
-	acc, marked, bmax, dl, bm := sc.acc, sc.marked, sc.bmax, ix.bm.dl, &ix.bm
-	kA, kB := bq.kA, bq.kB
-	rare := bq.rare
+	lists := bq.rare
 	if js != nil {
 		// Every query token with postings, BM25's (in the same order)
 		// with their weights, the others (none on a snapshot's live
 		// entries) with 0.
+		rare := lists
 		ix.queryMask(s.q, js)
 		js.walk = js.walk[:0]
 		nv := uint32(len(ix.maskBit))
@@ -940,25 +985,63 @@ func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
 			}
 			js.walk = append(js.walk, bm25Weight{t, w})
 		}
-		rare = js.walk
+		lists = js.walk
 	}
-	for _, r := range rare {
+	cur := sc.cur[:0]
+	for _, r := range lists {
+		cur = append(cur, bm25Cursor{i: ix.bm.postAt[r.t], j: ix.bm.postManyAt[r.t]})
+	}
+	sc.cur = cur
+	sc.floor(lists)
+	done := walked == nil
+	n := ix.Len()
+	for lo := 0; lo < n; lo += bm25Region {
+		hi := min(lo+bm25Region, n)
+		if lo > 0 && lim.stop() {
+			break
+		}
+		sc.clear()
+		sc.lo, sc.hi = uint32(lo), uint32(hi)
+		sc.walkRegion(lim, lists, js)
+		if !done && hi == n {
+			done = true
+			walked()
+		}
+		sc.rank(lim)
+	}
+	if !done {
+		walked()
+	}
+	return drainRanked(&s.top, bm25Unit)
+}
+
+// walkRegion adds the terms of the postings of lists (0: none, a token
+// only the counts of js need) of the entries of the region into acc, from
+// the lists' cursors.
+func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch) {
+	s := &sc.scan
+	ix, bq := s.ix, s.bq
+	acc, marked, bmax, dl, bm := sc.acc, sc.marked, sc.bmax, ix.bm.dl, &ix.bm
+	kA, kB := bq.kA, bq.kB
+	lo, hi := sc.lo, sc.hi
+	many := bm.postTF.many
+	for li, r := range lists {
 		if lim.stop() {
 			break
 		}
-		b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
-		i, j := bm.postAt[r.t], bm.postManyAt[r.t]
-		many := bm.postTF.many
-		e := uint32(0)
-		for len(b) > 0 {
-			if b[0] < 0x80 {
-				e += uint32(b[0])
-				b = b[1:]
-			} else {
-				v, k := uvarint(b)
-				e += uint32(v)
-				b = b[k:]
+		c := &sc.cur[li]
+		b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]
+		e, i, j, off := c.e, c.i, c.j, 0
+		for off < len(b) {
+			ne, k := e+uint32(b[off]), 1
+			if b[off] >= 0x80 {
+				v, l := uvarint(b[off:])
+				ne, k = e+uint32(v), l
 			}
+			if ne >= hi {
+				break
+			}
+			e, off = ne, off+k
 			if js != nil {
 				if js.counts[e] == 0 {
 					js.touched = append(js.touched, e)
@@ -979,34 +1062,41 @@ func (sc *bm25Scratch) walk(lim *scanLimit, js *scratch) {
 				d = bm.dlBig[e]
 			}
 			// bm25Term, whose call does not inline.
-			if c := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); c > 0 {
-				a := acc[e] + c
-				acc[e] = a
-				marked[e/64] |= 1 << (e % 64)
-				bmax[e/blockSize] = max(bmax[e/blockSize], a)
+			if t := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); t > 0 {
+				x := e - lo
+				a := acc[x] + t
+				acc[x] = a
+				marked[x/64] |= 1 << (x % 64)
+				bmax[x/blockSize] = max(bmax[x/blockSize], a)
 			}
 		}
+		c.off += uint32(off)
+		c.e, c.i, c.j = e, i, j
 	}
 }
 
-// rank finds the n best entries once the walk is done.
-func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
+// rank ranks the entries of the region once its walk is done, into the
+// heap of the regions before.
+func (sc *bm25Scratch) rank(lim *scanLimit) {
 	s := &sc.scan
 	ix, bq, bb, n := s.ix, s.bq, s.bb, s.n
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
 	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
+	rlo, rhi := int(sc.lo), int(sc.hi)
+	b0 := rlo / blockSize // the region's first block
 
-	// Seeds: the n entries with the largest rare part, scored first so
-	// that the bounds are tight from the start; marked -1 once done. They
-	// are among the entries of the n blocks of largest bmax: were one in
-	// another block, n blocks would each hold an entry of a larger part.
+	// Seeds: the n entries of the region with the largest rare part,
+	// scored first so that the bounds are tight from the start; marked -1
+	// once done. They are among the entries of the n blocks of largest
+	// bmax: were one in another block, n blocks would each hold an entry
+	// of a larger part.
 	nb := len(bb.lmin)
 	top := sc.blocks[:0]
 	for w, x := range marked {
 		for j := 0; x != 0; j, x = j+1, x>>blockSize {
 			if x&(1<<blockSize-1) != 0 {
 				b := 64/blockSize*w + j
-				if inBlocks(lb, uint32(b*blockSize)) {
+				if inBlocks(lb, uint32(rlo+b*blockSize)) {
 					top.offer(ranked[int64]{bmax[b], uint32(b)}, n)
 				}
 			}
@@ -1015,9 +1105,9 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 	seeds := sc.seeds[:0]
 	for _, b := range top {
 		lo := int(b.e) * blockSize
-		for e := lo; e < min(lo+blockSize, len(acc)); e++ {
-			if a := acc[e]; a > 0 {
-				seeds.offer(ranked[int64]{a, uint32(e)}, n)
+		for x := lo; x < min(lo+blockSize, rhi-rlo); x++ {
+			if a := acc[x]; a > 0 {
+				seeds.offer(ranked[int64]{a, uint32(x)}, n)
 			}
 		}
 	}
@@ -1029,7 +1119,8 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 		return 1
 	})
 	for _, x := range seeds {
-		s.consider(x.e, x.score, s.blockSat(int(x.e/blockSize)))
+		e := uint32(rlo) + x.e
+		s.consider(e, x.score, s.blockSat(int(e/blockSize)))
 		acc[x.e] = -1
 	}
 	sc.seeds = seeds[:0]
@@ -1045,7 +1136,8 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 		var blockUB, blockSat, blockInv [64 / blockSize]float64
 		for j := range blockUB {
 			g := x >> (j * blockSize) & (1<<blockSize - 1)
-			b := 64/blockSize*w + j
+			lb64 := 64/blockSize*w + j // the block in the region
+			b := b0 + lb64
 			if g == 0 || b >= nb {
 				continue
 			}
@@ -1056,7 +1148,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 			// The block's largest rare part and the bound of its mask
 			// part.
 			pc, _ := bb.queryBits(b, bq.qmask, nil)
-			ub, sat, ok := s.blockMaskUB(b, pc, float64(bmax[b]))
+			ub, sat, ok := s.blockMaskUB(b, pc, float64(bmax[lb64]))
 			if !ok {
 				x &^= g << (j * blockSize)
 				continue
@@ -1068,8 +1160,8 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 		}
 		for ; x != 0; x &= x - 1 {
 			i := bits.TrailingZeros64(x)
-			e := uint32(w*64 + i)
-			a := acc[e]
+			a := acc[w*64+i]
+			e := uint32(rlo + w*64 + i)
 			if a <= 0 || !s.canBeat(float64(a)+blockUB[i/blockSize], e) {
 				continue
 			}
@@ -1081,14 +1173,14 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 	}
 	// Then the untouched entries holding an essential mask token, when
 	// the mask tokens alone can reach the heap.
-	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, 0) {
-		return drainRanked(&s.top, bm25Unit)
+	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, uint32(rlo)) {
+		return
 	}
-	for lo := 0; lo < ix.Len(); lo += pollEvery {
-		if lo > 0 && lim.stop() {
+	for lo := rlo; lo < rhi; lo += pollEvery {
+		if lo > rlo && lim.stop() {
 			break
 		}
-		hi := min(lo+pollEvery, ix.Len())
+		hi := min(lo+pollEvery, rhi)
 		sc.ess = append(sc.ess[:0], bq.qmask...)
 		if must := s.mustHold(0, 1/s.unitUp); must != nil {
 			sc.ess = append(sc.ess[:0], must...)
@@ -1118,7 +1210,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 				masks := ix.masks[2*blo : 2*bhi]
 				for i := 0; i < len(masks); i += 2 {
 					m0, m1 := masks[i], masks[i+1]
-					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[blo+i/2] != 0 {
+					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[blo-rlo+i/2] != 0 {
 						continue
 					}
 					s.consider(uint32(blo+i/2), 0, bsat)
@@ -1131,13 +1223,12 @@ func (sc *bm25Scratch) rank(lim *scanLimit) []Hit {
 					hold = hold || ix.masks[e*mw+w]&sc.ess[w] != 0
 					pc += bits.OnesCount64(ix.masks[e*mw+w] & bq.qmask[w])
 				}
-				if hold && pc >= need && acc[e] == 0 {
+				if hold && pc >= need && acc[e-rlo] == 0 {
 					s.consider(uint32(e), 0, bsat)
 				}
 			}
 		}
 	}
-	return drainRanked(&s.top, bm25Unit)
 }
 
 // holds reports whether mask m has a bit of must.

@@ -606,6 +606,18 @@ func TestRankAllocs(t *testing.T) {
 			t.Errorf("%s: %.1f allocations per ranking, want at most 4", rk.Name(), n)
 		}
 	}
+	// BM25 in regions of 64 entries, with a floor.
+	region, floor := bm25Region, bm25FloorBytes
+	defer func() { bm25Region, bm25FloorBytes = region, floor }()
+	bm25Region, bm25FloorBytes = 64, 0
+	BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{})
+	if n := testing.AllocsPerRun(50, func() {
+		if _, _, err := BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 4 {
+		t.Errorf("bm25 by regions with a floor: %.1f allocations per ranking, want at most 4", n)
+	}
 	// The joint ranking of mode hybrid: its two lists.
 	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})
 	n := testing.AllocsPerRun(50, func() {

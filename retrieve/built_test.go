@@ -132,37 +132,51 @@ func BenchmarkBuiltJaccardTail(b *testing.B) {
 		name   string
 		sf, sw int
 	}{{"plain", 1 << 62, 1 << 62}, {"window", sf, 1 << 62}, {"window+split", sf, sw}}
+	var names []string
+	for _, v := range variants {
+		names = append(names, v.name)
+	}
 	for _, n := range []int{10, 50} {
 		b.Run(fmt.Sprintf("top-%d", n), func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			wall := make([][]time.Duration, len(variants))
-			cpu := make([][]time.Duration, len(variants))
-			for b.Loop() {
-				for _, q := range qs {
-					for i, v := range variants {
-						sizeFilterBytes, splitWalkBytes = v.sf, v.sw
-						t0, c0 := time.Now(), threadCPU()
-						if _, _, err := Jaccard().Rank(context.Background(), s, q, n, time.Time{}); err != nil {
-							b.Fatal(err)
-						}
-						cpu[i] = append(cpu[i], threadCPU()-c0)
-						wall[i] = append(wall[i], time.Since(t0))
-					}
-				}
-			}
-			for i, v := range variants {
-				for _, d := range []struct {
-					what string
-					ds   []time.Duration
-				}{{"wall", wall[i]}, {"cpu", cpu[i]}} {
-					slices.Sort(d.ds)
-					for _, p := range []float64{0.5, 0.95, 0.99} {
-						ms := float64(d.ds[int(p*float64(len(d.ds)-1))].Microseconds()) / 1000
-						b.ReportMetric(ms, fmt.Sprintf("%s-%s-p%.0f-ms", v.name, d.what, p*100))
-					}
-				}
-			}
+			timeVariants(b, qs, names, func(i int, q *Query) error {
+				sizeFilterBytes, splitWalkBytes = variants[i].sf, variants[i].sw
+				_, _, err := Jaccard().Rank(context.Background(), s, q, n, time.Time{})
+				return err
+			})
 		})
+	}
+}
+
+// timeVariants runs each query of qs in each variant in turn (run(i, q):
+// variant i of names) and reports per variant the median, p95 and p99 of
+// the wall time and of the CPU time of the calling thread (Linux).
+func timeVariants(b *testing.B, qs []*Query, names []string, run func(i int, q *Query) error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	wall := make([][]time.Duration, len(names))
+	cpu := make([][]time.Duration, len(names))
+	for b.Loop() {
+		for _, q := range qs {
+			for i := range names {
+				t0, c0 := time.Now(), threadCPU()
+				if err := run(i, q); err != nil {
+					b.Fatal(err)
+				}
+				cpu[i] = append(cpu[i], threadCPU()-c0)
+				wall[i] = append(wall[i], time.Since(t0))
+			}
+		}
+	}
+	for i, name := range names {
+		for _, d := range []struct {
+			what string
+			ds   []time.Duration
+		}{{"wall", wall[i]}, {"cpu", cpu[i]}} {
+			slices.Sort(d.ds)
+			for _, p := range []float64{0.5, 0.95, 0.99} {
+				ms := float64(d.ds[int(p*float64(len(d.ds)-1))].Microseconds()) / 1000
+				b.ReportMetric(ms, fmt.Sprintf("%s-%s-p%.0f-ms", name, d.what, p*100))
+			}
+		}
 	}
 }

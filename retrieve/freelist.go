@@ -7,8 +7,9 @@ import (
 )
 
 // freeList keeps the per-search scratch whose arrays are sized by the
-// index (the Jaccard counts, 4 bytes per entry; the BM25 accumulators, 8
-// bytes per entry): 17 MB a search on an index of 1.45M entries. A
+// index (the Jaccard counts, 4 bytes per entry: 5.8 MB a search on an
+// index of 1.45M entries) or large (BM25's accumulators of a region,
+// ScratchBytes). A
 // sync.Pool would do, but the collector empties a pool at every cycle, so
 // a server would allocate those arrays again after each collection, and
 // the garbage they leave brings the next collection nearer: the more
@@ -62,14 +63,23 @@ var scratchLimit atomic.Int64
 // SetScratchLimit sets how many scratch sets of each kind sized by the
 // index the package keeps between searches (n <= 0: the default,
 // runtime.GOMAXPROCS): one per search expected to run at once (a search
-// of mode hybrid uses one of each kind, its rankers running together).
-// Each takes 4 bytes (Jaccard) or 8 bytes (BM25) per entry of the
-// largest index searched. Those kept beyond the new limit are dropped.
+// of mode hybrid uses one of each kind, its rankers running together),
+// each set ScratchBytes of the largest index searched. Those kept beyond
+// the new limit are dropped.
 func SetScratchLimit(n int) {
 	scratchLimit.Store(int64(max(n, 0)))
 	n = ScratchLimit()
 	scratchPool.drop(n)
 	bm25ScratchPool.drop(n)
+}
+
+// ScratchBytes returns the bytes of one set of the scratch SetScratchLimit
+// keeps, for an index of n entries: the Jaccard counts, 4 bytes an entry,
+// and BM25's accumulators, touched bits and block maxima of a region of
+// entries (bm25Region), 8 + 1/8 + 1/2 bytes an entry of the region.
+func ScratchBytes(n int) int64 {
+	r := int64(min(n, bm25Region))
+	return 4*int64(n) + r*8 + r/8 + r/2
 }
 
 // ScratchLimit returns the limit SetScratchLimit sets.

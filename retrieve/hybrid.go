@@ -141,29 +141,34 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 		defer bs.release()
 		js := ix.getScratch()
 		defer ix.release(js)
-		bs.walk(lim, js)
-		t1 := time.Now()
-		// After the walk the Jaccard scan runs beside BM25's, polling its
-		// own copy of the limit.
+		// Once the walk is done, the Jaccard scan runs beside BM25's rank
+		// of the last region, polling its own copy of the limit.
 		job, _ := jaccardJobs.Get().(*jaccardJob)
 		if job == nil {
 			job = &jaccardJob{}
 		}
-		*job = jaccardJob{s: s, ix: ix, q: lq, sc: js, n: n, dead: dead, lim: *lim, st: &st[0]}
-		job.wg.Add(1)
-		go job.run()
+		started := false
 		defer func() {
 			// Also when BM25's scan panics (a damaged mapped index): js
 			// goes back to its pool only once the job is done with it.
-			job.wg.Wait()
+			if started {
+				job.wg.Wait()
+			}
 			*job = jaccardJob{}
 			jaccardJobs.Put(job)
 		}()
-		bh := bs.rank(lim)
+		var t1 time.Time
+		bh := bs.run(lim, js, func() {
+			t1 = time.Now()
+			*job = jaccardJob{s: s, ix: ix, q: lq, sc: js, n: n, dead: dead, lim: *lim, st: &st[0]}
+			job.wg.Add(1)
+			started = true
+			go job.run()
+		})
 		job.wg.Wait()
 		walk := t1.Sub(t0)
 		st[0].Time += walk + job.took
-		st[1].Time += walk + time.Since(t1)
+		st[1].Time += time.Since(t0)
 		lim.err = cmp.Or(lim.err, job.lim.err)
 		lim.partial = lim.partial || job.lim.partial
 		return [2][]Hit{job.hits, bh}, job.err

@@ -1,0 +1,161 @@
+package retrieve
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// A floor for BM25's ranking by regions.
+//
+// The ranking walks and ranks the entries region by region (bm25Region),
+// so that its accumulators are a region's and stay in a core's cache; but
+// then its first regions are ranked against a heap of their own entries
+// only, far below the final n-th score, and score many entries that the
+// later ones would have ruled out. So a query whose rare postings are long
+// (bm25FloorBytes) first takes a floor: the entries of the postings of its
+// heaviest tokens (the rarest: those of the largest idf, likely the best
+// entries), bm25FloorScale*n of them at most, are scored exactly from
+// their own statements' token sets (bm25Fwd: a token's tf is the number
+// of the entry's slice statements holding it, as the index counts it),
+// and when n of them are eligible (language, files left out, leak rule),
+// the n-th best of their scores is a lower bound of the final n-th score.
+// An entry whose bound is below the floor cannot be among the n best, so
+// the ranking rules it out from the first region on, as if the heap held
+// the floor's entries (bm25Scan.root). The lists are the same: the
+// property tests run with bm25FloorBytes 0.
+
+// bm25FloorBytes is the length of the rare postings of a query (bytes)
+// from which a BM25 ranking takes a floor; a variable so that the
+// property tests take one on small indexes.
+var bm25FloorBytes = 1 << 17
+
+// bm25FloorScale*n is the number of entries the floor scores at most.
+const bm25FloorScale = 8
+
+// floor sets the heap's bound to the floor of the ranking of the lists
+// (see above), when the query's postings are long enough and n entries
+// are found.
+func (sc *bm25Scratch) floor(lists []bm25Weight) {
+	s := &sc.scan
+	ix, bq := s.ix, s.bq
+	plen := func(t uint32) int { return int(ix.postOff[t+1] - ix.postOff[t]) }
+	total := 0
+	for _, r := range lists {
+		total += plen(r.t)
+	}
+	if s.n <= 0 || total < bm25FloorBytes {
+		return
+	}
+	ord := sc.ord[:0]
+	for _, r := range lists {
+		if r.w > 0 {
+			ord = append(ord, r)
+		}
+	}
+	sc.ord = ord
+	if len(ord) == 0 {
+		return
+	}
+	slices.SortFunc(ord, func(a, b bm25Weight) int { return cmp.Or(cmp.Compare(b.w, a.w), cmp.Compare(a.t, b.t)) })
+	limit := bm25FloorScale * s.n
+	cand := sc.cand[:0]
+	for _, r := range ord {
+		for e := range ix.postings(r.t) {
+			cand = append(cand, e)
+			if len(cand) == limit {
+				break
+			}
+		}
+		if len(cand) == limit {
+			break
+		}
+	}
+	slices.Sort(cand)
+	cand = slices.Compact(cand)
+	sc.cand = cand
+	bq.setFwd(ord)
+	est := sc.est[:0]
+	for _, e := range cand {
+		if !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) || ix.leaks(s.q, e, s.nodes) {
+			continue
+		}
+		k := bq.kA + bq.kB*float64(ix.bm.dlOf(e))
+		score := ix.bm25Fwd(bq, e, k, s.nodes) + ix.bm25Mask(bq, e, k)
+		if score > 0 {
+			est.offer(ranked[int64]{score, e}, s.n)
+		}
+	}
+	sc.est = est[:0]
+	if len(est) == s.n {
+		s.full, s.root, s.rootE = true, float64(est[0].score), math.MaxUint32
+	}
+}
+
+// setFwd sets the tokens whose terms bm25Fwd adds up and their lookup
+// table: open addressing on the token, the slot holding token<<32 |
+// index+1 (0: empty).
+func (bq *bm25Query) setFwd(ws []bm25Weight) {
+	bq.fwd = append(bq.fwd[:0], ws...)
+	shift := uint(32 - 4)
+	for 1<<(32-shift) < 2*len(ws) {
+		shift--
+	}
+	size := 1 << (32 - shift)
+	bq.fwdTab = slices.Grow(bq.fwdTab[:0], size)[:size]
+	clear(bq.fwdTab)
+	bq.fwdShift = shift
+	for i, r := range ws {
+		h := (r.t * 0x9e3779b1) >> shift
+		for bq.fwdTab[h] != 0 {
+			h = (h + 1) & uint32(size-1)
+		}
+		bq.fwdTab[h] = uint64(r.t)<<32 | uint64(i+1)
+	}
+	bq.fwdTF = slices.Grow(bq.fwdTF[:0], len(ws))[:len(ws)]
+	clear(bq.fwdTF)
+}
+
+// bm25Fwd returns the terms of the tokens setFwd set for entry e, of
+// normalisation k, in units: each token's tf is the number of the entry's
+// statements other than its target holding it, as the index counts it.
+func (ix *Index) bm25Fwd(bq *bm25Query, e uint32, k float64, v *entryView) int64 {
+	ix.entry(e, v)
+	tab, shift, tfs := bq.fwdTab, bq.fwdShift, bq.fwdTF
+	mask := uint32(len(tab) - 1)
+	hit := bq.fwdHit[:0]
+	for _, n := range v.nodes {
+		if n == v.target {
+			continue
+		}
+		b := ix.stmtTokens[ix.stmtTokOff[n]:ix.stmtTokOff[n+1]]
+		t := uint32(0)
+		for len(b) > 0 {
+			if b[0] < 0x80 {
+				t += uint32(b[0])
+				b = b[1:]
+			} else {
+				x, l := uvarint(b)
+				t += uint32(x)
+				b = b[l:]
+			}
+			for h := (t * 0x9e3779b1) >> shift; tab[h] != 0; h = (h + 1) & mask {
+				if uint32(tab[h]>>32) == t {
+					i := int32(tab[h]&math.MaxUint32) - 1
+					if tfs[i] == 0 {
+						hit = append(hit, i)
+					}
+					tfs[i]++
+					break
+				}
+			}
+		}
+	}
+	var sum int64
+	for _, i := range hit {
+		sum += roundTerm(bm25Raw(bq.fwd[i].w, tfs[i], k))
+		tfs[i] = 0
+	}
+	bq.fwdHit = hit[:0]
+	return sum
+}

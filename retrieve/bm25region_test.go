@@ -1,0 +1,177 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// floorSet reports whether the BM25 ranking of q on the base of s
+// takes a floor (bm25floor.go).
+func floorSet(s *Snapshot, q *Query, p BM25Params, n int) bool {
+	N := s.Len()
+	kA, kB := p.norm(N, s.liveDL())
+	bq := getBM25Query(s.base)
+	defer bm25QueryPool.Put(bq)
+	bq.prepare(s, s.base, q, p, N, kA, kB)
+	var st RankStats
+	sc := s.base.bm25Start(bq, q, n, s.dead, &st)
+	defer sc.release()
+	sc.floor(bq.rare)
+	return sc.scan.full
+}
+
+// mixedIndex is an index of python and java files of long slices over a
+// small alphabet (term frequencies of 16 and more, ties).
+func mixedIndex(t *testing.T, r *rand.Rand, alphabet int) (*Snapshot, int) {
+	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 30})
+	b.maskBits = []int{0, 3, 20, 64}[r.IntN(4)]
+	files := 1 + r.IntN(5)
+	for i := range files {
+		f := longSliceFile(r, fmt.Sprintf("f%d.py", i), 1+r.IntN(120), alphabet)
+		if i%2 == 1 {
+			f.Language = "java"
+		}
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &Snapshot{base: b.Index()}, files
+}
+
+// longQuery is snapshotQuery with up to 60 tokens, so that the walk has
+// many lists to leave out.
+func longQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
+	q := snapshotQuery(r, s, files, alphabet)
+	more := snapshotQuery(r, s, files, alphabet)
+	for range r.IntN(5) {
+		extra := snapshotQuery(r, s, files, alphabet)
+		more.Key = append(more.Key, extra.Key...)
+		if q.delta != nil {
+			more.delta.Key = append(more.delta.Key, extra.delta.Key...)
+		}
+	}
+	q.Key = sortedSet(append(q.Key, more.Key...))
+	q.Graph.Tokens[0] = q.Key
+	if q.delta != nil {
+		q.delta.Key = sortedSet(append(q.delta.Key, more.delta.Key...))
+		q.delta.Graph.Tokens[0] = q.delta.Key
+	}
+	return q
+}
+
+// TestBM25RegionsEqualsBruteForce: ranked region by region (bm25Region
+// of 64 to 1024 entries, several to most indexes), with and without a
+// floor (bm25FloorBytes 0 or the default), BM25 and mode hybrid's lists
+// are exactly the definitions', over random indexes, indexes of two
+// languages (queries of either or none) and snapshots (masked files, a
+// delta with its own token ids), with long queries and small alphabets
+// (ties).
+func TestBM25RegionsEqualsBruteForce(t *testing.T) {
+	region, floorBytes := bm25Region, bm25FloorBytes
+	defer func() { bm25Region, bm25FloorBytes = region, floorBytes }()
+	r := rand.New(rand.NewPCG(31, 32))
+	several := 0 // rankings of several regions
+	floors := 0  // rankings with a floor
+	for trial := range 60 {
+		alphabet := 3 + r.IntN(80)
+		var s *Snapshot
+		var files int
+		switch trial % 3 {
+		case 0:
+			s = &Snapshot{base: randomIndex(t, r, 1+r.IntN(6), 1+r.IntN(80), alphabet)}
+			files = s.base.Files()
+		case 1:
+			s, files = mixedIndex(t, r, alphabet)
+		default:
+			s, files = randomSnapshot(t, r, alphabet)
+		}
+		p := DefaultBM25
+		if r.IntN(3) == 0 {
+			p = BM25Params{K1: 0.5 + 2*r.Float64(), B: r.Float64()}
+		}
+		for qi := range 20 {
+			bm25Region = []int{64, 64, 128, 1024}[r.IntN(4)]
+			bm25FloorBytes = []int{0, floorBytes}[r.IntN(2)]
+			if s.base.Len() > bm25Region {
+				several++
+			}
+			q := longQuery(r, s, files, alphabet)
+			if trial%3 == 1 {
+				q.Language = []string{"", "python", "java"}[r.IntN(3)]
+			}
+			n := 1 + r.IntN(20)
+			what := fmt.Sprintf("trial %d query %d n %d region %d", trial, qi, n, bm25Region)
+			got, st, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalHits(t, what, got, bruteBM25(s, q, p, n))
+			if st.Partial || st.Scored > st.Scanned || st.Hits != len(got) {
+				t.Fatalf("%s: stats %+v", what, st)
+			}
+			if floorSet(s, q, p, n) {
+				floors++
+			}
+			if qi%4 == 0 {
+				testHybridWalks(t, what, s, q, p, n)
+			}
+		}
+	}
+	if several < 60*20/3 {
+		t.Errorf("%d of %d rankings of several regions, want a third at least", several, 60*20)
+	}
+	if floors < 60*20/8 {
+		t.Errorf("%d of %d rankings with a floor, want an eighth at least", floors, 60*20)
+	}
+}
+
+// testHybridWalks checks mode hybrid's lists, of the joint walk and of
+// each ranker on its own, against the definitions.
+func testHybridWalks(t *testing.T, what string, s *Snapshot, q *Query, p BM25Params, n int) {
+	t.Helper()
+	equalJoint(t, what, s, q, p, n)
+	equalHits(t, "jaccard: "+what, mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
+}
+
+// BenchmarkBuiltBM25Tail times BM25's top 50 and mode hybrid's coarse
+// stage (both rankers for their top 50, fused, each on its own core when
+// one is free, as a lone request runs) over 500 seeded queries of an
+// index graphcoder build wrote (GRAPHCODER_BENCH_INDEX), query by query
+// walking and ranking the whole index at once (as before regions), region
+// by region (bm25Region) and region by region with a floor (bm25floor.go)
+// in turn, and reports the median, p95 and p99 of the wall time and of
+// the CPU time of the calling thread (Linux), so that they compare in one
+// sitting.
+func BenchmarkBuiltBM25Tail(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	region, floorBytes := bm25Region, bm25FloorBytes
+	defer func() { bm25Region, bm25FloorBytes = region, floorBytes }()
+	variants := []struct {
+		name          string
+		region, floor int
+	}{{"whole", 1 << 40, 1 << 62}, {"regions", region, 1 << 62}, {"regions+floor", region, floorBytes}}
+	var names []string
+	for _, v := range variants {
+		names = append(names, v.name)
+	}
+	opt := Options{Mode: Hybrid, TopK: 50}.withDefaults()
+	for _, what := range []string{"bm25", "hybrid"} {
+		b.Run(what, func(b *testing.B) {
+			timeVariants(b, qs, names, func(i int, q *Query) error {
+				bm25Region, bm25FloorBytes = variants[i].region, variants[i].floor
+				if what == "bm25" {
+					_, _, err := BM25(DefaultBM25).Rank(context.Background(), s, q, 50, time.Time{})
+					return err
+				}
+				var st Stats
+				_, err := s.hybrid(context.Background(), q, opt, time.Time{}, &st)
+				return err
+			})
+		})
+	}
+}
