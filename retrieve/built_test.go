@@ -180,3 +180,95 @@ func timeVariants(b *testing.B, qs []*Query, names []string, run func(i int, q *
 		}
 	}
 }
+
+// exhaustiveJaccard is the Jaccard top n of ix for q by the plainest
+// exact means: every posting of the query's rarer tokens counted, then
+// every entry scored from its count and mask (no second mask, block
+// bounds, seeds or window), under the leak rule and language filter.
+func exhaustiveJaccard(ix *Index, q *Query, n int) []Hit {
+	sc := ix.getScratch()
+	defer ix.release(sc)
+	ix.count(q, sc)
+	var hits []Hit
+	floor := 0.0
+	for fi := range ix.files {
+		f := &ix.files[fi]
+		if q.Language != "" && f.language != q.Language {
+			continue
+		}
+		end := uint32(ix.Len())
+		if fi+1 < len(ix.files) {
+			end = ix.files[fi+1].entryBase
+		}
+		for e := f.entryBase; e < end; e++ {
+			inter := ix.inter(sc, int(e))
+			if inter == 0 || f.path == q.Path && ix.leaks(q, e, &sc.nodes) {
+				continue
+			}
+			h := Hit{int(e), float64(inter) / float64(uint32(len(q.Key))+ix.keyLen[e]-inter)}
+			if h.Score <= floor {
+				continue // worse than n hits of smaller ids
+			}
+			if hits = append(hits, h); len(hits) == 64*n {
+				hits = sortHits(hits, n)
+				floor = hits[n-1].Score
+			}
+		}
+	}
+	return sortHits(hits, n)
+}
+
+// TestBuiltRankEqualsExhaustive: on an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX), over 300 seeded queries, the Jaccard top 1,
+// 10 and 50 (second mask, block and entry bounds, seeds, and the window
+// and split walk when a query's postings are long) and the Jaccard list
+// of the joint walk of mode hybrid are exactly exhaustiveJaccard's, ties
+// included.
+func TestBuiltRankEqualsExhaustive(t *testing.T) {
+	ix := builtIndex(t)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(t, s, ix, 300, 7)
+	for i, q := range qs {
+		n := []int{1, 10, 50}[i%3]
+		what := fmt.Sprintf("%s:%d n %d", q.Path, q.Line, n)
+		want := exhaustiveJaccard(ix, q, n)
+		equalHits(t, what, mustRank(t, Jaccard(), s, q, n), want)
+		lists, _, err := s.rankJaccardBM25(t.Context(), q, DefaultBM25, n, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalHits(t, "joint: "+what, lists[0], want)
+	}
+}
+
+// withSecondMask returns a copy of ix whose Jaccard ranking derives a
+// second mask of bits bits (xmask.go; 0: none).
+func withSecondMask(ix *Index, bits int) *Index {
+	c := *ix
+	c.xm = &xmaskData{}
+	old := xmaskBits
+	xmaskBits = bits
+	defer func() { xmaskBits = old }()
+	c.xmask()
+	return &c
+}
+
+// BenchmarkBuiltSecondMask times the Jaccard top 10 and top 50 over 500
+// seeded queries of an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX) without a second mask and with one of 128 and
+// of 256 bits, query by query in turn (timeVariants), so that the three
+// see the same machine.
+func BenchmarkBuiltSecondMask(b *testing.B) {
+	ix := builtIndex(b)
+	qs := builtQueries(b, &Snapshot{base: ix}, ix, 500, 42)
+	names := []string{"none", "x128", "x256"}
+	snaps := []*Snapshot{{base: withSecondMask(ix, 0)}, {base: withSecondMask(ix, 128)}, {base: withSecondMask(ix, 256)}}
+	for _, n := range []int{10, 50} {
+		b.Run(fmt.Sprintf("top-%d", n), func(b *testing.B) {
+			timeVariants(b, qs, names, func(i int, q *Query) error {
+				_, _, err := Jaccard().Rank(context.Background(), snaps[i], q, n, time.Time{})
+				return err
+			})
+		})
+	}
+}

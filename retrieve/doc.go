@@ -25,12 +25,18 @@
 // tokens counts their share of |A n B| per entry; a pass over the entries
 // in id order adds the popcount of the entry's mask against the query's
 // and keeps the top k in a heap (ties broken by entry id), with |A u B| =
-// |A| + |B| - |A n B|. The pass reads a few bytes per entry, cheaper than
+// |A| + |B| - |A n B|. The Jaccard ranking gives the next most frequent
+// tokens (up to 128, those whose postings are longest) bits of a second
+// mask, derived from their postings on first use (xmask.go), so that its
+// walk leaves out the longest lists it would read: on a large index most
+// of the bytes of a walk. The pass reads a few bytes per entry, cheaper than
 // walking the long postings of frequent tokens, and skips the blocks of 16
 // entries whose bound cannot beat the heap's worst (blocks.go: the union
 // of a block's masks and its smallest key length bound its entries), the
 // entries of the largest counts scored first so that the bound is tight
-// from the start. Entries sharing nothing (similarity 0) are never
+// from the start; inside a block that passes, an entry is scored only when
+// its own count plus the query bits of the block's unions can beat the
+// heap. Entries sharing nothing (similarity 0) are never
 // returned. A query whose rarer postings are long (a key of hundreds of
 // tokens) walks them rarest first, bounds the k-th similarity from the
 // counts of the shortest eighth, and then counts and scans only the

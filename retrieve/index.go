@@ -118,6 +118,9 @@ type Index struct {
 	// langs are the blocks of each language (langblocks.go), derived on
 	// first use.
 	langs *langBlocks
+	// xm is the Jaccard ranking's second mask (xmask.go), derived on its
+	// first use.
+	xm *xmaskData
 
 	// keep is the mapped file the arrays are slices of (see mapped.go),
 	// nil for an index built in memory.
@@ -160,6 +163,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		damage:      &sourceDamage{},
 		bounds:      &blockBounds{},
 		langs:       &langBlocks{},
+		xm:          &xmaskData{},
 	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
 }
 
@@ -545,6 +549,9 @@ func (ix *Index) Bytes() int64 {
 	// The block bounds, derived on first use (blocks.go); BM25's 5 bytes
 	// a block, derived on its first use, are left out.
 	n += int64((ix.Len()+blockSize-1)/blockSize) * int64(8*ix.maskWords+4)
+	if ix.xm != nil {
+		n += ix.xm.bytes() // the Jaccard ranking's second mask, once derived
+	}
 	return n + ix.bm.bytes() + ix.vec.bytes()
 }
 

@@ -34,11 +34,20 @@ import (
 // hold uvarint key and value pairs. Every other section is a raw array.
 // "ix.blocks.or" and "ix.blocks.lmin" (the block bounds, blocks.go) may be
 // missing, in files written before them: they are then derived on first
-// use.
+// use. So may the Jaccard ranking's second mask (xmask.go): "ix.xmask.tok"
+// (uint32, the tokens given a bit, ascending), "ix.xmask.bit" (uint16,
+// each one's bit), "ix.xmask.masks" (uint64, (len(tok)+63)/64 words per
+// entry) and "ix.xmask.or" (as many words per block of 16 entries: their
+// union). Readers of files without them derive them; readers older than
+// them ignore them, so they need no new version.
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
 const maxSource = 1 << 30
+
+// writeSecondMask says whether WriteTo stores the second mask; the tests
+// turn it off to write a file as those before it.
+var writeSecondMask = true
 
 // mappedVersion is the version of the sections' layout.
 const mappedVersion = 1
@@ -133,6 +142,13 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 	bb := ix.blocks()
 	mapfile.Put(w, "ix.blocks.or", bb.or)
 	mapfile.Put(w, "ix.blocks.lmin", bb.lmin)
+	if writeSecondMask {
+		x := ix.xmask()
+		mapfile.Put(w, "ix.xmask.tok", x.tok)
+		mapfile.Put(w, "ix.xmask.bit", x.bit)
+		mapfile.Put(w, "ix.xmask.masks", x.masks)
+		mapfile.Put(w, "ix.xmask.or", x.or)
+	}
 	if ix.vec.dim > 0 {
 		mapfile.Put(w, "ix.vec.vals", ix.vec.vals)
 		mapfile.Put(w, "ix.vec.scale", ix.vec.scale)
@@ -182,7 +198,7 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	if v := d.uv(); v != mappedVersion {
 		return nil, fmt.Errorf("index layout version %d, want %d", v, mappedVersion)
 	}
-	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, bounds: &blockBounds{}, langs: &langBlocks{}}
+	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, bounds: &blockBounds{}, langs: &langBlocks{}, xm: &xmaskData{}}
 	ix.params.Hops, ix.params.MaxStatements, ix.maskWords = d.int(), d.int(), d.int()
 	nFiles, nStmts, nEntries, nVocab, nDefs, nExplicit := d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
 	ix.bm.totalDL = d.uv()
@@ -276,6 +292,9 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 		errs = append(errs, err)
 		lmin := u32("ix.blocks.lmin", nb)
 		ix.bounds.once.Do(func() { ix.bounds.or, ix.bounds.lmin = or, lmin })
+	}
+	if m.Has("ix.xmask.tok") {
+		errs = append(errs, ix.openSecondMask(get, nEntries, nVocab))
 	}
 	if dim > 0 {
 		ix.vec.dim = dim

@@ -259,6 +259,14 @@ type scratch struct {
 	// scores (sizefilter.go): the counts of the others may be partial.
 	lo, hi uint32
 	order  []uint32 // the query's rarer tokens, in walk order
+
+	// xon says that the walk left out the tokens of the second mask
+	// (xmask.go), whose bits of the query are xq; xmasks and xor are the
+	// index's second masks and their block unions.
+	xon    bool
+	xq     []uint64
+	xmasks []uint64
+	xor    []uint64
 }
 
 var scratchPool freeList
@@ -273,6 +281,7 @@ func (ix *Index) getScratch() *scratch {
 	}
 	s.touched = s.touched[:0]
 	s.lo, s.hi = 0, math.MaxUint32
+	s.xon, s.xq, s.xmasks, s.xor = false, s.xq[:0], nil, nil
 	return s
 }
 
@@ -343,6 +352,7 @@ func (ix *Index) release(sc *scratch) {
 		sc.counts[e] = 0
 	}
 	sc.touched = sc.touched[:0]
+	sc.xmasks, sc.xor = nil, nil
 	scratchPool.Put(sc)
 }
 
@@ -352,6 +362,9 @@ func (ix *Index) inter(sc *scratch, e int) uint32 {
 	m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
 	for w, x := range sc.qmask {
 		n += uint32(bits.OnesCount64(m[w] & x))
+	}
+	if sc.xon {
+		n += sc.xinter(e)
 	}
 	return n
 }
@@ -474,6 +487,14 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	for _, x := range sc.qmask {
 		anyMask = anyMask || x != 0
 	}
+	xw := 0 // words of the second mask the intersections add (xmask.go)
+	if sc.xon {
+		for _, x := range sc.xq {
+			anyMask = anyMask || x != 0
+		}
+		xw = len(sc.xq)
+	}
+	xq, xmasks, xor := sc.xq, sc.xmasks, sc.xor
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
 	wlo, whi := sc.lo, sc.hi
 	lb := ix.languageBlocks(q.Language) // nil: every block holds the language
@@ -551,6 +572,13 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			} else {
 				pc, _ = bb.queryBits(b, qm, nil)
 			}
+			if xw == 2 {
+				pc += bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
+			} else {
+				for w, x := range xq[:xw] {
+					pc += bits.OnesCount64(xor[b*xw+w] & x)
+				}
+			}
 			i := uint32(pc)
 			if tb[b/64]>>(b%64)&1 != 0 {
 				maxc := uint32(0)
@@ -571,11 +599,25 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				if inter&seededFlag != 0 {
 					continue
 				}
-				if l := keyLen[e]; l < wlo || l > whi {
+				l := keyLen[e]
+				if l < wlo || l > whi {
+					continue
+				}
+				// The entry's own bound: its count plus the query bits
+				// of the block's unions, at most its key length; it
+				// spares the masks of most entries of a block that
+				// passed for one entry's count.
+				ub := min(inter+uint32(pc), l)
+				if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
 					continue
 				}
 				if mw == 2 {
 					inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
+					if xw == 2 {
+						inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
+					} else if xw > 0 {
+						inter += sc.xinter(e)
+					}
 				} else {
 					inter = ix.inter(sc, e)
 				}
@@ -583,7 +625,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 					continue
 				}
 				scanned++
-				if !beats(uint64(inter), uint64(n+keyLen[e]-inter), uint32(e)) {
+				if !beats(uint64(inter), uint64(n+l-inter), uint32(e)) {
 					continue
 				}
 				offer(uint32(e), inter)

@@ -43,7 +43,7 @@ type Hit struct {
 // RankStats describe the work of one Ranker.Rank.
 type RankStats struct {
 	Name    string        `json:"name"`
-	Scanned int           `json:"scanned"` // entries sharing something with the query the scan visited (not those of skipped blocks)
+	Scanned int           `json:"scanned"` // entries sharing something with the query the scan visited (not those of skipped blocks, nor those Jaccard rules out by their own bound)
 	Scored  int           `json:"scored"`  // entries scored exactly (past the bounds)
 	Leaked  int           `json:"leaked"`  // entries dropped by the leak rule
 	Hits    int           `json:"hits"`

@@ -9,6 +9,6 @@ package retrieve
 // at a page fault per block. Every other section is read where a query's
 // tokens and candidates lead.
 func ScannedSections() []string {
-	return []string{"ix.masks", "ix.keyLen", "ix.blocks.or", "ix.blocks.lmin",
+	return []string{"ix.masks", "ix.keyLen", "ix.blocks.or", "ix.blocks.lmin", "ix.xmask.masks", "ix.xmask.or",
 		"ix.dl", "ix.maxTF", "ix.vocab.Off", "ix.vocab.Bytes", "ix.vocab.Sorted"}
 }

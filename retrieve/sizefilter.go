@@ -109,9 +109,20 @@ func (b *blockBounds) gate(lo uint32) []uint64 {
 func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 	ix.queryMask(q, sc)
 	nv := uint32(len(ix.maskBit))
+	x := ix.xmask()
+	if x.words > 0 {
+		sc.xon = true
+		sc.xq = slices.Grow(sc.xq[:0], x.words)[:x.words]
+		clear(sc.xq)
+		sc.xmasks, sc.xor = x.masks, x.or
+	}
 	ord, total := sc.order[:0], 0
 	for _, t := range q.Key {
 		if t < nv && ix.maskBit[t] < 0 {
+			if b, ok := x.lookup(t); ok {
+				sc.xq[b/64] |= 1 << (b % 64) // counted by the second mask
+				continue
+			}
 			ord = append(ord, t)
 			total += int(ix.postOff[t+1] - ix.postOff[t])
 		}

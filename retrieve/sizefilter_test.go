@@ -21,18 +21,22 @@ func windowed(t *testing.T, f func(t *testing.T)) {
 // indexes and snapshots, runs of similar statements with block skips,
 // ties across blocks, the leak rule, the language filter, base + delta).
 func TestWindowedBruteForce(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		f    func(*testing.T)
-	}{
-		{"CoarseEqualsBruteForce", TestCoarseEqualsBruteForce},
-		{"SnapshotCoarseEqualsBruteForce", TestSnapshotCoarseEqualsBruteForce},
-		{"BlockBoundsEqualBruteForce", TestBlockBoundsEqualBruteForce},
-		{"JaccardBlockTies", TestJaccardBlockTies},
-		{"BM25EqualsBruteForce", TestBM25EqualsBruteForce},
-	} {
+	for _, c := range coarseProperties {
 		t.Run(c.name, func(t *testing.T) { windowed(t, c.f) })
 	}
+}
+
+// coarseProperties are the property tests of the coarse rankings that
+// other tests rerun under other settings.
+var coarseProperties = []struct {
+	name string
+	f    func(*testing.T)
+}{
+	{"CoarseEqualsBruteForce", TestCoarseEqualsBruteForce},
+	{"SnapshotCoarseEqualsBruteForce", TestSnapshotCoarseEqualsBruteForce},
+	{"BlockBoundsEqualBruteForce", TestBlockBoundsEqualBruteForce},
+	{"JaccardBlockTies", TestJaccardBlockTies},
+	{"BM25EqualsBruteForce", TestBM25EqualsBruteForce},
 }
 
 // sizedFile makes a file of n statements whose slices' keys range from
