@@ -259,6 +259,7 @@ type scratch struct {
 	// scores (sizefilter.go): the counts of the others may be partial.
 	lo, hi uint32
 	order  []uint32 // the query's rarer tokens, in walk order
+	cand   []uint32 // the Jaccard seeds' candidates (seedCands)
 
 	// xon says that the walk left out the tokens of the second mask
 	// (xmask.go), whose bits of the query are xq; xmasks and xor are the
@@ -522,20 +523,15 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		nb := len(bb.lmin)
 		tb := slices.Grow(sc.tblocks[:0], (nb+63)/64)[:(nb+63)/64]
 		clear(tb)
-		for _, e := range sc.touched {
-			b := e / blockSize
-			tb[b/64] |= 1 << (b % 64)
-		}
-		sc.tblocks = tb
 		mw, qm := ix.maskWords, sc.qmask
 		masks := ix.masks
 		// Seeds: the entries of the largest counts are scored first, so
 		// that the bounds are tight from the first block; they are
-		// flagged in counts so that the block pass leaves them out.
-		var hist [maxSeedCount + 1]uint32
-		for _, e := range sc.touched {
-			hist[min(counts[e], maxSeedCount)]++
-		}
+		// flagged in counts so that the block pass leaves them out. One
+		// pass over the touched entries marks their blocks, counts them
+		// by count (hist) and keeps the seeds' candidates (seedCands).
+		hist, cand := ix.seedCands(sc, tb, k, lb)
+		sc.tblocks = tb
 		c, have := uint32(maxSeedCount), uint32(0)
 		for ; c > 1; c-- {
 			if have += hist[c]; have >= uint32(k) {
@@ -543,8 +539,8 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			}
 		}
 		seeds := 0
-		for _, e := range sc.touched {
-			if counts[e] < c || seeds == maxSeeds*k || keyLen[e] < wlo || keyLen[e] > whi || !inBlocks(lb, e) {
+		for _, e := range cand {
+			if counts[e] < c || seeds == maxSeeds*k {
 				continue
 			}
 			seeds++
@@ -572,13 +568,15 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			} else {
 				pc, _ = bb.queryBits(b, qm, nil)
 			}
+			xpc := 0 // the second mask's part of pc
 			if xw == 2 {
-				pc += bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
+				xpc = bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
 			} else {
 				for w, x := range xq[:xw] {
-					pc += bits.OnesCount64(xor[b*xw+w] & x)
+					xpc += bits.OnesCount64(xor[b*xw+w] & x)
 				}
 			}
+			pc += xpc
 			i := uint32(pc)
 			if tb[b/64]>>(b%64)&1 != 0 {
 				maxc := uint32(0)
@@ -613,10 +611,18 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				}
 				if mw == 2 {
 					inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
-					if xw == 2 {
-						inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
-					} else if xw > 0 {
-						inter += sc.xinter(e)
+					if xw > 0 {
+						// Again with the first mask's exact part, before
+						// the second mask is read.
+						ub := min(inter+uint32(xpc), l)
+						if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
+							continue
+						}
+						if xw == 2 {
+							inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
+						} else {
+							inter += sc.xinter(e)
+						}
 					}
 				} else {
 					inter = ix.inter(sc, e)
@@ -641,6 +647,61 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		out[i] = Hit{Entry: int(s.e), Score: s.score()}
 	}
 	return out
+}
+
+// seedCands marks in tb the blocks of the touched entries, and returns
+// the touched entries counted by count (capped at maxSeedCount) and,
+// in touched order, the seeds' candidates: a superset of the first
+// maxSeeds*k entries of count at least c whose key length is in the
+// window and whose block is in lb (nil: any), for the c the histogram
+// sets (the largest whose entries of count c or more are at least k, or
+// 1). It keeps entries of count at least guess, which it raises once
+// maxSeeds*k of those kept count more (then c is above guess), and
+// leaves out an entry of count guess once maxSeeds*k of those kept count
+// guess or more (if c is guess, those come first), so that the list
+// stays under 2*maxSeeds*k entries and the counts are read once.
+func (ix *Index) seedCands(sc *scratch, tb []uint64, k int, lb []uint64) (hist [maxSeedCount + 1]uint32, cand []uint32) {
+	counts, keyLen, wlo, whi := sc.counts, ix.keyLen, sc.lo, sc.hi
+	limit := maxSeeds * k
+	cand = sc.cand[:0]
+	guess, nAt, nAbove := uint32(1), 0, 0
+	for _, e := range sc.touched {
+		b := e / blockSize
+		tb[b/64] |= 1 << (b % 64)
+		cc := min(counts[e], maxSeedCount)
+		hist[cc]++
+		if cc < guess || cc == guess && nAt+nAbove >= limit {
+			continue
+		}
+		if l := keyLen[e]; l < wlo || l > whi || !inBlocks(lb, e) {
+			continue
+		}
+		cand = append(cand, e)
+		if cc == guess {
+			nAt++
+			continue
+		}
+		if nAbove++; nAbove < limit {
+			continue
+		}
+		guess++
+		nAt, nAbove = 0, 0
+		kept := cand[:0]
+		for _, x := range cand {
+			switch xc := min(counts[x], maxSeedCount); {
+			case xc == guess:
+				nAt++
+			case xc > guess:
+				nAbove++
+			default:
+				continue
+			}
+			kept = append(kept, x)
+		}
+		cand = kept
+	}
+	sc.cand = cand
+	return hist, cand
 }
 
 // all returns every non-leaking entry with its coarse score.

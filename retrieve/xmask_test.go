@@ -125,3 +125,71 @@ func TestSecondMask(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedCands: the seeds the Jaccard scan takes from seedCands' list
+// are those of the plain rule, the first maxSeeds*k touched entries of
+// count at least c in the window and the query's language blocks.
+func TestSeedCands(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	raised := 0
+	for trial := range 8 {
+		b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+		b.maskBits = []int{0, 8, 40}[trial%3]
+		var runs [][]string
+		for i := range 2 + r.IntN(3) {
+			f, rs := runFile(r, fmt.Sprintf("f%d.py", i), 200+r.IntN(600))
+			if i%2 == 1 {
+				f.Language = "java"
+			}
+			runs = append(runs, rs...)
+			if err := b.Add(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix := b.Index()
+		s := &Snapshot{base: ix}
+		for qi := range 50 {
+			q := snapshotQueryWords(s, slices.Concat(runs[r.IntN(len(runs))], runs[r.IntN(len(runs))])...)
+			if qi%3 == 0 {
+				q.Language = "java"
+			}
+			k := []int{1, 2, 5, 20}[qi%4]
+			sc := ix.getScratch()
+			ix.countJaccard(q, sc, k, nil)
+			sc.lo, sc.hi = uint32(r.IntN(3)), uint32(5+r.IntN(40))
+			lb := ix.languageBlocks(q.Language)
+			tb := make([]uint64, (ix.Len()/blockSize+64)/64)
+			hist, cand := ix.seedCands(sc, tb, k, lb)
+			c, have := uint32(maxSeedCount), uint32(0)
+			for ; c > 1; c-- {
+				if have += hist[c]; have >= uint32(k) {
+					break
+				}
+			}
+			var want, got []uint32
+			for _, e := range sc.touched {
+				if l := ix.keyLen[e]; sc.counts[e] >= c && l >= sc.lo && l <= sc.hi && inBlocks(lb, e) && len(want) < maxSeeds*k {
+					want = append(want, e)
+				}
+				if b := e / blockSize; tb[b/64]>>(b%64)&1 == 0 {
+					t.Fatalf("block of entry %d not marked", e)
+				}
+			}
+			for _, e := range cand {
+				if sc.counts[e] >= c && len(got) < maxSeeds*k {
+					got = append(got, e)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d query %d k %d c %d: seeds %v, want %v", trial, qi, k, c, got, want)
+			}
+			if len(cand) < len(sc.touched)/2 {
+				raised++
+			}
+			ix.release(sc)
+		}
+	}
+	if raised == 0 {
+		t.Fatal("the candidates never left out half of the touched entries")
+	}
+}
