@@ -46,10 +46,10 @@ import (
 // entries whose upper bound can still reach the current n-th score: the
 // accumulated part plus the weights of the frequent query tokens the
 // entry holds (summed from per-query tables, a byte of the mask at a
-// time), times the largest tf saturation its largest tf allows. The n
-// entries with the largest accumulated part (found among the n blocks of
-// largest bmax) are scored first, so that the bound is tight from the
-// start. Before the bound, an entry must hold one of the query's frequent
+// time), times the largest tf saturation its largest tf allows. Until the
+// heap is full (or bound by the floor), the n entries of a region with
+// the largest accumulated part (found among the n blocks of largest bmax)
+// are scored first, so that the bound is tight from the start. Before the bound, an entry must hold one of the query's frequent
 // tokens heavy enough to make up what its accumulated part lacks
 // (bm25Query.levels) and, when untouched by the rare postings, enough of
 // them (bm25Query.heaviest); the untouched entries are visited at all only
@@ -1075,22 +1075,19 @@ func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratc
 	}
 }
 
-// rank ranks the entries of the region once its walk is done, into the
-// heap of the regions before.
-func (sc *bm25Scratch) rank(lim *scanLimit) {
+// seed scores first the n entries of the region with the largest rare
+// part, so that the bounds are tight from the start, and marks them -1 in
+// acc. They are among the entries of the n blocks of largest bmax: were
+// one in another block, n blocks would each hold an entry of a larger
+// part. Once the heap is full (or bound by a floor), the regions after
+// need none: the bounds are tight already, and the seeds cost a heap
+// offer per touched block.
+func (sc *bm25Scratch) seed() {
 	s := &sc.scan
-	ix, bq, bb, n := s.ix, s.bq, s.bb, s.n
+	ix, n := s.ix, s.n
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
 	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
 	rlo, rhi := int(sc.lo), int(sc.hi)
-	b0 := rlo / blockSize // the region's first block
-
-	// Seeds: the n entries of the region with the largest rare part,
-	// scored first so that the bounds are tight from the start; marked -1
-	// once done. They are among the entries of the n blocks of largest
-	// bmax: were one in another block, n blocks would each hold an entry
-	// of a larger part.
-	nb := len(bb.lmin)
 	top := sc.blocks[:0]
 	for w, x := range marked {
 		for j := 0; x != 0; j, x = j+1, x>>blockSize {
@@ -1124,6 +1121,22 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 		acc[x.e] = -1
 	}
 	sc.seeds = seeds[:0]
+}
+
+// rank ranks the entries of the region once its walk is done, into the
+// heap of the regions before.
+func (sc *bm25Scratch) rank(lim *scanLimit) {
+	s := &sc.scan
+	ix, bq, bb := s.ix, s.bq, s.bb
+	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
+	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
+	rlo, rhi := int(sc.lo), int(sc.hi)
+	b0 := rlo / blockSize // the region's first block
+
+	nb := len(bb.lmin)
+	if !s.full {
+		sc.seed()
+	}
 
 	// Then every other touched entry, in id order (so that their data is
 	// read in order), when its rare part and the weights of the query
