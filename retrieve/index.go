@@ -77,6 +77,8 @@ type Index struct {
 	// damage records the first source that failed to decompress (see
 	// SourceError); a pointer, so that the Index may be copied.
 	damage *sourceDamage
+	// srcs keeps the sources read last (source.go); a pointer too.
+	srcs *sourceCache
 
 	files []fileData
 
@@ -161,6 +163,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		explicit:    map[uint32]*explicitGraph{},
 		byPath:      map[string]int32{},
 		damage:      &sourceDamage{},
+		srcs:        &sourceCache{},
 		bounds:      &blockBounds{},
 		langs:       &langBlocks{},
 		xm:          &xmaskData{},

@@ -198,7 +198,7 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	if v := d.uv(); v != mappedVersion {
 		return nil, fmt.Errorf("index layout version %d, want %d", v, mappedVersion)
 	}
-	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, bounds: &blockBounds{}, langs: &langBlocks{}, xm: &xmaskData{}}
+	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, srcs: &sourceCache{}, bounds: &blockBounds{}, langs: &langBlocks{}, xm: &xmaskData{}}
 	ix.params.Hops, ix.params.MaxStatements, ix.maskWords = d.int(), d.int(), d.int()
 	nFiles, nStmts, nEntries, nVocab, nDefs, nExplicit := d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
 	ix.bm.totalDL = d.uv()

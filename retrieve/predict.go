@@ -35,8 +35,9 @@ func (ix *Index) Predict(q *Query, c *Candidate) string {
 	row := int(ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))][0])
 	var line string
 	prevCand := 0
-	ix.withSource(fi, func(src []byte) {
-		a, b := lineSpan(src, row, row)
+	ix.withSource(fi, func(s *source) {
+		src := s.text
+		a, b := s.span(row, row)
 		line = string(src[a:b])
 		// The last non-blank line before the statement, walking back.
 		for end := a - 1; end > 0; {

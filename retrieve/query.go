@@ -816,9 +816,9 @@ func (ix *Index) graphOf(e uint32, fs *fineScratch) {
 // StartLine..EndLine joined by '\n'.
 func (ix *Index) Value(c *Candidate) string {
 	var v string
-	ix.withSource(ix.fileOf(uint32(c.Entry)), func(src []byte) {
-		a, b := lineSpan(src, c.StartLine-1, c.EndLine-1)
-		v = string(src[a:b])
+	ix.withSource(ix.fileOf(uint32(c.Entry)), func(src *source) {
+		a, b := src.span(c.StartLine-1, c.EndLine-1)
+		v = string(src.text[a:b])
 	})
 	return v
 }
@@ -832,11 +832,11 @@ func (ix *Index) Values(cands []Candidate) []string {
 			continue
 		}
 		fi := ix.fileOf(uint32(cands[i].Entry))
-		ix.withSource(fi, func(src []byte) {
+		ix.withSource(fi, func(src *source) {
 			for j := i; j < len(cands); j++ {
 				if c := &cands[j]; !done[j] && ix.fileOf(uint32(c.Entry)) == fi {
-					a, b := lineSpan(src, c.StartLine-1, c.EndLine-1)
-					out[j], done[j] = string(src[a:b]), true
+					a, b := src.span(c.StartLine-1, c.EndLine-1)
+					out[j], done[j] = string(src.text[a:b]), true
 				}
 			}
 		})
@@ -849,9 +849,9 @@ func (ix *Index) Statement(c *Candidate) string {
 	fi := ix.fileOf(uint32(c.Entry))
 	r := ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))]
 	var v string
-	ix.withSource(fi, func(src []byte) {
-		a, b := lineSpan(src, int(r[0]), int(r[1]))
-		v = string(src[a:b])
+	ix.withSource(fi, func(src *source) {
+		a, b := src.span(int(r[0]), int(r[1]))
+		v = string(src.text[a:b])
 	})
 	return v
 }
