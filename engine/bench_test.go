@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/indexer"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/prompt"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
 
@@ -488,4 +490,84 @@ func BenchmarkCompleteDump(b *testing.B) {
 	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// BenchmarkStages times the definition context and the prompt's
+// assembly alone, each over the requests of 200 of BenchmarkRetrieval's
+// cursors (hybrid) made once before the timer starts: an operation is one
+// pass over the 200 (defctx.Collect on each request's input; then
+// prompt.Assemble on each request's candidates). Its ns/op and allocs/op
+// compare two builds with benchstat, on a machine too busy for the
+// per-request wall times of BenchmarkRetrieval.
+func BenchmarkStages(b *testing.B) {
+	e := stdlibEngine(b)
+	st := e.cur.Load()
+	ctx := context.Background()
+	type prepared struct {
+		defs   defctx.Input
+		prompt prompt.Input
+		po     prompt.Options
+	}
+	var reqs []prepared
+	for _, c := range seededCursors(b, e, 200) {
+		req := Request{Path: c.path, Line: c.line, Source: c.src, Mode: retrieve.Hybrid, NoPrompt: true, NoDefinitions: true}
+		res, err := e.Complete(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := lang.SplitLines(string(c.src))
+		buf := newBuffer(c.path, lines, c.line)
+		l := lang.ForPath(c.path)
+		if _, _, err := e.query(ctx, st, l, c.path, c.path, buf.lines, req, buf); err != nil {
+			b.Fatal(err)
+		}
+		buf.addAfter(ctx, l, c.path, st)
+		in := defctx.Input{View: st.queryView(buf, l), File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
+			CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
+			Source: func(p string) []string {
+				if p == buf.path {
+					return buf.lines
+				}
+				return st.sources.lines(st.ix, p)
+			}}
+		snips := append(slices.Clone(res.Snippets), res.Pool...)
+		for _, s := range snips {
+			ls := strings.Split(s.Text, "\n")
+			text := ""
+			if k := s.TargetLine - s.StartLine; k >= 0 && k < len(ls) {
+				text = ls[k]
+			}
+			in.Candidates = append(in.Candidates, defctx.Candidate{Path: s.Path, Line: s.TargetLine, Text: text, Lines: ls, Start: s.StartLine})
+		}
+		blocks, _ := defctx.Collect(in, e.opts.Definitions)
+		var after []string
+		if c.line < len(lines) {
+			after = lines[c.line:]
+		}
+		if n := len(after); n > 0 && after[n-1] == "" {
+			after = after[:n-1]
+		}
+		po := e.opts.Prompt
+		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
+		reqs = append(reqs, prepared{defs: in, po: po, prompt: prompt.Input{Path: c.path, Prefix: buf.lines, Suffix: after,
+			Candidates: append(offered(nil, res.Snippets, res.Pool), DefinitionCandidates(blocks)...)}})
+	}
+	b.Run("definitions", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range reqs {
+				defctx.Collect(r.defs, e.opts.Definitions)
+			}
+		}
+	})
+	b.Run("prompt", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range reqs {
+				if _, err := prompt.Assemble(r.prompt, r.po); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
