@@ -195,7 +195,7 @@ var kindByName = map[string]uint8{
 }
 
 var (
-	grammar = frontend.NewGrammar(tsgo.GetLanguage(), kindByName, kError)
+	grammar = withCut(frontend.NewGrammar(tsgo.GetLanguage(), kindByName, kError))
 
 	fAlias         = grammar.Field("alias")
 	fAlternative   = grammar.Field("alternative")
@@ -222,3 +222,18 @@ var (
 	fValue         = grammar.Field("value")
 	fCommunication = grammar.Field("communication")
 )
+
+// withCut sets where a large file may be parsed in pieces
+// (tsflat.ParseFlat): before a declaration or a statement starting with
+// a name, in the file or in the block that holds the most (not an else;
+// a switch's body is no container), after a line that a newline ends (Go's semicolon
+// rule: a name, a literal, a closing bracket).
+func withCut(g *frontend.Grammar) *frontend.Grammar {
+	g.Cut = frontend.BlockCutter(frontend.Lexis{Backtick: true, Raw: true}, frontend.LineStarts(
+		nil, []string{"else"}, goLineEnds))
+	return g
+}
+
+// goLineEnds are the last bytes of a line that Go's semicolon rule ends
+// (a name or keyword, a number, a string or rune, a closing bracket).
+const goLineEnds = ";{})]\"'`_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

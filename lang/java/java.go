@@ -50,6 +50,14 @@ var keywords = []string{
 	"provides", "to", "with",
 }
 
+// cut proposes where a large file may be parsed in pieces
+// (tsflat.ParseFlat): between the members of a class body, or the
+// statements of a block, whichever holds the most, at a line that starts
+// with a name, '@' or '<' after a line ending in ';', '{' or '}' (not a
+// clause that continues a statement; a switch's body is no container).
+var cut = frontend.BlockCutter(frontend.Lexis{TextBlocks: true}, frontend.LineStarts(nil,
+	[]string{"else", "catch", "finally", "while"}, ";{}"))
+
 // Parser turns Java source into a statement tree. It keeps its tree-sitter
 // parser and scratch buffers between files; it is not safe for concurrent
 // use.
@@ -144,7 +152,7 @@ func (p *Parser) syntax(ctx context.Context, src []byte) ([]byte, []tsflat.Node,
 		return nil, nil, err
 	}
 	src = lang.NormalizeCR(src)
-	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, p.flat)
+	flat, err := frontend.Parse(ctx, p.ts, src, tsflat.MaxParseMicros, cut, p.flat)
 	p.flat = flat
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"unsafe"
@@ -72,4 +73,15 @@ func flatten(root *sitter.Node, buf []node) ([]node, error) {
 // records returns nodes as the tsflat records they were written as.
 func records(nodes []node) []tsflat.Node {
 	return unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(nodes))), len(nodes))
+}
+
+// parseFlat parses src with ts into buf (tsflat.ParseFlat), in pieces
+// where cut finds them.
+func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, buf []node) ([]node, error) {
+	if errLayout != nil {
+		return buf[:0], errLayout
+	}
+	recs := unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(buf))), cap(buf))
+	recs, err := tsflat.ParseFlat(ctx, ts, src, tsflat.MaxParseMicros, cut, recs[:0])
+	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)], err
 }

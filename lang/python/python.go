@@ -66,12 +66,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	src = lang.NormalizeCR(src)
-	tree, err := tsflat.Parse(ctx, p.ts, src, tsflat.MaxParseMicros)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	nodes, err := flatten(tree.RootNode(), p.nodes)
-	tsflat.Close(tree, len(src))
+	nodes, err := parseFlat(ctx, p.ts, src, p.nodes)
 	p.nodes = nodes
 	if err == nil {
 		err = lang.CheckSyntaxNodes(len(nodes))

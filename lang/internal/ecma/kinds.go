@@ -267,6 +267,15 @@ type fieldIDs struct {
 	index, key, function, constructor, alias, returnType uint16
 }
 
+// cut proposes where a large file may be parsed in pieces
+// (tsflat.ParseFlat): before a declaration in the file or in the block
+// that holds the most, after a statement's end (a line ending in ';',
+// '{' or '}': a declaration keyword cannot continue an expression, so
+// the line before ends there).
+var cut = frontend.BlockCutter(frontend.Lexis{Backtick: true}, frontend.LineStarts(
+	[]string{"function", "class", "export", "const", "let", "var", "async", "interface",
+		"type", "enum", "import", "declare", "abstract", "namespace", "module"}, nil, ";{}"))
+
 // Grammar is one of the JavaScript, TypeScript and TSX grammars with its
 // symbols resolved for the mapping.
 type Grammar struct {
@@ -277,6 +286,7 @@ type Grammar struct {
 // NewGrammar resolves the symbols and fields of a grammar.
 func NewGrammar(l *sitter.Language) *Grammar {
 	g := frontend.NewGrammar(l, kindByName, kError)
+	g.Cut = cut
 	return &Grammar{g: g, f: fieldIDs{
 		alternative: g.Field("alternative"), argument: g.Field("argument"),
 		body: g.Field("body"), condition: g.Field("condition"),

@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"context"
-	"errors"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -19,6 +18,9 @@ type Grammar struct {
 	named   []bool
 	fields  map[string]uint16
 	errKind uint8
+	// Cut proposes where a large file may be parsed in pieces
+	// (tsflat.ParseFlat); nil parses every file whole.
+	Cut tsflat.Cutter
 }
 
 // NewGrammar resolves the symbols of l: a symbol named in kinds gets that
@@ -81,15 +83,13 @@ func (g *Grammar) Name(sym uint16) string {
 	return ""
 }
 
-var errNoTree = errors.New("tree-sitter returned no tree")
-
 // ParseFile normalises the line ends of src, the content of the file at
 // path in language, and parses it with ts into buf (Parse): the File with
 // its lines, and the tree g reads over the records. The tree's records
 // are buf's, to keep for the next parse, on error too.
 func ParseFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node) (*lang.File, Tree, error) {
 	src = lang.NormalizeCR(src)
-	flat, err := Parse(ctx, ts, src, tsflat.MaxParseMicros, buf)
+	flat, err := Parse(ctx, ts, src, tsflat.MaxParseMicros, g.Cut, buf)
 	if err != nil {
 		return nil, Tree{N: flat}, err
 	}
@@ -98,22 +98,15 @@ func ParseFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, pat
 }
 
 // Parse parses src with ts (see tsflat.Parse for the time bound and why
-// ctx is not handed to tree-sitter) and copies the tree into buf. A
+// ctx is not handed to tree-sitter) and copies the tree into buf, in
+// pieces where cut finds them (tsflat.ParseFlat). A
 // source over lang.MaxLexemes (checked before the parse) or a tree over
 // lang.MaxSyntaxNodes is lang.ErrTooLarge.
-func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []tsflat.Node) ([]tsflat.Node, error) {
+func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut tsflat.Cutter, buf []tsflat.Node) ([]tsflat.Node, error) {
 	if err := lang.CheckLexemes(src); err != nil {
 		return buf[:0], err
 	}
-	tree, err := tsflat.Parse(ctx, ts, src, maxMicros)
-	if err != nil {
-		return buf[:0], err
-	}
-	if tree == nil {
-		return buf[:0], errNoTree
-	}
-	nodes, err := tsflat.Flatten(tree.RootNode(), buf)
-	tsflat.Close(tree, len(src))
+	nodes, err := tsflat.ParseFlat(ctx, ts, src, maxMicros, cut, buf)
 	if err == nil {
 		err = lang.CheckSyntaxNodes(len(nodes))
 	}

@@ -36,3 +36,6 @@ func Close(tree *sitter.Tree, size int) {
 
 // trims reports whether Close hands free C memory back (glibc).
 const trims = C.TSFLAT_TRIMS != 0
+
+// trim hands the C heap's free memory back to the system (glibc).
+func trim() { C.tsflat_trim() }

@@ -1,0 +1,386 @@
+package tsflat
+
+import (
+	"context"
+	"math"
+	"sync/atomic"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// A Cutter proposes where a large source may be parsed in pieces. It
+// returns the region [lo, hi) of src that holds the children of one node
+// (the container: the file's root, or a class body), and the offsets in
+// it where a child of the container may start, ascending. It reads the
+// source only (no parse), so it may be wrong: ParseFlat checks every
+// piece and parses the file whole when a piece does not fit.
+type Cutter func(src []byte) (lo, hi int, starts []int)
+
+// PieceFrom is the size of a source from which ParseFlat parses it in
+// pieces, and PieceBytes the least size of a piece. Variables so that a
+// test can make small sources take the pieces' path.
+var (
+	PieceFrom  = CollectFrom
+	PieceBytes = 32 << 10
+)
+
+// pieceStats counts the parses in pieces, and those that fell back to a
+// parse of the whole file.
+var pieceStats struct{ joined, whole atomic.Int64 }
+
+// PieceStats returns how many sources ParseFlat parsed in pieces and how
+// many it tried to but parsed whole, since the process started.
+func PieceStats() (joined, whole int64) {
+	return pieceStats.joined.Load(), pieceStats.whole.Load()
+}
+
+// ParseFlat parses src with ts (Parse: maxMicros bounds the whole parse)
+// and returns its records in pre-order (Flatten), in buf grown as needed.
+//
+// Tree-sitter's tree takes about 110 bytes a node, 45 to 65 times its
+// source, five times the records copied out of it, and lives until they
+// are. So from PieceFrom bytes, when cut finds where to cut, the source
+// is parsed in pieces of at least PieceBytes: each piece is the region
+// before lo, a run of the container's children and the region from hi,
+// parsed as one document with tree-sitter's included ranges (positions
+// stay those of the file), flattened and freed before the next; the
+// records of the runs are joined under the container, whose part outside
+// [lo, hi) every piece parsed alike. The tree's peak is then a piece's,
+// not the file's. The records are those of the whole file's parse: a
+// context-free parse of a run of whole children does not depend on the
+// children around it. A piece that does not bear that out (a syntax
+// error in it, a child across a cut, a container that differs between
+// pieces) makes ParseFlat parse the file whole, as it does below
+// PieceFrom or without a cutter.
+func ParseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, error) {
+	if cut != nil && len(src) >= PieceFrom && len(src) < math.MaxInt32 {
+		start := time.Now()
+		recs, ok, err := parsePieces(ctx, ts, src, maxMicros, cut, buf)
+		if err != nil || ok {
+			return recs, err
+		}
+		if maxMicros > 0 {
+			maxMicros = max(maxMicros-time.Since(start).Microseconds(), 1)
+		}
+		buf = recs
+	}
+	return parseWhole(ctx, ts, src, maxMicros, buf)
+}
+
+// parseWhole parses src in one piece and flattens its tree into buf.
+func parseWhole(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []Node) ([]Node, error) {
+	tree, err := Parse(ctx, ts, src, maxMicros)
+	if err != nil {
+		return buf[:0], err
+	}
+	if tree == nil {
+		return buf[:0], errNoTree
+	}
+	nodes, err := Flatten(tree.RootNode(), buf)
+	Close(tree, len(src))
+	return nodes, err
+}
+
+// everything is tree-sitter's default included range, the whole document.
+var everything = []sitter.Range{{
+	EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32},
+	EndByte:  math.MaxUint32,
+}}
+
+// pieces is the state of one parse in pieces.
+type pieces struct {
+	src    []byte
+	cuts   []int // c0 = lo < c1 < ... < ck = hi; piece i is [c(i), c(i+1))
+	points []sitter.Point
+	lo, hi int
+	head   []Node   // piece 0's records before its run (the container and what precedes its run)
+	tail   []Node   // piece 0's records after its run, Next relative to the tail's start
+	runs   [][]Node // the runs so far, Next as in the joined records
+	n      int      // records in head and runs
+	spine  []int32
+}
+
+// parsePieces parses src in pieces (ParseFlat). It reports false, with
+// buf to reuse, when the source cannot be cut or a piece does not fit.
+func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, bool, error) {
+	lo, hi, starts := cut(src)
+	if lo < 0 || hi > len(src) || lo >= hi {
+		return buf, false, nil
+	}
+	p := pieces{src: src, lo: lo, hi: hi, cuts: []int{lo}}
+	for _, s := range starts {
+		if last := p.cuts[len(p.cuts)-1]; s > last && s-last >= PieceBytes && hi-s >= PieceBytes/2 {
+			p.cuts = append(p.cuts, s)
+		}
+	}
+	p.cuts = append(p.cuts, hi)
+	if len(p.cuts) < 3 {
+		return buf, false, nil
+	}
+	p.pointsOf()
+	defer ts.SetIncludedRanges(everything)
+	defer trim()
+	began := time.Now()
+	for i := range len(p.cuts) - 1 {
+		limit := maxMicros
+		if maxMicros > 0 {
+			limit = max(maxMicros-time.Since(began).Microseconds(), 1)
+		}
+		ts.SetIncludedRanges(p.ranges(i))
+		tree, err := Parse(ctx, ts, src, limit)
+		if err != nil {
+			return buf[:0], false, err
+		}
+		if tree == nil {
+			return buf[:0], false, errNoTree
+		}
+		recs, err := Flatten(tree.RootNode(), buf)
+		tree.Close()
+		if err != nil {
+			return recs[:0], false, err
+		}
+		buf = recs
+		out, err := p.join(recs, i)
+		if err != nil {
+			pieceStats.whole.Add(1)
+			return buf, false, nil // does not fit: parse whole
+		}
+		if out != nil {
+			pieceStats.joined.Add(1)
+			// The runs and the pieces' buffer are garbage, as large as
+			// the records: collect them before the front end's stages.
+			buf, p.runs = nil, nil
+			Collect(len(src))
+			return out, true, nil
+		}
+	}
+	return buf, false, errNoTree // not reached: the last piece joins or fails
+}
+
+// pointsOf sets the row and column of every cut, of lo and hi and of the
+// end of the source.
+func (p *pieces) pointsOf() {
+	at := append(append([]int{0}, p.cuts...), len(p.src))
+	p.points = make([]sitter.Point, len(at))
+	row, lineStart, j := 0, 0, 0
+	for k, off := range at {
+		for ; j < off; j++ {
+			if p.src[j] == '\n' {
+				row++
+				lineStart = j + 1
+			}
+		}
+		p.points[k] = sitter.Point{Row: uint32(row), Column: uint32(off - lineStart)}
+	}
+}
+
+// ranges returns the included ranges of piece i: what precedes lo, the
+// piece and what follows hi.
+func (p *pieces) ranges(i int) []sitter.Range {
+	rng := func(a, b int) sitter.Range { // indexes of p.points: 0, the cuts, the end
+		return sitter.Range{StartPoint: p.points[a], EndPoint: p.points[b],
+			StartByte: uint32(p.at(a)), EndByte: uint32(p.at(b))}
+	}
+	var rs []sitter.Range
+	if p.lo > 0 {
+		rs = append(rs, rng(0, 1))
+	}
+	rs = append(rs, rng(i+1, i+2))
+	if last := len(p.points) - 1; p.hi < len(p.src) {
+		rs = append(rs, rng(last-1, last))
+	}
+	return rs
+}
+
+// at is the offset of p.points[k].
+func (p *pieces) at(k int) int {
+	switch {
+	case k == 0:
+		return 0
+	case k <= len(p.cuts):
+		return p.cuts[k-1]
+	}
+	return len(p.src)
+}
+
+// errPiece marks a piece whose tree does not fit the others.
+type errPiece struct{}
+
+func (errPiece) Error() string { return "a piece does not fit" }
+
+// run locates piece i's run in its records: the children of the container
+// that lie in [c(i), c(i+1)). It returns the index of the first, the
+// index past the last one's subtree, the last one, and the container's
+// ancestors and itself (the spine).
+func (p *pieces) run(recs []Node, i int, spine []int32) (a, b, last int32, _ []int32, err error) {
+	if len(recs) == 0 || recs[0].Flags&HasError != 0 {
+		return 0, 0, 0, spine, errPiece{}
+	}
+	lo, hi := uint32(p.cuts[i]), uint32(p.cuts[i+1])
+	spine = append(spine[:0], 0)
+	x := int32(0)
+	for descended := true; descended; {
+		descended = false
+		for c := FirstChild(recs, x); c >= 0 && int(c) < len(recs); c = recs[c].Next {
+			if recs[c].StartByte < lo && recs[c].EndByte > lo {
+				x = c
+				spine = append(spine, c)
+				descended = true
+				break
+			}
+		}
+	}
+	// The container's children: those before the run end before lo (in
+	// the region before the container's, which precedes c0), those of
+	// the run lie in [lo, hi), those after it start at or after ck.
+	a, last = -1, -1
+	phase := 0
+	for c := FirstChild(recs, x); c >= 0; c = recs[c].Next {
+		if int(c) >= len(recs) {
+			return 0, 0, 0, spine, errPiece{}
+		}
+		n := &recs[c]
+		switch {
+		case n.EndByte <= uint32(p.lo) && n.StartByte < uint32(p.lo) && phase == 0:
+		case n.StartByte >= lo && n.EndByte <= hi && n.EndByte > n.StartByte && phase <= 1:
+			if phase == 0 {
+				a, phase = c, 1
+			}
+			last = c
+		case n.StartByte >= uint32(p.hi) && phase >= 1:
+			phase = 2
+		default:
+			return 0, 0, 0, spine, errPiece{}
+		}
+	}
+	if a < 0 {
+		return 0, 0, 0, spine, errPiece{}
+	}
+	b = recs[last].Next
+	for k := len(spine) - 1; b < 0 && k >= 0; k-- {
+		b = recs[spine[k]].Next
+	}
+	if b < 0 {
+		b = int32(len(recs))
+	}
+	return a, b, last, spine, nil
+}
+
+// tailRef encodes a Next that points into the tail, whose place in the
+// joined records is known only at the end.
+func tailRef(n, b int32) int32 {
+	if n < b {
+		return n
+	}
+	return -2 - (n - b)
+}
+
+// join adds piece i, flattened in recs, and returns the joined records
+// after the last piece. Each piece's run is copied out of the records
+// (the buffer of the next piece's), and the runs are joined once all are
+// parsed, in records of the exact size: they are the largest thing the
+// file holds until its statements are built.
+func (p *pieces) join(recs []Node, i int) ([]Node, error) {
+	a, b, last, spine, err := p.run(recs, i, p.spine)
+	p.spine = spine
+	if err != nil {
+		return nil, err
+	}
+	if i == 0 {
+		// The head and the tail are kept from the first piece: every
+		// piece must have them alike.
+		p.head = append([]Node(nil), recs[:a]...)
+		for j := range p.head {
+			p.head[j].Next = tailRef(p.head[j].Next, b)
+		}
+		p.tail = append([]Node(nil), recs[b:]...)
+		for j := range p.tail {
+			if p.tail[j].Next >= 0 {
+				p.tail[j].Next -= b
+			}
+		}
+		p.n = len(p.head)
+	} else if err := p.same(recs, a, b, spine); err != nil {
+		return nil, err
+	}
+	off := int32(p.n)
+	if p.n+int(b-a)+len(p.tail) >= math.MaxInt32 {
+		return nil, errPiece{}
+	}
+	run := append([]Node(nil), recs[a:b]...)
+	for j := range run {
+		if n := run[j].Next; n >= a && n < b {
+			run[j].Next = n - a + off
+		}
+	}
+	p.n += len(run)
+	p.runs = append(p.runs, run)
+	lastMid := &run[last-a]
+	if i < len(p.cuts)-2 {
+		lastMid.Next = int32(p.n) // the next piece's first child
+		return nil, nil
+	}
+	// The last piece: its run's last child leads to the tail; the spine
+	// ends where the last piece's does.
+	lastMid.Next = tailRef(recs[last].Next, b)
+	for _, s := range spine {
+		p.head[s].EndByte, p.head[s].EndRow = recs[s].EndByte, recs[s].EndRow
+	}
+	out := make([]Node, 0, p.n+len(p.tail))
+	out = append(out, p.head...)
+	for k, run := range p.runs {
+		out = append(out, run...)
+		p.runs[k] = nil
+	}
+	end := int32(len(out))
+	out = append(out, p.tail...)
+	for j := range out {
+		if n := out[j].Next; n <= -2 {
+			out[j].Next = end + (-2 - n)
+		} else if j >= int(end) && n >= 0 {
+			out[j].Next = n + end
+		}
+	}
+	return out, nil
+}
+
+// same reports whether piece recs, whose run is [a, b), has the first
+// piece's head and tail.
+func (p *pieces) same(recs []Node, a, b int32, spine []int32) error {
+	if int(a) != len(p.head) || len(recs)-int(b) != len(p.tail) {
+		return errPiece{}
+	}
+	onSpine := 0
+	for j := range p.head {
+		h, r := p.head[j], recs[j]
+		r.Next = tailRef(r.Next, b)
+		if onSpine < len(spine) && spine[onSpine] == int32(j) {
+			onSpine++
+			// The spine's ends are the pieces' own where they fall in a
+			// run (no text before lo, or none from hi).
+			if h.StartByte >= uint32(p.lo) {
+				h.StartByte, h.StartRow, r.StartByte, r.StartRow = 0, 0, 0, 0
+			}
+			if r.EndByte <= uint32(p.hi) || h.EndByte <= uint32(p.hi) {
+				h.EndByte, h.EndRow, r.EndByte, r.EndRow = 0, 0, 0, 0
+			}
+		}
+		if h != r {
+			return errPiece{}
+		}
+	}
+	if onSpine != len(spine) {
+		return errPiece{}
+	}
+	for j := range p.tail {
+		r := recs[int(b)+j]
+		if r.Next >= 0 {
+			r.Next -= b
+		}
+		if r != p.tail[j] {
+			return errPiece{}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package tsflat_test
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/graphcoder/graphcoder/internal/realcode"
+	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/langtest"
+	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
+)
+
+// piecesCase is one source for the pieces' property test.
+type piecesCase struct{ path, src string }
+
+// generated returns sources made to be cut in many places, and sources
+// whose likely cuts fall where a piece does not parse alone or would
+// parse otherwise (inside strings and comments, before a continuing
+// clause, under a decorator, in a continued expression).
+func generated() []piecesCase {
+	// rep repeats template n times, $1, $2 and $3 replaced by i, i+1 and i+2.
+	rep := func(n int, template string) string {
+		var b strings.Builder
+		for i := range n {
+			strings.NewReplacer("$1", fmt.Sprint(i), "$2", fmt.Sprint(i+1), "$3", fmt.Sprint(i+2)).WriteString(&b, template)
+		}
+		return b.String()
+	}
+	return []piecesCase{
+		{"defs.py", rep(300, "def f$1(a, b):\n    return a + b\n")},
+		{"chain.py", "x0 = 0\n" + rep(300, "x$2 = x$1 + 1\n")},
+		{"tricky.py", `"""Doc.
+def not_code():
+    pass
+"""
+import os
+` + rep(60, `@dec(
+  a=$1)
+def f$1(x):
+    s = '''
+class NotCode:
+x = 1
+'''
+    return s
+if x$3:
+    pass
+else:
+    y = \
+x
+# a comment
+class C$1:
+    z = [
+1, 2]
+try:
+    pass
+except E:
+    pass
+finally:
+    pass
+`)},
+		{"M.java", "package p;\n\nimport a.B;\n\n/** Doc. */\npublic class M<T> extends B {\n" +
+			rep(200, "  @Override\n  public int f$1(int a, int b) {\n    return a + b; // }\n  }\n  String s$2 = \"}\";\n") + "}\n\nclass Other { int x; }\n"},
+		{"Enum.java", "enum E {\n  A(1),\n  B(2);\n" + rep(200, "  int f$1() { return $2; }\n  static final int C$1 = $3;\n") + "}\n"},
+		{"Chain.java", "class M {\n  void m() {\n    int x0 = 0;\n" + rep(300, "    int x$2 = x$1 + 1;\n") + "    use(x300);\n  }\n}\n"},
+		{"Switch.java", "class S {\n  int m(int k) {\n    switch (k) {\n" + rep(200, "    case $1:\n      k++;\n      return k;\n") + "    default:\n      return 0;\n    }\n  }\n}\n"},
+		{"chain.go", "package m\n\nfunc m() {\n\tx0 := 0\n" + rep(300, "\tx$2 := x$1 + 1\n\tif x$2 > 0 {\n\t} else {\n\t}\n") + "}\n"},
+		{"Tricky.java", "class T {\n" + rep(60, `  enum E$1 { A, B,
+  C; int v() { return 1; } }
+  Object o$2 = new Object() {
+    public String toString() { return """
+      class X {
+      }
+      """; }
+  }
+  ;
+  int x$3 = 1,
+  y$1 = 2;
+  static {
+  }
+  <U> U g$1(U u) throws
+  Exception { return u; }
+  /* a
+  } comment
+  */
+`) + "}\n"},
+		{"m.go", "package m\n\nimport \"fmt\"\n\n" + rep(200, "func f$1(a, b int) int {\n\treturn a + b\n}\n\nvar v$2 = `\nfunc not() {\n`\n\ntype T$3 struct{}\n")},
+		{"m.ts", rep(200, "export function f$1(a: number, b: number): number {\n  return a + b;\n}\nconst s$2 = `\nfunction no() {\n${a}`;\nclass C$3 { m() {} }\n")},
+		{"tricky.ts", rep(60, "let a$1 = b\n(c)\nfunction g$2() {}\nx = function () {}\nlet y$3 = 1\ntype T$1 = {\n}\ninterface I$2 {}\n")},
+		{"m.js", rep(200, "function f$1(a, b) {\n  return a + b;\n}\nvar r$2 = /a+/;\nlet t$3 = `}\n`;\n")},
+		// A regular expression's brace is counted as a bracket: no cut after it.
+		{"regex.js", rep(100, "function f$1() {}\nvar r$2 = /[{]/;\n")},
+	}
+}
+
+// realSources returns a sample of real files of every language, or none
+// where the code is absent.
+func realSources(t *testing.T) []piecesCase {
+	var out []piecesCase
+	add := func(paths []string, n int) {
+		for _, p := range realcode.Sample(paths, langtest.SampleSize(n, n/4)) {
+			if b, err := os.ReadFile(p); err == nil {
+				out = append(out, piecesCase{p, string(b)})
+			}
+		}
+	}
+	if d := realcode.PythonStdlib(); d != "" {
+		add(realcode.Files(d, []string{".py"}, "site-packages"), 120)
+	}
+	if d := realcode.GoSrc(); d != "" {
+		add(realcode.Files(d, []string{".go"}, "testdata"), 120)
+	}
+	if d := realcode.NPMDir(); d != "" {
+		add(realcode.Files(filepath.Join(d, "node_modules"), []string{".ts", ".js"}), 120)
+	}
+	if z, err := realcode.OpenJDKSources(); err == nil {
+		defer z.Close()
+		var java []*zip.File
+		for _, f := range z.File {
+			if strings.HasSuffix(f.Name, ".java") {
+				java = append(java, f)
+			}
+		}
+		for _, f := range realcode.Sample(java, langtest.SampleSize(120, 30)) {
+			r, err := f.Open()
+			if err != nil {
+				continue
+			}
+			b, err := io.ReadAll(r)
+			r.Close()
+			if err == nil {
+				out = append(out, piecesCase{f.Name, string(b)})
+			}
+		}
+	}
+	return out
+}
+
+// A file parsed in pieces gives the front end's file of the whole parse:
+// the same statements, outline and lines, for every front end, on
+// sources made to be cut and on real code with pieces of 512 bytes (so
+// that every file takes the pieces' path, and real code is cut in many
+// places).
+func TestPiecesParseAsWhole(t *testing.T) {
+	from, size := tsflat.PieceFrom, tsflat.PieceBytes
+	defer func() { tsflat.PieceFrom, tsflat.PieceBytes = from, size }()
+	cases := generated()
+	nGenerated := len(cases)
+	cases = append(cases, realSources(t)...)
+	ctx := context.Background()
+	parse := func(c piecesCase, pieces bool) (*lang.File, error) {
+		tsflat.PieceFrom, tsflat.PieceBytes = math.MaxInt, size
+		if pieces {
+			tsflat.PieceFrom, tsflat.PieceBytes = 0, 512
+		}
+		l := lang.ForPath(c.path)
+		return l.Parse(ctx, c.path, []byte(c.src))
+	}
+	var joinedAll, wholeAll int64
+	for i, c := range cases {
+		if lang.ForPath(c.path) == nil {
+			continue
+		}
+		want, wantErr := parse(c, false)
+		joined, whole := tsflat.PieceStats()
+		got, gotErr := parse(c, true)
+		joined2, whole2 := tsflat.PieceStats()
+		joinedAll += joined2 - joined
+		wholeAll += whole2 - whole
+		if whole2 > whole {
+			t.Logf("%s: parsed whole after a piece", c.path)
+		}
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && !errors.Is(gotErr, lang.ErrTooLarge) && gotErr.Error() != wantErr.Error() {
+			t.Errorf("%s: error %v in pieces, %v whole", c.path, gotErr, wantErr)
+			continue
+		}
+		if wantErr != nil {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: parsed in pieces (%d joined, %d parsed whole) differs from the whole parse:\n%s", c.path,
+				joined2-joined, whole2-whole, firstDiff(langtest.Dump(got), langtest.Dump(want)))
+		}
+		// Every generated source is cut but a regular expression's braces and a
+		// switch, whose labels' statements are cut from them (parsed whole).
+		if i < nGenerated && !strings.HasPrefix(c.path, "regex") && !strings.HasPrefix(c.path, "Switch") && joined2 == joined {
+			t.Errorf("%s: not parsed in pieces (%d parsed whole)", c.path, whole2-whole)
+		}
+	}
+	t.Logf("%d sources (%d generated): %d parsed in pieces, %d tried and parsed whole", len(cases), nGenerated, joinedAll, wholeAll)
+}
+
+// firstDiff shows where two dumps part.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  pieces: %s\n  whole:  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
