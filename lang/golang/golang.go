@@ -95,7 +95,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// Drop references into the source so it can be collected with the File.
 	b.names.Reset()
 	b.t = frontend.Tree{}
-	if err := lang.CheckStatements(f.Stmts); err != nil {
+	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return f, nil

@@ -125,7 +125,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	clear(b.uses[:cap(b.uses)])
 	clear(b.params[:cap(b.params)])
 	b.src, b.n = "", nil
-	if err := lang.CheckStatements(f.Stmts); err != nil {
+	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return f, nil

@@ -92,7 +92,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		f.Stmts = b.block(0, nil)
 	}
 	b.reset(nil, nil, 0) // drop references to the file
-	if err := lang.CheckStatements(f.Stmts); err != nil {
+	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return f, nil

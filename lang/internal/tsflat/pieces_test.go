@@ -113,13 +113,13 @@ func realSources(t *testing.T) []piecesCase {
 		}
 	}
 	if d := realcode.PythonStdlib(); d != "" {
-		add(realcode.Files(d, []string{".py"}, "site-packages"), 120)
+		add(realcode.Files(d, []string{".py"}, "site-packages"), 80)
 	}
 	if d := realcode.GoSrc(); d != "" {
-		add(realcode.Files(d, []string{".go"}, "testdata"), 120)
+		add(realcode.Files(d, []string{".go"}, "testdata"), 80)
 	}
 	if d := realcode.NPMDir(); d != "" {
-		add(realcode.Files(filepath.Join(d, "node_modules"), []string{".ts", ".js"}), 120)
+		add(realcode.Files(filepath.Join(d, "node_modules"), []string{".ts", ".js"}), 80)
 	}
 	if z, err := realcode.OpenJDKSources(); err == nil {
 		defer z.Close()
@@ -129,7 +129,7 @@ func realSources(t *testing.T) []piecesCase {
 				java = append(java, f)
 			}
 		}
-		for _, f := range realcode.Sample(java, langtest.SampleSize(120, 30)) {
+		for _, f := range realcode.Sample(java, langtest.SampleSize(80, 20)) {
 			r, err := f.Open()
 			if err != nil {
 				continue
