@@ -268,20 +268,24 @@ func CheckStatements(stmts []*Stmt, lines []string) error {
 	if n > MaxStatements {
 		return fmt.Errorf("%w: %d statements, the limit is %d", ErrTooLarge, n, MaxStatements)
 	}
-	// The text the statements span, from the bytes before each line.
-	before := make([]int, len(lines)+1)
-	for i, l := range lines {
-		before[i+1] = before[i] + len(l) + 1
+	// The text the statements span, counted up to the limit (a
+	// statement's rows are few: a compound statement's are its header's).
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
 	}
-	limit := MaxTextPerByte*before[len(lines)] + MaxTextFixed
+	limit := MaxTextPerByte*size + MaxTextFixed
 	text := 0
 	Walk(stmts, func(s *Stmt) {
-		if s.StartRow >= 0 && s.StartRow <= s.EndRow && s.EndRow < len(lines) {
-			text += before[s.EndRow+1] - before[s.StartRow]
+		if s.StartRow < 0 || s.EndRow >= len(lines) {
+			return
+		}
+		for r := s.StartRow; r <= s.EndRow && text <= limit; r++ {
+			text += len(lines[r]) + 1
 		}
 	})
 	if text > limit {
-		return fmt.Errorf("%w: its statements span %d bytes of lines (minified code?), the limit is %d", ErrTooLarge, text, limit)
+		return fmt.Errorf("%w: its statements span more than %d bytes of lines (minified code?)", ErrTooLarge, limit)
 	}
 	return nil
 }
