@@ -108,9 +108,19 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	if lo < 0 || hi > len(src) || lo >= hi {
 		return buf, false, nil
 	}
+	// Every piece parses the text outside [lo, hi) again: the pieces are
+	// made few enough that this adds at most a quarter of the file.
+	size := PieceBytes
+	if outside := lo + len(src) - hi; outside > 0 {
+		most := len(src)/(4*outside) + 1
+		if most < 2 {
+			return buf, false, nil
+		}
+		size = max(size, (hi-lo)/most+1)
+	}
 	p := pieces{src: src, lo: lo, hi: hi, cuts: []int{lo}}
 	for _, s := range starts {
-		if last := p.cuts[len(p.cuts)-1]; s > last && s-last >= PieceBytes && hi-s >= PieceBytes/2 {
+		if last := p.cuts[len(p.cuts)-1]; s > last && s-last >= size && hi-s >= size/2 {
 			p.cuts = append(p.cuts, s)
 		}
 	}

@@ -70,6 +70,9 @@ finally:
 		{"M.java", "package p;\n\nimport a.B;\n\n/** Doc. */\npublic class M<T> extends B {\n" +
 			rep(200, "  @Override\n  public int f$1(int a, int b) {\n    return a + b; // }\n  }\n  String s$2 = \"}\";\n") + "}\n\nclass Other { int x; }\n"},
 		{"Enum.java", "enum E {\n  A(1),\n  B(2);\n" + rep(200, "  int f$1() { return $2; }\n  static final int C$1 = $3;\n") + "}\n"},
+		// The container between two other classes: every piece parses them.
+		{"Three.java", "class A {\n" + rep(40, "  int a$1() { return $1; }\n") + "}\nclass B {\n" +
+			rep(300, "  int b$1() { return $2; }\n") + "}\nclass C {\n" + rep(40, "  int c$1() { return $1; }\n") + "}\n"},
 		{"Chain.java", "class M {\n  void m() {\n    int x0 = 0;\n" + rep(300, "    int x$2 = x$1 + 1;\n") + "    use(x300);\n  }\n}\n"},
 		{"Switch.java", "class S {\n  int m(int k) {\n    switch (k) {\n" + rep(200, "    case $1:\n      k++;\n      return k;\n") + "    default:\n      return 0;\n    }\n  }\n}\n"},
 		{"chain.go", "package m\n\nfunc m() {\n\tx0 := 0\n" + rep(300, "\tx$2 := x$1 + 1\n\tif x$2 > 0 {\n\t} else {\n\t}\n") + "}\n"},
@@ -207,4 +210,40 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+// FuzzPiecesParseAsWhole checks that a source parsed in pieces of 64
+// bytes gives the front end's file of its whole parse, for any source in
+// any language: the cuts are read from the source alone and may fall
+// anywhere, and a piece that does not fit must make the parse whole.
+func FuzzPiecesParseAsWhole(f *testing.F) {
+	exts := []string{".py", ".java", ".go", ".ts", ".js"}
+	for _, c := range generated() {
+		src := c.src
+		if len(src) > 4096 {
+			src = src[:4096]
+		}
+		for i, e := range exts {
+			if strings.HasSuffix(c.path, e) {
+				f.Add(uint8(i), src)
+			}
+		}
+	}
+	from, size := tsflat.PieceFrom, tsflat.PieceBytes
+	defer func() { tsflat.PieceFrom, tsflat.PieceBytes = from, size }()
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, ext uint8, src string) {
+		path := "f" + exts[int(ext)%len(exts)]
+		l := lang.ForPath(path)
+		tsflat.PieceFrom, tsflat.PieceBytes = math.MaxInt, size
+		want, wantErr := l.Parse(ctx, path, []byte(src))
+		tsflat.PieceFrom, tsflat.PieceBytes = 0, 64
+		got, gotErr := l.Parse(ctx, path, []byte(src))
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("error %v in pieces, %v whole", gotErr, wantErr)
+		}
+		if wantErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("parsed in pieces differs from the whole parse:\n%s", firstDiff(langtest.Dump(got), langtest.Dump(want)))
+		}
+	})
 }
