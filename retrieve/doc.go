@@ -27,7 +27,7 @@
 // and keeps the top k in a heap (ties broken by entry id), with |A u B| =
 // |A| + |B| - |A n B|. The Jaccard ranking gives the next most frequent
 // tokens (up to 128, those whose postings are longest) bits of a second
-// mask, derived from their postings on first use (xmask.go), so that its
+// mask, stored in the snapshot file beside the first (xmask.go), so that its
 // walk leaves out the longest lists it would read: on a large index most
 // of the bytes of a walk. The pass reads a few bytes per entry, cheaper than
 // walking the long postings of frequent tokens, and skips the blocks of 16

@@ -38,8 +38,9 @@ import (
 // (uint32, the tokens given a bit, ascending), "ix.xmask.bit" (uint16,
 // each one's bit), "ix.xmask.masks" (uint64, (len(tok)+63)/64 words per
 // entry) and "ix.xmask.or" (as many words per block of 16 entries: their
-// union). Readers of files without them derive them; readers older than
-// them ignore them, so they need no new version.
+// union). An index read from a file without them has no second mask and
+// is searched as before them; readers older than them ignore them, so
+// they need no new version.
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
@@ -295,6 +296,11 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	}
 	if m.Has("ix.xmask.tok") {
 		errs = append(errs, ix.openSecondMask(get, nEntries, nVocab))
+	} else {
+		// A file written before the second mask: searched as then,
+		// without one (deriving it would cost a one-query process more
+		// than it saves).
+		ix.xm.once.Do(func() {})
 	}
 	if dim > 0 {
 		ix.vec.dim = dim

@@ -32,11 +32,13 @@ import (
 // hybrid shares between the two counts them as well (the scan then
 // leaves the second mask out: scratch.xon).
 //
-// The masks are derived from the postings when an index is written
-// (mapped.go stores them in the snapshot file: 16 bytes per entry per 128
-// bits, 23 MB on the JDK) or, for an index built in memory or opened from
-// a file written before them, on its first Jaccard ranking: a walk of
-// those tokens' postings, 5.6 MB and about 0.1-0.2 s on the JDK. The ranking is exactly the one without them: the property tests
+// The masks are derived from the postings (a walk of those tokens'
+// postings: 5.6 MB and about 0.1-0.2 s on the JDK) on the first Jaccard
+// ranking of an index built in memory, or when it is written: mapped.go
+// stores them in the snapshot file, 16 bytes per entry per 128 bits (23
+// MB on the JDK), and an index opened from a file written before them
+// goes without (deriving them would cost a one-query process, such as
+// graphcoder complete, more than they save it). The ranking is exactly the one without them: the property tests
 // run with random widths, and TestBuiltSecondMaskEqualsPlain compares the
 // two on an index graphcoder build wrote.
 
