@@ -222,15 +222,25 @@ func (ix *Index) SourceError() error {
 	return ix.damage.err
 }
 
-// lines returns the source lines of file fi.
+// lines returns the source lines of file fi: from the kept source, or
+// decompressed without keeping it.
 func (ix *Index) lines(fi int32) []string {
 	if ix.files[fi].lines == 0 {
 		return nil
 	}
-	var lines []string
-	ix.withSource(fi, func(src *source) {
-		lines = strings.Split(string(src.text), "\n")
-	})
+	if s := ix.srcs.get(fi); s != nil {
+		return strings.Split(string(s.text), "\n")
+	}
+	// A file read whole is a definition's (the engine keeps its lines):
+	// not kept among the candidates' sources.
+	bp, _ := srcPool.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	src := ix.decompress(fi, (*bp)[:0])
+	lines := strings.Split(string(src), "\n")
+	*bp = src[:0]
+	srcPool.Put(bp)
 	return lines
 }
 
