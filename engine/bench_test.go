@@ -498,7 +498,9 @@ func BenchmarkCompleteDump(b *testing.B) {
 // pass over the 200 (defctx.Collect on each request's input; then
 // prompt.Assemble on each request's candidates). Its ns/op and allocs/op
 // compare two builds with benchstat, on a machine too busy for the
-// per-request wall times of BenchmarkRetrieval.
+// per-request wall times of BenchmarkRetrieval; cpu-ms/op is the CPU
+// time of the thread that ran an operation (on Linux), which a busy
+// machine inflates far less than the wall time.
 func BenchmarkStages(b *testing.B) {
 	e := stdlibEngine(b)
 	st := e.cur.Load()
@@ -553,15 +555,22 @@ func BenchmarkStages(b *testing.B) {
 			Candidates: append(offered(nil, res.Snippets, res.Pool), DefinitionCandidates(blocks)...)}})
 	}
 	b.Run("definitions", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		b.ReportAllocs()
+		c0 := threadCPU()
 		for b.Loop() {
 			for _, r := range reqs {
 				defctx.Collect(r.defs, e.opts.Definitions)
 			}
 		}
+		b.ReportMetric(float64(threadCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("prompt", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		b.ReportAllocs()
+		c0 := threadCPU()
 		for b.Loop() {
 			for _, r := range reqs {
 				if _, err := prompt.Assemble(r.prompt, r.po); err != nil {
@@ -569,5 +578,6 @@ func BenchmarkStages(b *testing.B) {
 				}
 			}
 		}
+		b.ReportMetric(float64(threadCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
 	})
 }
