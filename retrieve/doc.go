@@ -55,8 +55,9 @@
 // The coarse stage is one of several coarse signals behind one seam, the
 // Ranker: Jaccard (the above), BM25 over the key token multisets (a
 // token's term frequency is the number of slice statements holding it, so
-// a rare repository identifier counts for more than self or return; see
-// bm25.go) and, when the index carries embeddings of the entries' slices,
+// a rare repository identifier counts for more than self or return; it
+// walks and ranks a region of entries at a time, so that its per-search
+// state does not grow with the index; see bm25.go) and, when the index carries embeddings of the entries' slices,
 // dense inner products (dense.go). Every ranker is exact under the same
 // leak rule, language filter, snapshot merge, budget and Stats, so their
 // lists can be fused, and a faster search can replace a scan as long as
