@@ -645,6 +645,7 @@ type bm25Scratch struct {
 	marked []uint64     // bit set of the region's touched entries
 	bmax   []int64      // per block of the region: the largest acc of its entries
 	cur    []bm25Cursor // per list walked
+	seen   []uint64     // bit set of the touched entries of every region ranked
 	blocks rankHeap[ranked[int64]]
 	seeds  rankHeap[ranked[int64]]
 	est    rankHeap[ranked[int64]]
@@ -920,6 +921,9 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 		sc.marked = make([]uint64, (r+63)/64)
 		sc.bmax = make([]int64, len(sc.marked)*64/blockSize)
 	}
+	if w := (ix.Len() + 63) / 64; len(sc.seen) < w {
+		sc.seen = make([]uint64, w)
+	}
 	sc.scan = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
 		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
 	sc.scan.bb = ix.blocks()
@@ -1008,10 +1012,12 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 			walked()
 		}
 		sc.rank(lim)
+		copy(sc.seen[lo/64:], sc.marked[:(hi-lo+63)/64])
 	}
 	if !done {
 		walked()
 	}
+	sc.untouched(lim)
 	return drainRanked(&s.top, bm25Unit)
 }
 
@@ -1130,7 +1136,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 	ix, bq, bb := s.ix, s.bq, s.bb
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
 	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
-	rlo, rhi := int(sc.lo), int(sc.hi)
+	rlo := int(sc.lo)
 	b0 := rlo / blockSize // the region's first block
 
 	nb := len(bb.lmin)
@@ -1184,16 +1190,25 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 			s.consider(e, a, blockSat[i/blockSize])
 		}
 	}
-	// Then the untouched entries holding an essential mask token, when
-	// the mask tokens alone can reach the heap.
-	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, uint32(rlo)) {
+}
+
+// untouched ranks, once every region is ranked, the entries no rare
+// posting touched that hold an essential mask token, when the mask tokens
+// alone can reach the heap: against the final heap, which rules out far
+// more of them than a region's.
+func (sc *bm25Scratch) untouched(lim *scanLimit) {
+	s := &sc.scan
+	ix, bq, bb, seen := s.ix, s.bq, s.bb, sc.seen
+	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
+	mw := ix.maskWords
+	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, 0) {
 		return
 	}
-	for lo := rlo; lo < rhi; lo += pollEvery {
-		if lo > rlo && lim.stop() {
+	for lo := 0; lo < ix.Len(); lo += pollEvery {
+		if lo > 0 && lim.stop() {
 			break
 		}
-		hi := min(lo+pollEvery, rhi)
+		hi := min(lo+pollEvery, ix.Len())
 		sc.ess = append(sc.ess[:0], bq.qmask...)
 		if must := s.mustHold(0, 1/s.unitUp); must != nil {
 			sc.ess = append(sc.ess[:0], must...)
@@ -1223,7 +1238,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 				masks := ix.masks[2*blo : 2*bhi]
 				for i := 0; i < len(masks); i += 2 {
 					m0, m1 := masks[i], masks[i+1]
-					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || acc[blo-rlo+i/2] != 0 {
+					if m0&e0|m1&e1 == 0 || bits.OnesCount64(m0&q0)+bits.OnesCount64(m1&q1) < need || seen[(blo+i/2)/64]>>((blo+i/2)%64)&1 != 0 {
 						continue
 					}
 					s.consider(uint32(blo+i/2), 0, bsat)
@@ -1236,7 +1251,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 					hold = hold || ix.masks[e*mw+w]&sc.ess[w] != 0
 					pc += bits.OnesCount64(ix.masks[e*mw+w] & bq.qmask[w])
 				}
-				if hold && pc >= need && acc[e-rlo] == 0 {
+				if hold && pc >= need && seen[e/64]>>(e%64)&1 == 0 {
 					s.consider(uint32(e), 0, bsat)
 				}
 			}
