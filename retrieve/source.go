@@ -61,12 +61,20 @@ func (ix *Index) withSource(fi int32, fn func(src *source)) {
 		fn(ix.srcs.put(fi, &source{text: src, starts: lineStarts(src)}))
 		return
 	}
+	ix.withPooled(fi, func(src []byte) {
+		fn(&source{text: src, starts: lineStarts(src)})
+	})
+}
+
+// withPooled calls fn with the source of file fi decompressed into a
+// pooled buffer, not kept: the bytes are only valid during the call.
+func (ix *Index) withPooled(fi int32, fn func(src []byte)) {
 	bp, _ := srcPool.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
 	}
 	src := ix.decompress(fi, (*bp)[:0])
-	fn(&source{text: src, starts: lineStarts(src)})
+	fn(src)
 	*bp = src[:0]
 	srcPool.Put(bp)
 }
@@ -233,14 +241,10 @@ func (ix *Index) lines(fi int32) []string {
 	}
 	// A file read whole is a definition's (the engine keeps its lines):
 	// not kept among the candidates' sources.
-	bp, _ := srcPool.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	src := ix.decompress(fi, (*bp)[:0])
-	lines := strings.Split(string(src), "\n")
-	*bp = src[:0]
-	srcPool.Put(bp)
+	var lines []string
+	ix.withPooled(fi, func(src []byte) {
+		lines = strings.Split(string(src), "\n")
+	})
 	return lines
 }
 
