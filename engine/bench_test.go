@@ -379,11 +379,7 @@ func seededCursors(b *testing.B, e *Engine, n int) []benchCursor {
 // BenchmarkRetrieval's, GRAPHCODER_BENCH_CURSORS of them (default 500).
 // It skips without GRAPHCODER_BENCH_DUMP.
 func BenchmarkQueryDump(b *testing.B) {
-	out := os.Getenv("GRAPHCODER_BENCH_DUMP")
-	if out == "" {
-		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
-	}
-	n := dumpCursors(b)
+	out, n := dumpTo(b)
 	e := stdlibEngine(b)
 	st := e.cur.Load()
 	ctx := context.Background()
@@ -426,16 +422,21 @@ func BenchmarkQueryDump(b *testing.B) {
 	}
 }
 
-// dumpCursors returns the number of cursors a dump benchmark writes:
+// dumpTo returns the file a dump benchmark writes, GRAPHCODER_BENCH_DUMP
+// (it skips without one), and the number of cursors it writes,
 // GRAPHCODER_BENCH_CURSORS, default 500.
-func dumpCursors(b *testing.B) int {
-	n := 500
+func dumpTo(b *testing.B) (out string, n int) {
+	out = os.Getenv("GRAPHCODER_BENCH_DUMP")
+	if out == "" {
+		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
+	}
+	n = 500
 	if s := os.Getenv("GRAPHCODER_BENCH_CURSORS"); s != "" {
 		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
 			b.Fatalf("GRAPHCODER_BENCH_CURSORS=%q: want a positive count", s)
 		}
 	}
-	return n
+	return out, n
 }
 
 // BenchmarkCompleteDump writes, for seeded cursors of the benchmarks'
@@ -450,11 +451,7 @@ func dumpCursors(b *testing.B) int {
 // language's default mode, or in each mode GRAPHCODER_BENCH_MODES names
 // (comma separated). It skips without GRAPHCODER_BENCH_DUMP.
 func BenchmarkCompleteDump(b *testing.B) {
-	out := os.Getenv("GRAPHCODER_BENCH_DUMP")
-	if out == "" {
-		b.Skip("GRAPHCODER_BENCH_DUMP names no file")
-	}
-	n := dumpCursors(b)
+	out, n := dumpTo(b)
 	modes := []retrieve.Mode{""}
 	if only := os.Getenv("GRAPHCODER_BENCH_MODES"); only != "" {
 		modes = nil
@@ -524,34 +521,16 @@ func BenchmarkStages(b *testing.B) {
 			b.Fatal(err)
 		}
 		buf.addAfter(ctx, l, c.path, st)
-		in := defctx.Input{View: st.queryView(buf, l), File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
-			CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
-			Source: func(p string) []string {
-				if p == buf.path {
-					return buf.lines
-				}
-				return st.sources.lines(st.ix, p)
-			}}
-		snips := append(slices.Clone(res.Snippets), res.Pool...)
-		for _, s := range snips {
-			ls := strings.Split(s.Text, "\n")
-			text := ""
-			if k := s.TargetLine - s.StartLine; k >= 0 && k < len(ls) {
-				text = ls[k]
-			}
-			in.Candidates = append(in.Candidates, defctx.Candidate{Path: s.Path, Line: s.TargetLine, Text: text, Lines: ls, Start: s.StartLine})
+		in := st.definitionInput(buf, l)
+		for _, s := range append(slices.Clone(res.Snippets), res.Pool...) {
+			in.Candidates = append(in.Candidates, windowCandidate(s.Path, s.TargetLine, s.StartLine, s.Text))
 		}
 		blocks, _ := defctx.Collect(in, e.opts.Definitions)
-		var after []string
-		if c.line < len(lines) {
-			after = lines[c.line:]
-		}
-		if n := len(after); n > 0 && after[n-1] == "" {
-			after = after[:n-1]
-		}
 		po := e.opts.Prompt
 		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
-		reqs = append(reqs, prepared{defs: in, po: po, prompt: prompt.Input{Path: c.path, Prefix: buf.lines, Suffix: after,
+		// buf.after is the prompt's suffix: the lines after the cursor but
+		// the empty line after a final newline.
+		reqs = append(reqs, prepared{defs: in, po: po, prompt: prompt.Input{Path: c.path, Prefix: buf.lines, Suffix: buf.after,
 			Candidates: append(offered(nil, res.Snippets, res.Pool), DefinitionCandidates(blocks)...)}})
 	}
 	b.Run("definitions", func(b *testing.B) {

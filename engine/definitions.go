@@ -387,25 +387,10 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 		return err
 	}
 	buf.addAfter(ctx, l, buf.path, st)
-	v := st.queryView(buf, l)
-	in := defctx.Input{View: v, File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
-		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
-		Source: func(p string) []string {
-			if p == buf.path {
-				return buf.lines
-			}
-			return st.sources.lines(st.ix, p)
-		}}
+	in := st.definitionInput(buf, l)
 	for i := range buf.cands {
-		// The statement's first line, from the window already read.
 		c := &buf.cands[i]
-		lines := strings.Split(buf.values[i], "\n")
-		text := ""
-		if k := c.TargetLine - c.StartLine; k >= 0 && k < len(lines) {
-			text = lines[k]
-		}
-		in.Candidates = append(in.Candidates, defctx.Candidate{Path: c.Path, Line: c.TargetLine, Text: text,
-			Lines: lines, Start: c.StartLine})
+		in.Candidates = append(in.Candidates, windowCandidate(c.Path, c.TargetLine, c.StartLine, buf.values[i]))
 	}
 	o := e.opts.Definitions
 	if req.Definitions != nil {
@@ -438,6 +423,31 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 	}
 	res.Stats.Definitions = time.Since(t0)
 	return ctx.Err()
+}
+
+// definitionInput is the definition context's input of buf (parsed, and
+// with the declarations after the cursor added), without the candidates.
+func (st *state) definitionInput(buf *buffer, l *lang.Language) defctx.Input {
+	return defctx.Input{View: st.queryView(buf, l), File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
+		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
+		Source: func(p string) []string {
+			if p == buf.path {
+				return buf.lines
+			}
+			return st.sources.lines(st.ix, p)
+		}}
+}
+
+// windowCandidate is the definition context's candidate of a retrieved
+// statement of path on line target (1-based), whose window of lines from
+// line start is window: the statement's first line is read from it.
+func windowCandidate(path string, target, start int, window string) defctx.Candidate {
+	lines := strings.Split(window, "\n")
+	text := ""
+	if k := target - start; k >= 0 && k < len(lines) {
+		text = lines[k]
+	}
+	return defctx.Candidate{Path: path, Line: target, Text: text, Lines: lines, Start: start}
 }
 
 // DefinitionCandidates turns definition blocks, best first, into the
