@@ -179,11 +179,7 @@ func parseLines(ctx context.Context, l *lang.Language, name string, lines []stri
 
 // source returns lines as a source, each ended by a newline, then tail.
 func source(lines []string, tail string) []byte {
-	n := len(tail)
-	for _, l := range lines {
-		n += len(l) + 1
-	}
-	b := make([]byte, 0, n)
+	b := make([]byte, 0, linesBytes(lines)+len(tail))
 	for _, l := range lines {
 		b = append(append(b, l...), '\n')
 	}
