@@ -263,20 +263,16 @@ func CheckSyntaxNodes(n int) error {
 // than MaxTextPerByte times the file's size plus MaxTextFixed bytes of
 // lines.
 func CheckStatements(stmts []*Stmt, lines []string) error {
-	n := 0
-	Walk(stmts, func(*Stmt) { n++ })
-	if n > MaxStatements {
-		return fmt.Errorf("%w: %d statements, the limit is %d", ErrTooLarge, n, MaxStatements)
-	}
-	// The text the statements span, counted up to the limit (a
-	// statement's rows are few: a compound statement's are its header's).
 	size := 0
 	for _, l := range lines {
 		size += len(l) + 1
 	}
 	limit := MaxTextPerByte*size + MaxTextFixed
-	text := 0
+	// The statements, and the text they span counted up to the limit (a
+	// statement's rows are few: a compound statement's are its header's).
+	n, text := 0, 0
 	Walk(stmts, func(s *Stmt) {
+		n++
 		if s.StartRow < 0 || s.EndRow >= len(lines) {
 			return
 		}
@@ -284,6 +280,9 @@ func CheckStatements(stmts []*Stmt, lines []string) error {
 			text += len(lines[r]) + 1
 		}
 	})
+	if n > MaxStatements {
+		return fmt.Errorf("%w: %d statements, the limit is %d", ErrTooLarge, n, MaxStatements)
+	}
 	if text > limit {
 		return fmt.Errorf("%w: its statements span more than %d bytes of lines (minified code?)", ErrTooLarge, limit)
 	}
