@@ -1,5 +1,11 @@
 package python
 
+import (
+	"unsafe"
+
+	"github.com/graphcoder/graphcoder/token"
+)
+
 // cut proposes where a large file may be parsed in pieces
 // (tsflat.ParseFlat): the container is the module, and a top-level
 // statement may start at a line that starts at column 0, outside
@@ -10,6 +16,7 @@ package python
 // piece's parse does not bear out costs a parse of the whole file, never
 // a different tree.
 func cut(src []byte) (lo, hi int, starts []int) {
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // for token.StringEnd; src is not written meanwhile
 	depth := 0
 	decorated := false // the last top-level line began a decorator
 	continued := false // the line before ended with a backslash
@@ -36,7 +43,7 @@ func cut(src []byte) (lo, hi int, starts []int) {
 			}
 			continue
 		case '"', '\'':
-			i = skipQuoted(src, i)
+			i = token.StringEnd(text, i, nil)
 			continue
 		case '\\':
 			if i+1 < len(src) && src[i+1] == '\n' {
@@ -70,33 +77,4 @@ func startsClause(line []byte) bool {
 
 func identByte(c byte) bool {
 	return c == '_' || c >= 0x80 || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// skipQuoted returns the offset after the string whose quote is at i: a
-// triple-quoted string ends at its closing triple quote, any other at its
-// quote or at a line end that no backslash continues.
-func skipQuoted(src []byte, i int) int {
-	q := src[i]
-	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
-	if triple {
-		i += 3
-	} else {
-		i++
-	}
-	for i < len(src) {
-		switch c := src[i]; {
-		case c == '\\':
-			i += 2
-			continue
-		case c == '\n' && !triple:
-			return i
-		case c == q && (!triple || i+2 < len(src) && src[i+1] == q && src[i+2] == q):
-			if triple {
-				return i + 3
-			}
-			return i + 1
-		}
-		i++
-	}
-	return len(src)
 }
