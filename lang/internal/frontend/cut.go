@@ -1,5 +1,7 @@
 package frontend
 
+import "strings"
+
 // Cutters for tsflat.ParseFlat: where a large C-like source may be parsed
 // in pieces. They read tokens only as far as they must to tell code from
 // comments and strings and to count brackets; a cut that a piece's parse
@@ -197,7 +199,7 @@ func LineStarts(words, not []string, after string) func(src []byte, i int, prev 
 		switch {
 		case startsWord(src, i, switchLabels):
 			return Label
-		case prev == 0 || !indexByte(after, prev):
+		case prev == 0 || strings.IndexByte(after, prev) < 0:
 			return NoStart
 		case words != nil:
 			if startsWord(src, i, words) {
@@ -215,12 +217,3 @@ func LineStarts(words, not []string, after string) func(src []byte, i int, prev 
 }
 
 var switchLabels = []string{"case", "default"}
-
-func indexByte(s string, c byte) bool {
-	for i := range len(s) {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
