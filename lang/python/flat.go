@@ -62,17 +62,22 @@ func flatten(root *sitter.Node, buf []node) ([]node, error) {
 	if errLayout != nil {
 		return buf[:0], errLayout
 	}
-	recs := unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(buf))), cap(buf))
-	recs, err := tsflat.Flatten(root, recs[:0])
+	recs, err := tsflat.Flatten(root, records(buf[:0]))
 	if err != nil {
 		return buf[:0], fmt.Errorf("flatten syntax tree: %w", err)
 	}
-	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)], nil
+	return nodesOf(recs), nil
 }
 
-// records returns nodes as the tsflat records they were written as.
+// records returns nodes, with their capacity, as the tsflat records they
+// were written as.
 func records(nodes []node) []tsflat.Node {
-	return unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(nodes))), len(nodes))
+	return unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(nodes))), cap(nodes))[:len(nodes)]
+}
+
+// nodesOf returns recs, with their capacity, as nodes (records' inverse).
+func nodesOf(recs []tsflat.Node) []node {
+	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)]
 }
 
 // parseFlat parses src with ts into buf (tsflat.ParseFlat), in pieces
@@ -81,7 +86,6 @@ func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, buf []node) (
 	if errLayout != nil {
 		return buf[:0], errLayout
 	}
-	recs := unsafe.Slice((*tsflat.Node)(unsafe.Pointer(unsafe.SliceData(buf))), cap(buf))
-	recs, err := tsflat.ParseFlat(ctx, ts, src, tsflat.MaxParseMicros, cut, recs[:0])
-	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)], err
+	recs, err := tsflat.ParseFlat(ctx, ts, src, tsflat.MaxParseMicros, cut, records(buf[:0]))
+	return nodesOf(recs), err
 }
