@@ -147,13 +147,11 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 		if job == nil {
 			job = &jaccardJob{}
 		}
-		started := false
 		defer func() {
 			// Also when BM25's scan panics (a damaged mapped index): js
-			// goes back to its pool only once the job is done with it.
-			if started {
-				job.wg.Wait()
-			}
+			// goes back to its pool only once the job is done with it (a
+			// job not started yet has nothing to wait for).
+			job.wg.Wait()
 			*job = jaccardJob{}
 			jaccardJobs.Put(job)
 		}()
@@ -162,7 +160,6 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 			t1 = time.Now()
 			*job = jaccardJob{s: s, ix: ix, q: lq, sc: js, n: n, dead: dead, lim: *lim, st: &st[0]}
 			job.wg.Add(1)
-			started = true
 			go job.run()
 		})
 		job.wg.Wait()
