@@ -115,8 +115,12 @@ func (x *xmaskData) derive(ix *Index) {
 	for i, j := range order {
 		tok[i], bit[i] = cand[j], uint16(j)
 	}
-	x.tok, x.bit, x.masks, x.or = tok, bit, masks, or
-	x.words = words
+	x.set(tok, bit, masks, or, words)
+}
+
+// set sets the second mask's fields and the memory they hold.
+func (x *xmaskData) set(tok []uint32, bit []uint16, masks, or []uint64, words int) {
+	x.tok, x.bit, x.masks, x.or, x.words = tok, bit, masks, or, words
 	x.size.Store(int64(8*(len(masks)+len(or)) + 6*len(tok)))
 }
 
@@ -148,10 +152,7 @@ func (ix *Index) openSecondMask(get func(string, int) []byte, nEntries, nVocab i
 		seen[b] = true
 	}
 	x := ix.xm
-	x.once.Do(func() {
-		x.tok, x.bit, x.masks, x.or, x.words = tok, bit, masks, or, words
-		x.size.Store(int64(8*(len(masks)+len(or)) + 6*len(tok)))
-	})
+	x.once.Do(func() { x.set(tok, bit, masks, or, words) })
 	return nil
 }
 
