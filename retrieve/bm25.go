@@ -395,6 +395,10 @@ func (ix *Index) entryTF(e uint32, key []uint32, dst []uint32) []uint32 {
 	return dst
 }
 
+// postLen is the length in bytes of the postings of a token without a
+// mask bit.
+func (ix *Index) postLen(t uint32) int { return int(ix.postOff[t+1] - ix.postOff[t]) }
+
 // postings iterates the postings list of a token without a mask bit.
 func (ix *Index) postings(t uint32) func(yield func(uint32) bool) {
 	return func(yield func(uint32) bool) {

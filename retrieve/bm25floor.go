@@ -39,10 +39,9 @@ const bm25FloorScale = 8
 func (sc *bm25Scratch) floor(lists []bm25Weight) {
 	s := &sc.scan
 	ix, bq := s.ix, s.bq
-	plen := func(t uint32) int { return int(ix.postOff[t+1] - ix.postOff[t]) }
 	total := 0
 	for _, r := range lists {
-		total += plen(r.t)
+		total += ix.postLen(r.t)
 	}
 	if s.n <= 0 || total < bm25FloorBytes {
 		return

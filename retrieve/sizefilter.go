@@ -124,7 +124,7 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 				continue
 			}
 			ord = append(ord, t)
-			total += int(ix.postOff[t+1] - ix.postOff[t])
+			total += ix.postLen(t)
 		}
 	}
 	sc.order = ord
@@ -132,12 +132,11 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 		ix.walkLists(ord, sc, nil, total)
 		return
 	}
-	plen := func(t uint32) int { return int(ix.postOff[t+1] - ix.postOff[t]) }
-	slices.SortFunc(ord, func(a, b uint32) int { return cmp.Or(cmp.Compare(plen(a), plen(b)), cmp.Compare(a, b)) })
+	slices.SortFunc(ord, func(a, b uint32) int { return cmp.Or(cmp.Compare(ix.postLen(a), ix.postLen(b)), cmp.Compare(a, b)) })
 	j, done := 0, 0
-	for j < len(ord) && (j == 0 || done+plen(ord[j]) <= total/8) {
+	for j < len(ord) && (j == 0 || done+ix.postLen(ord[j]) <= total/8) {
 		ix.walkPostings(ord[j], sc, nil)
-		done += plen(ord[j])
+		done += ix.postLen(ord[j])
 		j++
 	}
 	var gate []uint64

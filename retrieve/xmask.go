@@ -77,15 +77,14 @@ func (x *xmaskData) derive(ix *Index) {
 	if xmaskBits <= 0 || n == 0 {
 		return
 	}
-	plen := func(t uint32) uint32 { return ix.postOff[t+1] - ix.postOff[t] }
-	minLen := max(uint32(n/256), 1)
+	minLen := max(n/256, 1)
 	var cand []uint32
 	for t := range uint32(len(ix.maskBit)) {
-		if ix.maskBit[t] < 0 && plen(t) >= minLen {
+		if ix.maskBit[t] < 0 && ix.postLen(t) >= minLen {
 			cand = append(cand, t)
 		}
 	}
-	slices.SortFunc(cand, func(a, b uint32) int { return cmp.Or(cmp.Compare(plen(b), plen(a)), cmp.Compare(a, b)) })
+	slices.SortFunc(cand, func(a, b uint32) int { return cmp.Or(cmp.Compare(ix.postLen(b), ix.postLen(a)), cmp.Compare(a, b)) })
 	cand = cand[:min(len(cand), xmaskBits)]
 	if len(cand) == 0 {
 		return

@@ -61,10 +61,9 @@ func TestSecondMask(t *testing.T) {
 		x := ix.xmask()
 		xmaskBits = old
 
-		plen := func(t uint32) uint32 { return ix.postOff[t+1] - ix.postOff[t] }
 		var rare []uint32
 		for tk := range uint32(len(ix.maskBit)) {
-			if ix.maskBit[tk] < 0 && plen(tk) >= max(uint32(ix.Len()/256), 1) {
+			if ix.maskBit[tk] < 0 && ix.postLen(tk) >= max(ix.Len()/256, 1) {
 				rare = append(rare, tk)
 			}
 		}
@@ -81,8 +80,8 @@ func TestSecondMask(t *testing.T) {
 				continue
 			}
 			for _, xt := range x.tok {
-				if plen(tk) > plen(xt) {
-					t.Fatalf("trial %d: token %d (%d bytes) left out, %d (%d bytes) taken", trial, tk, plen(tk), xt, plen(xt))
+				if ix.postLen(tk) > ix.postLen(xt) {
+					t.Fatalf("trial %d: token %d (%d bytes) left out, %d (%d bytes) taken", trial, tk, ix.postLen(tk), xt, ix.postLen(xt))
 				}
 			}
 		}
