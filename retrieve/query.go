@@ -261,10 +261,9 @@ type scratch struct {
 	order  []uint32 // the query's rarer tokens, in walk order
 	cand   []uint32 // the Jaccard seeds' candidates (seedCands)
 
-	// xon says that the walk left out the tokens of the second mask
-	// (xmask.go), whose bits of the query are xq; xmasks and xor are the
-	// index's second masks and their block unions.
-	xon    bool
+	// xq are the query's bits of the second mask (xmask.go), whose
+	// tokens the walk left out, empty when it walked them; xmasks and xor
+	// are the index's second masks and their block unions.
 	xq     []uint64
 	xmasks []uint64
 	xor    []uint64
@@ -282,7 +281,7 @@ func (ix *Index) getScratch() *scratch {
 	}
 	s.touched = s.touched[:0]
 	s.lo, s.hi = 0, math.MaxUint32
-	s.xon, s.xq, s.xmasks, s.xor = false, s.xq[:0], nil, nil
+	s.xq, s.xmasks, s.xor = s.xq[:0], nil, nil
 	return s
 }
 
@@ -364,7 +363,7 @@ func (ix *Index) inter(sc *scratch, e int) uint32 {
 	for w, x := range sc.qmask {
 		n += uint32(bits.OnesCount64(m[w] & x))
 	}
-	if sc.xon {
+	if len(sc.xq) > 0 {
 		n += sc.xinter(e)
 	}
 	return n
@@ -488,12 +487,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	for _, x := range sc.qmask {
 		anyMask = anyMask || x != 0
 	}
-	xw := 0 // words of the second mask the intersections add (xmask.go)
-	if sc.xon {
-		for _, x := range sc.xq {
-			anyMask = anyMask || x != 0
-		}
-		xw = len(sc.xq)
+	xw := len(sc.xq) // words of the second mask the intersections add (xmask.go)
+	for _, x := range sc.xq {
+		anyMask = anyMask || x != 0
 	}
 	xq, xmasks, xor := sc.xq, sc.xmasks, sc.xor
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0

@@ -111,7 +111,6 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 	nv := uint32(len(ix.maskBit))
 	x := ix.xmask()
 	if x.words > 0 {
-		sc.xon = true
 		sc.xq = slices.Grow(sc.xq[:0], x.words)[:x.words]
 		clear(sc.xq)
 		sc.xmasks, sc.xor = x.masks, x.or

@@ -30,7 +30,7 @@ import (
 // BM25 weighs those tokens by their term frequencies, which it reads
 // beside the postings, so it walks them as before, and the walk mode
 // hybrid shares between the two counts them as well (the scan then
-// leaves the second mask out: scratch.xon).
+// leaves the second mask out: scratch.xq is empty).
 //
 // The masks are derived from the postings (a walk of those tokens'
 // postings: 5.6 MB and about 0.1-0.2 s on the JDK) on the first Jaccard
