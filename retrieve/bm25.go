@@ -753,7 +753,8 @@ type bm25Scan struct {
 	top   rankHeap[ranked[int64]]
 	nodes *entryView
 	bb    *blockBounds
-	slack float64 // bounds the rounding of the mask terms, in units
+	lb    []uint64 // the query's language blocks (nil: every block holds the language)
+	slack float64  // bounds the rounding of the mask terms, in units
 	// Once full, an entry must beat root and rootE to enter: the heap's
 	// worst once it holds n entries, before that the floor of an
 	// estimate (rootE MaxUint32, so that an entry of the floor's score
@@ -932,6 +933,7 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
 	sc.scan.bb = ix.blocks()
 	sc.scan.bb.bm25(ix)
+	sc.scan.lb = ix.languageBlocks(q.Language)
 	return sc
 }
 
@@ -1094,9 +1096,8 @@ func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratc
 // offer per touched block.
 func (sc *bm25Scratch) seed() {
 	s := &sc.scan
-	ix, n := s.ix, s.n
+	n, lb := s.n, s.lb
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
-	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
 	rlo, rhi := int(sc.lo), int(sc.hi)
 	top := sc.blocks[:0]
 	for w, x := range marked {
@@ -1139,7 +1140,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 	s := &sc.scan
 	ix, bq, bb := s.ix, s.bq, s.bb
 	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
-	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
+	lb := s.lb
 	rlo := int(sc.lo)
 	b0 := rlo / blockSize // the region's first block
 
@@ -1203,7 +1204,7 @@ func (sc *bm25Scratch) rank(lim *scanLimit) {
 func (sc *bm25Scratch) untouched(lim *scanLimit) {
 	s := &sc.scan
 	ix, bq, bb, seen := s.ix, s.bq, s.bb, sc.seen
-	lb := ix.languageBlocks(s.q.Language) // nil: every block holds the language
+	lb := s.lb
 	mw := ix.maskWords
 	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, 0) {
 		return
