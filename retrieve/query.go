@@ -528,12 +528,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		// by count (hist) and keeps the seeds' candidates (seedCands).
 		hist, cand := ix.seedCands(sc, tb, k, lb)
 		sc.tblocks = tb
-		c, have := uint32(maxSeedCount), uint32(0)
-		for ; c > 1; c-- {
-			if have += hist[c]; have >= uint32(k) {
-				break
-			}
-		}
+		c := histCut(&hist, uint32(k))
 		seeds := 0
 		for _, e := range cand {
 			if counts[e] < c || seeds == maxSeeds*k {
@@ -650,9 +645,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 // in touched order, the seeds' candidates: a superset of the first
 // maxSeeds*k entries of count at least c whose key length is in the
 // window and whose block is in lb (nil: any), for the c the histogram
-// sets (the largest whose entries of count c or more are at least k, or
-// 1). It keeps entries of count at least guess, which it raises once
-// maxSeeds*k of those kept count more (then c is above guess), and
+// sets (histCut(hist, k)). It keeps entries of count at least guess,
+// which it raises once maxSeeds*k of those kept count more (then c is
+// above guess), and
 // leaves out an entry of count guess once maxSeeds*k of those kept count
 // guess or more (if c is guess, those come first), so that the list
 // stays under 2*maxSeeds*k entries and the counts are read once.
@@ -698,6 +693,19 @@ func (ix *Index) seedCands(sc *scratch, tb []uint64, k int, lb []uint64) (hist [
 	}
 	sc.cand = cand
 	return hist, cand
+}
+
+// histCut returns the largest count c, up to maxSeedCount, of which hist
+// (the touched entries by count, capped at maxSeedCount) holds at least
+// want entries of count c or more, or 1 when no count above 1 does.
+func histCut(hist *[maxSeedCount + 1]uint32, want uint32) uint32 {
+	c, have := uint32(maxSeedCount), uint32(0)
+	for ; c > 1; c-- {
+		if have += hist[c]; have >= want {
+			break
+		}
+	}
+	return c
 }
 
 // all returns every non-leaking entry with its coarse score.

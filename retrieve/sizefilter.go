@@ -194,12 +194,7 @@ func (ix *Index) seedWindow(q *Query, sc *scratch, k int, dead []bool) (lo, hi u
 	for _, e := range sc.touched {
 		hist[min(counts[e], maxSeedCount)]++
 	}
-	c, have := uint32(maxSeedCount), uint32(0)
-	for ; c > 1; c-- {
-		if have += hist[c]; have >= limit {
-			break
-		}
-	}
+	c := histCut(&hist, limit)
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
 	seen := uint32(0)

@@ -159,12 +159,7 @@ func TestSeedCands(t *testing.T) {
 			lb := ix.languageBlocks(q.Language)
 			tb := make([]uint64, (ix.Len()/blockSize+64)/64)
 			hist, cand := ix.seedCands(sc, tb, k, lb)
-			c, have := uint32(maxSeedCount), uint32(0)
-			for ; c > 1; c-- {
-				if have += hist[c]; have >= uint32(k) {
-					break
-				}
-			}
+			c := histCut(&hist, uint32(k))
 			var want, got []uint32
 			for _, e := range sc.touched {
 				if l := ix.keyLen[e]; sc.counts[e] >= c && l >= sc.lo && l <= sc.hi && inBlocks(lb, e) && len(want) < maxSeeds*k {
