@@ -136,6 +136,10 @@ func (ix *Index) openSecondMask(get func(string, int) []byte, nEntries, nVocab i
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return err
 	}
+	if len(ix.maskBit) != nVocab {
+		// ix.maskBit's own section failed: nothing to check against.
+		return errors.New("section ix.xmask.tok: no mask bits to check the tokens against")
+	}
 	if len(bit) != len(tok) || len(tok) > 1<<16 {
 		return fmt.Errorf("section ix.xmask.bit: %d bits for %d tokens", len(bit), len(tok))
 	}

@@ -187,3 +187,37 @@ func TestSeedCands(t *testing.T) {
 		t.Fatal("the candidates never left out half of the touched entries")
 	}
 }
+
+// TestOpenSecondMaskWithoutMaskBits: a snapshot file whose second mask is
+// intact but whose mask bits failed to read (a damaged ix.maskBit or
+// head) is refused with an error, not a panic on the missing bits.
+func TestOpenSecondMaskWithoutMaskBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+	b.maskBits = 8
+	for i := range 3 {
+		f, _ := runFile(r, fmt.Sprintf("f%d.py", i), 600)
+		if err := b.Add(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := b.Index()
+	mapped := mapIndex(t, ix)
+	if mapped.xmask().words == 0 {
+		t.Fatal("no second mask to read")
+	}
+	get := func(name string, want int) []byte {
+		s, err := mapped.keep.Section(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	bad := &Index{xm: &xmaskData{}} // no mask bits, as when their section fails
+	if err := bad.openSecondMask(get, ix.Len(), len(ix.maskBit)); err == nil {
+		t.Fatal("a second mask without mask bits to check it against was taken")
+	}
+	if err := mapped.openSecondMask(get, ix.Len(), len(ix.maskBit)); err != nil {
+		t.Fatalf("the intact sections: %v", err)
+	}
+}
