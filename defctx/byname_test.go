@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/db"
-	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/internal/mapfile/mapfiletest"
 	"github.com/graphcoder/graphcoder/snapfile"
 	"github.com/graphcoder/graphcoder/symtab"
 )
@@ -49,24 +49,7 @@ func bestNamedSorted(c *collector, name string) ([]symtab.Def, bool) {
 func storedView(t testing.TB, r *repo) *symtab.View {
 	t.Helper()
 	mem := r.table
-	path := filepath.Join(t.TempDir(), "sym")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := mapfile.NewWriter(f)
-	if err := mem.WriteTo(w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	m, err := mapfile.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
+	m := mapfiletest.Write(t, mem.WriteTo)
 	st, err := symtab.OpenStored(m, func(id int) *symtab.File {
 		o := mem.FileAt(id)
 		return symtab.NewFile(o.Path, o.Language, r.repo, o.Package, o.Symbols, o.Imports)

@@ -13,30 +13,13 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/internal/mapfile/mapfiletest"
 )
 
 // mapIndex writes ix to a file and opens it mapped.
 func mapIndex(t testing.TB, ix *Index) *Index {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "index")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := mapfile.NewWriter(f)
-	if err := ix.WriteTo(w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	m, err := mapfile.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mapfiletest.Write(t, ix.WriteTo)
 	if err := m.VerifyAll(); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package symtab
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
+	"github.com/graphcoder/graphcoder/internal/mapfile/mapfiletest"
 )
 
 // storeTable writes t to a file and opens it stored, with a loader that
@@ -17,23 +17,7 @@ import (
 // a loader decoding stored outlines does.
 func storeTable(tb testing.TB, t *Table, files []*File, repo *Repo) (*Table, *int) {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "sym")
-	f, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w := mapfile.NewWriter(f)
-	if err := t.WriteTo(w); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	f.Close()
-	m, err := mapfile.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m := mapfiletest.Write(tb, t.WriteTo)
 	byPath := map[string]*File{}
 	for _, f := range files {
 		byPath[f.Path] = f
@@ -359,30 +343,7 @@ func TestStoredResolveAll(t *testing.T) {
 // damaged (ErrStored).
 func TestStoredDamaged(t *testing.T) {
 	files := parseTree(t, filepath.Join("testdata", "py"))
-	dir := t.TempDir()
-	write := func(name string, fill func(w *mapfile.Writer) error) *mapfile.File {
-		t.Helper()
-		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := mapfile.NewWriter(f)
-		if err := fill(w); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		m, err := mapfile.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		return m
-	}
-	whole := write("whole", buildTable(t, files, "r").WriteTo)
+	whole := mapfiletest.Write(t, buildTable(t, files, "r").WriteTo)
 	load := func(int) *File { return nil }
 	if _, err := OpenStored(whole, load); err != nil {
 		t.Fatal(err)
@@ -393,7 +354,7 @@ func TestStoredDamaged(t *testing.T) {
 	}
 	for _, drop := range secs {
 		for _, cut := range []bool{false, true} {
-			m := write("damaged", func(w *mapfile.Writer) error {
+			m := mapfiletest.Write(t, func(w *mapfile.Writer) error {
 				for _, s := range secs {
 					b, err := whole.Section(s.Name)
 					if err != nil {
