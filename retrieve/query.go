@@ -755,9 +755,13 @@ var errBudget = errors.New("time budget exhausted")
 // fine scores cands by SED in parallel, in chunks, one sed.Scratch per
 // worker.
 func (s *Snapshot) fine(ctx context.Context, q, dq *Query, cands []Candidate, gamma float64, deadline time.Time) error {
-	const chunk = 64
+	// Chunks of at most 64 candidates (the budget is checked between
+	// them), split evenly over the workers when there are fewer: the 50
+	// of a request's pool take two chunks on two cores, not one.
+	procs := runtime.GOMAXPROCS(0)
+	chunk := min(64, max(8, (len(cands)+procs-1)/procs))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	g.SetLimit(procs)
 	for lo := 0; lo < len(cands); lo += chunk {
 		part := cands[lo:min(lo+chunk, len(cands))]
 		if err := gctx.Err(); err != nil {

@@ -21,6 +21,15 @@
 // at least one edge from A(v) to A(u) (same direction); it then costs 0 when
 // one of those edges has the query edge's type, else 1.
 //
+// The assignment needs, for each query vertex, its Jaccard similarity with
+// every free candidate vertex. Small graphs merge the token sets pair by
+// pair; large ones (a slice of a long array initialiser has 150 vertices
+// of 30 tokens on both sides) count the intersection sizes from the
+// candidate's inverted lists, which is several times cheaper and gives the
+// same costs bit for bit, hence the same alignment and distance
+// (postings.go; a property test checks both paths against a plain
+// reference).
+//
 // Graphs are compact: sorted integer token ids per vertex, a hop per vertex
 // and typed edges between local vertex indexes. Distance is allocation-free
 // once its Scratch has grown to the largest graph seen, so a retrieval can

@@ -32,6 +32,7 @@ type Scratch struct {
 	align []int32 // query vertex -> candidate vertex or Unaligned
 	taken []bool  // candidate vertex already assigned
 	adj   []uint8 // candidate adjacency: bit t set when an edge of type t exists
+	post  postings
 }
 
 func (s *Scratch) setGamma(gamma float64) {
@@ -79,6 +80,13 @@ func Jaccard(a, b []uint32) float64 {
 // records the alignment in s. A vertex index or edge end outside its graph
 // is treated as unaligned rather than trusted.
 func Distance(q, c *Graph, gamma float64, s *Scratch) float64 {
+	return distance(q, c, gamma, s, usePostings(q.Len(), c.Len()))
+}
+
+// distance is Distance with the vertex assignment's path chosen: the
+// candidate's inverted lists or merges (postings.go); both give the same
+// alignment and distance.
+func distance(q, c *Graph, gamma float64, s *Scratch, byPostings bool) float64 {
 	s.setGamma(gamma)
 	nq, nc := q.Len(), c.Len()
 	s.order = grow(s.order, nq)
@@ -108,28 +116,10 @@ func Distance(q, c *Graph, gamma float64, s *Scratch) float64 {
 		s.align[q.Target] = int32(c.Target)
 		s.taken[c.Target] = true
 	}
-	for _, v := range s.order {
-		if s.align[v] != Unaligned {
-			continue // the target
-		}
-		best, bestCost := int32(Unaligned), 1.0
-		qt := tokensOf(q, int(v))
-		for u := 0; u < nc; u++ {
-			if s.taken[u] {
-				continue
-			}
-			if sc := 1 - Jaccard(qt, tokensOf(c, u)); sc < bestCost {
-				best, bestCost = int32(u), sc
-				if sc == 0 {
-					break
-				}
-			}
-		}
-		if best != Unaligned {
-			s.align[v] = best
-			s.taken[best] = true
-		}
-		cost += s.pow[q.Hop[v]] * bestCost // bestCost is 1 (deletion) when unaligned
+	if byPostings {
+		cost += s.assignByPostings(q, c)
+	} else {
+		cost += s.assignByMerge(q, c)
 	}
 
 	// Candidate adjacency as an nc x nc matrix of edge-type bits.
@@ -161,6 +151,38 @@ func Distance(q, c *Graph, gamma float64, s *Scratch) float64 {
 	}
 	if math.IsNaN(cost) {
 		return math.Inf(1)
+	}
+	return cost
+}
+
+// assignByMerge gives the query vertices in s.order their partners as
+// the package doc says, computing each Jaccard similarity by merging the
+// two token sets, and returns the vertices' part of the distance.
+func (s *Scratch) assignByMerge(q, c *Graph) float64 {
+	cost := 0.0
+	nc := c.Len()
+	for _, v := range s.order {
+		if s.align[v] != Unaligned {
+			continue // the target
+		}
+		best, bestCost := int32(Unaligned), 1.0
+		qt := tokensOf(q, int(v))
+		for u := 0; u < nc; u++ {
+			if s.taken[u] {
+				continue
+			}
+			if sc := 1 - Jaccard(qt, tokensOf(c, u)); sc < bestCost {
+				best, bestCost = int32(u), sc
+				if sc == 0 {
+					break
+				}
+			}
+		}
+		if best != Unaligned {
+			s.align[v] = best
+			s.taken[best] = true
+		}
+		cost += s.pow[q.Hop[v]] * bestCost // bestCost is 1 (deletion) when unaligned
 	}
 	return cost
 }
