@@ -111,7 +111,7 @@ func TestAppendTargetHandBuilt(t *testing.T) {
 			sw := t.st(lang.Switch, "  switch (x) {")
 			cs := t.st(lang.Case, "  case 1:")
 			cs.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
-			sw.Cases = []*lang.Stmt{cs}
+			sw.Clause().Cases = []*lang.Stmt{cs}
 			f.Body = []*lang.Stmt{sw}
 			t.line("  }")
 			return t.file("java", f)
@@ -121,7 +121,7 @@ func TestAppendTargetHandBuilt(t *testing.T) {
 			sw := t.st(lang.Switch, "  switch (x) {")
 			cs := t.st(lang.Case, "  case 1: {")
 			cs.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
-			sw.Cases = []*lang.Stmt{cs}
+			sw.Clause().Cases = []*lang.Stmt{cs}
 			f.Body = []*lang.Stmt{sw}
 			t.line("  }")
 			return t.file("java", f)
@@ -129,7 +129,7 @@ func TestAppendTargetHandBuilt(t *testing.T) {
 		{"inner block closed", func(t *tree) *lang.File {
 			f := t.st(lang.Func, "void f() {")
 			run := t.st(lang.Simple, "  run(() -> {")
-			run.Inner = [][]*lang.Stmt{{t.st(lang.Simple, "    a();")}}
+			run.Clause().Inner = [][]*lang.Stmt{{t.st(lang.Simple, "    a();")}}
 			f.Body = []*lang.Stmt{run}
 			t.line("  });")
 			return t.file("java", f)
@@ -145,7 +145,7 @@ func TestAppendTargetHandBuilt(t *testing.T) {
 			try.Body = []*lang.Stmt{t.st(lang.Simple, "    a();")}
 			catch := t.st(lang.Catch, "  } catch (E e) {")
 			catch.Body = []*lang.Stmt{t.st(lang.Raise, "    throw e;")}
-			try.Handlers = []*lang.Stmt{catch}
+			try.Clause().Handlers = []*lang.Stmt{catch}
 			f.Body = []*lang.Stmt{try}
 			t.line("  }")
 			return t.file("java", f)

@@ -105,13 +105,14 @@ func TestControlFlow(t *testing.T) {
 	}, {
 		name: "labeled break and continue",
 		build: func(t *tree) *lang.File {
-			outer := &lang.Stmt{Kind: lang.With, Label: "outer"}
+			outer := &lang.Stmt{Kind: lang.With}
+			outer.Clause().Label = "outer"
 			t2 := t.st(lang.With, "outer:")
 			outer.StartRow, outer.EndRow, outer.Type = t2.StartRow, t2.EndRow, "labeled"
 			brk := t.st(lang.Break, "break outer;")
-			brk.Label = "outer"
+			brk.Clause().Label = "outer"
 			cont := t.st(lang.Continue, "continue outer;")
-			cont.Label = "outer"
+			cont.Clause().Label = "outer"
 			outer.Body = []*lang.Stmt{t.st(lang.Loop, "for (i...)",
 				t.st(lang.Loop, "for (j...)",
 					t.st(lang.If, "if (a)", brk),
@@ -125,7 +126,7 @@ func TestControlFlow(t *testing.T) {
 		name: "loop else",
 		build: func(t *tree) *lang.File {
 			l := t.st(lang.Loop, "while c:", t.st(lang.If, "if a:", t.st(lang.Break, "break")))
-			l.Else = t.st(lang.Else, "else:", t.st(lang.Simple, "no_break()"))
+			l.Clause().Else = t.st(lang.Else, "else:", t.st(lang.Simple, "no_break()"))
 			return t.file("python", l, t.st(lang.Simple, "after"))
 		},
 		want: []string{"while c: -CF-> else:", "else: -CF-> no_break()", "no_break() -CF-> after", "break -CF-> after", "if a: -CF-> while c:"},
@@ -134,9 +135,9 @@ func TestControlFlow(t *testing.T) {
 		name: "try except else finally",
 		build: func(t *tree) *lang.File {
 			tr := t.st(lang.Try, "try:", t.st(lang.Simple, "a()"), t.st(lang.Simple, "b()"))
-			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
-			tr.Else = t.st(lang.Else, "else:", t.st(lang.Simple, "e()"))
-			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "f()"))
+			tr.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
+			tr.Clause().Else = t.st(lang.Else, "else:", t.st(lang.Simple, "e()"))
+			tr.Clause().Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "f()"))
 			return t.file("python", tr, t.st(lang.Simple, "after"))
 		},
 		want: []string{"try: -CF-> a()", "a() -CF-> except E:", "b() -CF-> except E:", "b() -CF-> else:", "e() -CF-> finally:", "h() -CF-> finally:", "finally: -CF-> f()", "f() -CF-> after"},
@@ -145,8 +146,8 @@ func TestControlFlow(t *testing.T) {
 		name: "raise in try goes to handler, return through finally",
 		build: func(t *tree) *lang.File {
 			tr := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
-			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Return, "return 1"))}
-			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			tr.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Return, "return 1"))}
+			tr.Clause().Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
 			return t.file("python", t.st(lang.Func, "def f():", tr, t.st(lang.Simple, "after")))
 		},
 		want: []string{"raise X -CF-> except X:", "return 1 -CF-> finally:", "cleanup() -CF-> after"},
@@ -155,8 +156,8 @@ func TestControlFlow(t *testing.T) {
 		name: "raise in try with handlers also reaches finally",
 		build: func(t *tree) *lang.File {
 			tr := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
-			tr.Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Simple, "h()"))}
-			tr.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			tr.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except X:", t.st(lang.Simple, "h()"))}
+			tr.Clause().Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
 			return t.file("python", t.st(lang.Func, "def f():", tr, t.st(lang.Simple, "after")))
 		},
 		want: []string{"raise X -CF-> except X:", "raise X -CF-> finally:", "h() -CF-> finally:", "cleanup() -CF-> after"},
@@ -165,10 +166,10 @@ func TestControlFlow(t *testing.T) {
 		name: "unmatched raise goes on to an outer finally",
 		build: func(t *tree) *lang.File {
 			inner := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
-			inner.Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
+			inner.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except E:", t.st(lang.Simple, "h()"))}
 			outer := t.st(lang.Try, "try: # outer", inner)
-			outer.Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
-			outer.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			outer.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
+			outer.Clause().Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
 			return t.file("python", t.st(lang.Func, "def f():", outer))
 		},
 		want: []string{"raise X -CF-> except E:", "raise X -CF-> except Y:", "raise X -CF-> finally:"},
@@ -176,10 +177,10 @@ func TestControlFlow(t *testing.T) {
 		name: "a catch-all handler stops a raise",
 		build: func(t *tree) *lang.File {
 			inner := t.st(lang.Try, "try:", t.st(lang.Raise, "raise X"))
-			inner.Handlers = []*lang.Stmt{t.st(lang.Catch, "except:", t.st(lang.Simple, "h()"))}
+			inner.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except:", t.st(lang.Simple, "h()"))}
 			outer := t.st(lang.Try, "try: # outer", inner)
-			outer.Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
-			outer.Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
+			outer.Clause().Handlers = []*lang.Stmt{t.st(lang.Catch, "except Y:", t.st(lang.Simple, "y()"))}
+			outer.Clause().Finally = t.st(lang.Finally, "finally:", t.st(lang.Simple, "cleanup()"))
 			return t.file("python", t.st(lang.Func, "def f():", outer))
 		},
 		want: []string{"raise X -CF-> except:", "h() -CF-> finally:"},
@@ -194,7 +195,7 @@ func TestControlFlow(t *testing.T) {
 			c1.Body = []*lang.Stmt{t.st(lang.Simple, "one()")}
 			c2 := t.st(lang.Case, "case 2:")
 			c2.Body = []*lang.Stmt{t.st(lang.Simple, "two()")}
-			sw.Cases = []*lang.Stmt{c1, c2}
+			sw.Clause().Cases = []*lang.Stmt{c1, c2}
 			f.Body = []*lang.Stmt{sw, t.st(lang.Simple, "after")}
 			return t.file("python", f)
 		},
@@ -205,13 +206,13 @@ func TestControlFlow(t *testing.T) {
 		name: "java switch fall-through",
 		build: func(t *tree) *lang.File {
 			sw := t.st(lang.Switch, "switch (x)")
-			sw.FallThrough = true
-			sw.Cases = []*lang.Stmt{
+			sw.Clause().FallThrough = true
+			sw.Clause().Cases = []*lang.Stmt{
 				t.st(lang.Case, "case 1:", t.st(lang.Simple, "one();")),
 				t.st(lang.Case, "case 2:", t.st(lang.Simple, "two();"), t.st(lang.Break, "break;")),
 				t.st(lang.Case, "default:", t.st(lang.Simple, "other();")),
 			}
-			sw.Exhaustive = true
+			sw.Clause().Exhaustive = true
 			return t.file("java", sw, t.st(lang.Simple, "after;"))
 		},
 		want: []string{"switch (x) -CF-> case 1:", "switch (x) -CF-> case 2:", "switch (x) -CF-> default:", "one(); -CF-> two();", "break; -CF-> after;", "other(); -CF-> after;"},
@@ -220,7 +221,7 @@ func TestControlFlow(t *testing.T) {
 		name: "python match does not catch break",
 		build: func(t *tree) *lang.File {
 			sw := t.st(lang.Switch, "match x:")
-			sw.Cases = []*lang.Stmt{t.st(lang.Case, "case 1:", t.st(lang.Break, "break"))}
+			sw.Clause().Cases = []*lang.Stmt{t.st(lang.Case, "case 1:", t.st(lang.Break, "break"))}
 			l := t.st(lang.Loop, "while c:", sw, t.st(lang.Simple, "in_loop()"))
 			return t.file("python", l, t.st(lang.Simple, "after"))
 		},
@@ -230,7 +231,7 @@ func TestControlFlow(t *testing.T) {
 		name: "do while",
 		build: func(t *tree) *lang.File {
 			d := t.st(lang.Do, "do {", t.st(lang.If, "if (a)", t.st(lang.Continue, "continue;")), t.st(lang.Simple, "x++;"))
-			d.Cond = t.st(lang.DoCond, "} while (c);")
+			d.Clause().Cond = t.st(lang.DoCond, "} while (c);")
 			return t.file("java", d, t.st(lang.Simple, "after;"))
 		},
 		want: []string{"do { -CF-> if (a)", "continue; -CF-> } while (c);", "x++; -CF-> } while (c);", "} while (c); -CF-> if (a)", "} while (c); -CF-> after;"},

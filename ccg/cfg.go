@@ -105,7 +105,7 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
 		Defs: s.Defs, Uses: s.Uses, Params: s.Params,
 		Scope: scope,
 	})
-	for _, in := range s.Inner {
+	for _, in := range s.Inner() {
 		b.number(in, id)
 	}
 	body := scope
@@ -113,11 +113,11 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
 		body = id
 	}
 	b.number(s.Body, body)
-	b.number1(s.Cond, scope)
-	b.number(s.Cases, scope)
-	b.number(s.Handlers, scope)
-	b.number1(s.Else, scope)
-	b.number1(s.Finally, scope)
+	b.number1(s.Cond(), scope)
+	b.number(s.Cases(), scope)
+	b.number(s.Handlers(), scope)
+	b.number1(s.Else(), scope)
+	b.number1(s.Finally(), scope)
 }
 
 // top builds the CFG of the file's top level and, through it, of every
@@ -197,7 +197,7 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 	}
 	id := b.ids[s]
 	b.connect(preds, id)
-	for _, in := range s.Inner {
+	for _, in := range s.Inner() {
 		b.enter(in, id)
 	}
 	switch s.Kind {
@@ -211,18 +211,18 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 		b.leave(id, true)
 		return nil
 	case lang.Break:
-		b.brk(id, s.Label)
+		b.brk(id, s.Label())
 		return nil
 	case lang.Continue:
-		b.cont(id, s.Label)
+		b.cont(id, s.Label())
 		return nil
 	case lang.Goto:
-		b.gotos = append(b.gotos, jump{id, s.Label})
+		b.gotos = append(b.gotos, jump{id, s.Label()})
 		return nil
 	case lang.If:
 		out := b.block(s.Body, one(id))
-		if s.Else != nil {
-			return merge(out, b.stmt(s.Else, one(id)))
+		if s.Else() != nil {
+			return merge(out, b.stmt(s.Else(), one(id)))
 		}
 		return merge(out, one(id))
 	case lang.Loop:
@@ -234,18 +234,18 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 	case lang.Switch:
 		return b.swtch(s, id)
 	case lang.With:
-		if s.Label == "" {
+		if s.Label() == "" {
 			return b.block(s.Body, one(id))
 		}
-		if _, dup := b.labels[s.Label]; !dup {
+		if _, dup := b.labels[s.Label()]; !dup {
 			if b.labels == nil {
 				b.labels = make(map[string]int32)
 			}
-			b.labels[s.Label] = id
+			b.labels[s.Label()] = id
 		}
-		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{s.Label}})
+		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{s.Label()}})
 		if len(s.Body) > 0 {
-			b.pendingLoop, b.pendingLabel = s.Body[0], s.Label
+			b.pendingLoop, b.pendingLabel = s.Body[0], s.Label()
 		}
 		end := b.block(s.Body, one(id))
 		f := b.pop()
@@ -269,7 +269,7 @@ func (b *cfgBuilder) pop() frame {
 // loopFrame pushes the frame of loop s, taking over the label of a labeled
 // statement that wraps it.
 func (b *cfgBuilder) pushLoop(s *lang.Stmt, cont int32) {
-	f := frame{kind: loopFrame, cont: cont, labels: [2]string{s.Label}}
+	f := frame{kind: loopFrame, cont: cont, labels: [2]string{s.Label()}}
 	if b.pendingLoop == s {
 		f.labels[1] = b.pendingLabel
 	}
@@ -285,9 +285,9 @@ func (b *cfgBuilder) loop(s *lang.Stmt, id int32) []int32 {
 	var out []int32
 	if b.constTrue(s) {
 		// while True / for (;;): the header never falls out; a loop else is dead.
-		b.stmt(s.Else, nil)
-	} else if s.Else != nil {
-		out = b.stmt(s.Else, one(id))
+		b.stmt(s.Else(), nil)
+	} else if s.Else() != nil {
+		out = b.stmt(s.Else(), one(id))
 	} else {
 		out = one(id)
 	}
@@ -296,31 +296,31 @@ func (b *cfgBuilder) loop(s *lang.Stmt, id int32) []int32 {
 
 func (b *cfgBuilder) do(s *lang.Stmt, id int32) []int32 {
 	cond := id
-	if s.Cond != nil {
-		cond = b.ids[s.Cond]
+	if s.Cond() != nil {
+		cond = b.ids[s.Cond()]
 	}
 	b.pushLoop(s, cond)
 	end := b.block(s.Body, one(id))
 	f := b.pop()
-	if s.Cond == nil {
+	if s.Cond() == nil {
 		b.connect(end, id)
 		return merge(one(id), f.breaks)
 	}
-	out := b.stmt(s.Cond, end)
+	out := b.stmt(s.Cond(), end)
 	first := id
 	if len(s.Body) > 0 {
 		first = b.ids[s.Body[0]]
 	}
 	b.edge(cond, first) // back edge
-	if b.constTrue(s.Cond) {
+	if b.constTrue(s.Cond()) {
 		out = nil
 	}
 	return merge(out, f.breaks)
 }
 
 func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
-	fin := s.Finally != nil
-	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers) > 0, catchAll: b.catchesAll(s.Handlers), finally: fin})
+	fin := s.Finally() != nil
+	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers()) > 0, catchAll: b.catchesAll(s.Handlers()), finally: fin})
 	end := b.block(s.Body, one(id))
 	bodyFrame := b.pop()
 
@@ -333,11 +333,11 @@ func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 		b.frames = append(b.frames, frame{kind: tryFrame, finally: true})
 	}
 	var handled []int32
-	for _, h := range s.Handlers {
+	for _, h := range s.Handlers() {
 		handled = merge(handled, b.stmt(h, raisers))
 	}
-	if s.Else != nil {
-		end = b.stmt(s.Else, end)
+	if s.Else() != nil {
+		end = b.stmt(s.Else(), end)
 	}
 	normal := merge(end, handled)
 	if !fin {
@@ -346,12 +346,12 @@ func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 	clauseFrame := b.pop()
 	preds := merge(normal, merge(bodyFrame.toFinally, clauseFrame.toFinally))
 	abrupt := len(bodyFrame.toFinally)+len(clauseFrame.toFinally) > 0
-	if len(s.Handlers) == 0 && len(s.Body) > 0 {
+	if len(s.Handlers()) == 0 && len(s.Body) > 0 {
 		// Nothing catches: an exception anywhere in the body runs finally.
 		preds = merge(preds, raisers)
 		abrupt = true
 	}
-	out := b.stmt(s.Finally, preds)
+	out := b.stmt(s.Finally(), preds)
 	if abrupt {
 		// After an abrupt entry, finally completes abruptly too.
 		for _, x := range out {
@@ -378,11 +378,11 @@ func (b *cfgBuilder) sameScope1(s *lang.Stmt, out []int32) []int32 {
 	if s.Kind != lang.Func && s.Kind != lang.Class {
 		out = b.sameScope(s.Body, out)
 	}
-	out = b.sameScope1(s.Cond, out)
-	out = b.sameScope(s.Cases, out)
-	out = b.sameScope(s.Handlers, out)
-	out = b.sameScope1(s.Else, out)
-	return b.sameScope1(s.Finally, out)
+	out = b.sameScope1(s.Cond(), out)
+	out = b.sameScope(s.Cases(), out)
+	out = b.sameScope(s.Handlers(), out)
+	out = b.sameScope1(s.Else(), out)
+	return b.sameScope1(s.Finally(), out)
 }
 
 func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
@@ -395,10 +395,10 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 	// before the cases are chosen: header -> them -> each case.
 	entry := b.block(s.Body, one(id))
 	var out, fall []int32
-	for i, c := range s.Cases {
+	for i, c := range s.Cases() {
 		cid := b.ids[c]
 		b.connect(entry, cid)
-		for _, in := range c.Inner {
+		for _, in := range c.Inner() {
 			b.enter(in, cid)
 		}
 		var end []int32
@@ -409,14 +409,14 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 			b.connect(fall, b.ids[c.Body[0]])
 			end = b.block(c.Body, one(cid))
 		}
-		if (s.FallThrough || c.FallThrough) && i < len(s.Cases)-1 {
+		if (s.FallThrough() || c.FallThrough()) && i < len(s.Cases())-1 {
 			fall = end
 		} else {
 			out = merge(out, end)
 			fall = nil
 		}
 	}
-	if !s.Exhaustive || len(s.Cases) == 0 {
+	if !s.Exhaustive() || len(s.Cases()) == 0 {
 		out = merge(out, entry)
 	}
 	if catches {

@@ -291,24 +291,24 @@ func deadSet(f *lang.File) map[*lang.Stmt]bool {
 		if s == nil {
 			return
 		}
-		for _, in := range s.Inner {
+		for _, in := range s.Inner() {
 			block(in)
 		}
 		block(s.Body)
-		one(s.Cond)
-		for _, c := range s.Cases {
+		one(s.Cond())
+		for _, c := range s.Cases() {
 			one(c)
 		}
-		for _, h := range s.Handlers {
+		for _, h := range s.Handlers() {
 			one(h)
 		}
-		if s.Kind == lang.Loop && s.Else != nil && infinite(f, s) ||
-			s.Kind == lang.Try && s.Else != nil && !completesBlock(f, s.Body) {
-			markAll(s.Else)
+		if s.Kind == lang.Loop && s.Else() != nil && infinite(f, s) ||
+			s.Kind == lang.Try && s.Else() != nil && !completesBlock(f, s.Body) {
+			markAll(s.Else())
 		} else {
-			one(s.Else)
+			one(s.Else())
 		}
-		one(s.Finally)
+		one(s.Finally())
 	}
 	block(f.Stmts)
 	return dead
@@ -328,28 +328,28 @@ func completes(f *lang.File, s *lang.Stmt) bool {
 	case lang.Return, lang.Raise, lang.Break, lang.Continue, lang.Goto:
 		return false
 	case lang.If:
-		return s.Else == nil || completesBlock(f, s.Body) || completes(f, s.Else)
+		return s.Else() == nil || completesBlock(f, s.Body) || completes(f, s.Else())
 	case lang.Else, lang.Case:
 		return completesBlock(f, s.Body)
 	case lang.With:
-		return s.Label != "" || completesBlock(f, s.Body)
+		return s.Label() != "" || completesBlock(f, s.Body)
 	case lang.Try:
-		if s.Finally != nil && !completesBlock(f, s.Finally.Body) {
+		if s.Finally() != nil && !completesBlock(f, s.Finally().Body) {
 			return false
 		}
-		if s.Else != nil || completesBlock(f, s.Body) {
+		if s.Else() != nil || completesBlock(f, s.Body) {
 			return true
 		}
-		for _, h := range s.Handlers {
+		for _, h := range s.Handlers() {
 			if completesBlock(f, h.Body) {
 				return true
 			}
 		}
-		return len(s.Handlers) == 0 && s.Finally == nil
+		return len(s.Handlers()) == 0 && s.Finally() == nil
 	case lang.Loop:
 		return !infinite(f, s)
 	case lang.Do:
-		return !infinite(f, s.Cond) || hasBreak(s.Body)
+		return !infinite(f, s.Cond()) || hasBreak(s.Body)
 	}
 	return true
 }
@@ -394,9 +394,9 @@ func hasBreak(stmts []*lang.Stmt) bool {
 				continue
 			}
 			visit(s.Body)
-			visit(s.Cases)
-			visit(s.Handlers)
-			visit([]*lang.Stmt{s.Else, s.Finally, s.Cond})
+			visit(s.Cases())
+			visit(s.Handlers())
+			visit([]*lang.Stmt{s.Else(), s.Finally(), s.Cond()})
 		}
 	}
 	visit(stmts)

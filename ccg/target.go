@@ -72,7 +72,7 @@ func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
 			break
 		}
 		next = nil
-		for _, in := range cur.Inner {
+		for _, in := range cur.Inner() {
 			for _, s := range in {
 				pickable(s, viaInner)
 			}
@@ -84,15 +84,15 @@ func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
 		for _, s := range cur.Body {
 			pickable(s, body)
 		}
-		pickable(cur.Cond, viaClause)
-		for _, s := range cur.Cases {
+		pickable(cur.Cond(), viaClause)
+		for _, s := range cur.Cases() {
 			pickable(s, viaCase)
 		}
-		for _, s := range cur.Handlers {
+		for _, s := range cur.Handlers() {
 			pickable(s, viaClause)
 		}
-		pickable(cur.Else, viaClause)
-		pickable(cur.Finally, viaClause)
+		pickable(cur.Else(), viaClause)
+		pickable(cur.Finally(), viaClause)
 	}
 	slices.Reverse(path)
 	b.chain = path

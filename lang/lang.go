@@ -90,8 +90,24 @@ func (k Kind) String() string {
 
 // Stmt is one statement of a file: the future CCG vertex. Its rows cover
 // only the statement's own header rows, never the rows of a nested body.
+//
+// A large file has tens of thousands of statements, all live at once
+// beside the syntax records while the tree is built, so a Stmt holds
+// inline only what every statement has (144 bytes); the parts only some
+// statements have (labels, else, handlers, finally, a do's condition,
+// cases, inner blocks) are behind one pointer, read through the methods
+// of the same names and written through Clause.
 type Stmt struct {
 	Kind Kind
+	// InlineBody marks a header whose Body cannot be continued by the
+	// next line: a Java brace-less body (`if (x) throw e;`, `else y();`,
+	// `while (c) step();`, a labeled non-block statement) or a Python body
+	// written on the header's own row (`if x: return y`, `else: z()`,
+	// `def f(): pass`). A statement written after such a body follows the
+	// whole construct, in the header's block; the graph builder uses this
+	// to place the query target. Front ends set it because only they see
+	// braces and rows; it says nothing about control flow.
+	InlineBody bool
 	// Type is the grammar's node type, for display and debugging.
 	Type string
 	// StartRow and EndRow are 0-based, inclusive.
@@ -120,16 +136,28 @@ type Stmt struct {
 	// (Python deletes an except alias) or a new variable that a later
 	// declaration defines anew.
 	Params []string
+
+	Body []*Stmt
+	// clauses is nil for a statement that has none of them.
+	clauses *Clauses
+}
+
+// Clauses are the parts of a statement that only some statements have.
+type Clauses struct {
 	// Label names the target of a labeled Break/Continue or of a Goto, or
 	// the label a labeled statement (With) or loop carries.
 	Label string
 
-	Body     []*Stmt
 	Else     *Stmt   // If, Loop, Try
 	Handlers []*Stmt // Try: Catch headers
 	Finally  *Stmt   // Try
 	Cond     *Stmt   // Do: the trailing DoCond vertex
 	Cases    []*Stmt // Switch: Case headers
+	// Inner holds statement blocks nested inside this statement's
+	// expression: Java lambda block bodies, anonymous class bodies, switch
+	// expression blocks. Each is a scope of its own whose entry is this
+	// statement.
+	Inner [][]*Stmt
 	// FallThrough marks a Switch whose case blocks fall into the next one
 	// when they end normally (Java classic switch, JavaScript switch), or a
 	// single Case whose block does (a Go case ending in fallthrough, whose
@@ -138,21 +166,80 @@ type Stmt struct {
 	// Exhaustive marks a Switch whose cases cover every value (a default
 	// case, or Python's irrefutable pattern): no edge from the header past it.
 	Exhaustive bool
-	// InlineBody marks a header whose Body cannot be continued by the
-	// next line: a Java brace-less body (`if (x) throw e;`, `else y();`,
-	// `while (c) step();`, a labeled non-block statement) or a Python body
-	// written on the header's own row (`if x: return y`, `else: z()`,
-	// `def f(): pass`). A statement written after such a body follows the
-	// whole construct, in the header's block; the graph builder uses this
-	// to place the query target. Front ends set it because only they see
-	// braces and rows; it says nothing about control flow.
-	InlineBody bool
-	// Inner holds statement blocks nested inside this statement's
-	// expression: Java lambda block bodies, anonymous class bodies, switch
-	// expression blocks. Each is a scope of its own whose entry is this
-	// statement.
-	Inner [][]*Stmt
 }
+
+// Clause returns the clauses of s for writing, made on first use.
+func (s *Stmt) Clause() *Clauses {
+	if s.clauses == nil {
+		s.clauses = &Clauses{}
+	}
+	return s.clauses
+}
+
+// Clauses returns the clauses of s, nil when it has none.
+func (s *Stmt) Clauses() *Clauses { return s.clauses }
+
+// Label returns Clauses.Label, "" when s has no clauses.
+func (s *Stmt) Label() string {
+	if s.clauses == nil {
+		return ""
+	}
+	return s.clauses.Label
+}
+
+// Else returns Clauses.Else.
+func (s *Stmt) Else() *Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Else
+}
+
+// Handlers returns Clauses.Handlers.
+func (s *Stmt) Handlers() []*Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Handlers
+}
+
+// Finally returns Clauses.Finally.
+func (s *Stmt) Finally() *Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Finally
+}
+
+// Cond returns Clauses.Cond.
+func (s *Stmt) Cond() *Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Cond
+}
+
+// Cases returns Clauses.Cases.
+func (s *Stmt) Cases() []*Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Cases
+}
+
+// Inner returns Clauses.Inner.
+func (s *Stmt) Inner() [][]*Stmt {
+	if s.clauses == nil {
+		return nil
+	}
+	return s.clauses.Inner
+}
+
+// FallThrough returns Clauses.FallThrough.
+func (s *Stmt) FallThrough() bool { return s.clauses != nil && s.clauses.FallThrough }
+
+// Exhaustive returns Clauses.Exhaustive.
+func (s *Stmt) Exhaustive() bool { return s.clauses != nil && s.clauses.Exhaustive }
 
 // File is a parsed source file: its top-level statements as a tree.
 type File struct {
@@ -196,15 +283,20 @@ func walk1(s *Stmt, fn func(*Stmt)) {
 		return
 	}
 	fn(s)
-	for _, in := range s.Inner {
+	c := s.clauses
+	if c == nil {
+		Walk(s.Body, fn)
+		return
+	}
+	for _, in := range c.Inner {
 		Walk(in, fn)
 	}
 	Walk(s.Body, fn)
-	walk1(s.Cond, fn)
-	Walk(s.Cases, fn)
-	Walk(s.Handlers, fn)
-	walk1(s.Else, fn)
-	walk1(s.Finally, fn)
+	walk1(c.Cond, fn)
+	Walk(c.Cases, fn)
+	Walk(c.Handlers, fn)
+	walk1(c.Else, fn)
+	walk1(c.Finally, fn)
 }
 
 // Limits of one file, checked by the front ends so that the memory a file

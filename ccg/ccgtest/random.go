@@ -82,15 +82,15 @@ func (g *gen) stmt(depth int, inLoop bool) *lang.Stmt {
 		s.Body = g.block(depth, inLoop)
 		if g.r.IntN(2) == 0 {
 			if g.r.IntN(2) == 0 {
-				s.Else = g.stmt(depth, inLoop) // elif-like chain
-				if s.Else.Kind != lang.If {
+				s.Clause().Else = g.stmt(depth, inLoop) // elif-like chain
+				if s.Else().Kind != lang.If {
 					e := g.new(lang.Else)
-					e.Body = []*lang.Stmt{s.Else}
-					s.Else = e
+					e.Body = []*lang.Stmt{s.Else()}
+					s.Clause().Else = e
 				}
 			} else {
-				s.Else = g.new(lang.Else)
-				s.Else.Body = g.block(depth, inLoop)
+				s.Clause().Else = g.new(lang.Else)
+				s.Else().Body = g.block(depth, inLoop)
 			}
 		}
 	case lang.Loop:
@@ -99,51 +99,51 @@ func (g *gen) stmt(depth int, inLoop bool) *lang.Stmt {
 		}
 		s.Body = g.block(depth, true)
 		if g.r.IntN(3) == 0 {
-			s.Else = g.new(lang.Else)
-			s.Else.Body = g.block(depth, inLoop)
+			s.Clause().Else = g.new(lang.Else)
+			s.Else().Body = g.block(depth, inLoop)
 		}
 	case lang.Do:
 		s.Body = g.block(depth, true)
-		s.Cond = g.new(lang.DoCond)
+		s.Clause().Cond = g.new(lang.DoCond)
 	case lang.Try:
 		s.Body = g.block(depth, inLoop)
 		for i := g.r.IntN(3); i > 0; i-- {
 			h := g.new(lang.Catch)
 			h.Body = g.block(depth, inLoop)
-			s.Handlers = append(s.Handlers, h)
+			s.Clause().Handlers = append(s.Handlers(), h)
 		}
 		if g.r.IntN(3) == 0 {
-			s.Else = g.new(lang.Else)
-			s.Else.Body = g.block(depth, inLoop)
+			s.Clause().Else = g.new(lang.Else)
+			s.Else().Body = g.block(depth, inLoop)
 		}
-		if len(s.Handlers) == 0 || g.r.IntN(2) == 0 {
-			s.Finally = g.new(lang.Finally)
-			s.Finally.Body = g.block(depth, inLoop)
+		if len(s.Handlers()) == 0 || g.r.IntN(2) == 0 {
+			s.Clause().Finally = g.new(lang.Finally)
+			s.Finally().Body = g.block(depth, inLoop)
 		}
 	case lang.With:
 		if g.r.IntN(3) == 0 {
-			s.Label = "L"
+			s.Clause().Label = "L"
 			if inLoop && g.r.IntN(2) == 0 {
 				// labeled break out of a nested statement
 				b := g.new(lang.Break)
-				b.Label = "L"
+				b.Clause().Label = "L"
 				s.Body = append(g.block(depth, inLoop), b)
 				return s
 			}
 		}
 		s.Body = g.block(depth, inLoop)
 	case lang.Switch:
-		s.FallThrough = g.r.IntN(2) == 0
-		s.Exhaustive = g.r.IntN(2) == 0
+		s.Clause().FallThrough = g.r.IntN(2) == 0
+		s.Clause().Exhaustive = g.r.IntN(2) == 0
 		for i := g.r.IntN(4); i > 0; i-- {
 			c := g.new(lang.Case)
 			c.Body = g.block(depth, inLoop)
-			s.Cases = append(s.Cases, c)
+			s.Clause().Cases = append(s.Cases(), c)
 		}
 	case lang.Func, lang.Class:
 		s.Body = g.block(depth, false)
 		if g.r.IntN(4) == 0 {
-			s.Inner = [][]*lang.Stmt{g.block(depth, false)}
+			s.Clause().Inner = [][]*lang.Stmt{g.block(depth, false)}
 		}
 	}
 	return s

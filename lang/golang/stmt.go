@@ -100,7 +100,7 @@ func (b *builder) jump(i int32) *lang.Stmt {
 	}
 	s := b.newStmt(k, i, b.t.EndRow(i))
 	if l := b.t.ChildOfKind(i, kLabelName); l >= 0 {
-		s.Label = b.t.Text(l)
+		s.Clause().Label = b.t.Text(l)
 	}
 	return s
 }
@@ -402,7 +402,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 	}
 	if alt >= 0 {
 		if t.Kind(alt) == kIf {
-			s.Else = b.ifStmt(alt)
+			s.Clause().Else = b.ifStmt(alt)
 		} else {
 			row := t.StartRow(alt)
 			if elseTok >= 0 {
@@ -410,7 +410,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 			}
 			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: row, EndRow: row}
 			e.Body = b.stmt(alt, nil)
-			s.Else = e
+			s.Clause().Else = e
 		}
 	}
 	return s
@@ -466,7 +466,9 @@ func (b *builder) loop(i int32) *lang.Stmt {
 func (b *builder) switchStmt(i int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Switch, i, t.StartRow(i))
-	s.Exhaustive = t.Kind(i) == kSelect
+	if t.Kind(i) == kSelect {
+		s.Clause().Exhaustive = true
+	}
 	m := b.names.Open()
 	end := s.StartRow
 	c := t.First(i)
@@ -493,12 +495,12 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 	for ; c >= 0; c = t.Next(c) {
 		switch t.Kind(c) {
 		case kExprCase, kTypeCase, kCommCase, kDefaultCase:
-			s.Cases = append(s.Cases, b.caseStmt(c, s))
+			s.Clause().Cases = append(s.Cases(), b.caseStmt(c, s))
 		case kError:
 			// A broken clause: an Error case keeps its rows in the switch.
 			es := b.errorStmt(c)
 			es.Kind = lang.Case
-			s.Cases = append(s.Cases, es)
+			s.Clause().Cases = append(s.Cases(), es)
 		}
 	}
 	return s
@@ -510,7 +512,7 @@ func (b *builder) caseStmt(i int32, sw *lang.Stmt) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Case, i, t.StartRow(i))
 	if t.Kind(i) == kDefaultCase {
-		sw.Exhaustive = true
+		sw.Clause().Exhaustive = true
 	}
 	m := b.names.Open()
 	end := s.StartRow
@@ -541,7 +543,9 @@ func (b *builder) caseStmt(i int32, sw *lang.Stmt) *lang.Stmt {
 		}
 		s.Body = b.stmt(c, s.Body)
 	}
-	s.FallThrough = last >= 0 && t.Kind(last) == kFallthrough
+	if last >= 0 && t.Kind(last) == kFallthrough {
+		s.Clause().FallThrough = true
+	}
 	return s
 }
 
@@ -553,8 +557,8 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 	s := b.newStmt(lang.With, i, t.StartRow(i))
 	for c := t.First(i); c >= 0; c = t.Next(c) {
 		switch {
-		case t.Kind(c) == kLabelName && s.Label == "":
-			s.Label = t.Text(c)
+		case t.Kind(c) == kLabelName && s.Label() == "":
+			s.Clause().Label = t.Text(c)
 		case t.Kind(c) == kColon:
 			s.EndRow = t.EndRow(c)
 		default:
@@ -562,7 +566,7 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 		}
 	}
 	if len(s.Body) > 0 && s.Body[0].Kind == lang.Loop {
-		s.Body[0].Label = s.Label
+		s.Body[0].Clause().Label = s.Label()
 	}
 	return s
 }

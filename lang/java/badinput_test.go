@@ -99,7 +99,7 @@ func TestDeepNesting(t *testing.T) {
 				maxDepth = max(maxDepth, d)
 				for _, s := range stmts {
 					walk(s.Body, d+1)
-					for _, in := range s.Inner {
+					for _, in := range s.Inner() {
 						walk(in, d+1)
 					}
 				}

@@ -45,8 +45,8 @@ func (b *builder) close(s *lang.Stmt, f frame) *lang.Stmt {
 	s.Params = frontend.SortedSet(b.params[f.params:])
 	b.defs, b.uses, b.params = b.defs[:f.defs], b.uses[:f.uses], b.params[:f.params]
 	if len(b.inner) > 0 {
-		s.Inner = b.inner
-		if first := s.Inner[0][0].StartRow; first <= s.EndRow {
+		s.Clause().Inner = b.inner
+		if first := s.Inner()[0][0].StartRow; first <= s.EndRow {
 			s.EndRow = max(s.StartRow, first-1)
 		}
 	}
@@ -123,7 +123,7 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 		s := b.newStmt(k, i, n.endRow)
 		for c := n.child; c >= 0; c = b.n[c].next {
 			if b.n[c].kind == kIdent {
-				s.Label = b.text(c)
+				s.Clause().Label = b.text(c)
 			}
 		}
 		return append(out, s)
@@ -345,12 +345,12 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 	}
 	if alt >= 0 {
 		if b.n[alt].kind == kIf {
-			s.Else = b.ifStmt(alt)
+			s.Clause().Else = b.ifStmt(alt)
 		} else {
 			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: int(b.n[elseTok].startRow), EndRow: int(b.n[elseTok].startRow)}
 			e.Body = b.stmt(alt, nil)
 			e.InlineBody = b.braceless(alt)
-			s.Else = e
+			s.Clause().Else = e
 		}
 	}
 	return s
@@ -427,7 +427,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 		}
 	}
 	if cond != nil {
-		s.Cond = b.close(cond, f)
+		s.Clause().Cond = b.close(cond, f)
 	}
 	return s
 }
@@ -438,8 +438,8 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 	for c := n.child; c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch {
-		case s.Label == "" && cn.kind == kIdent:
-			s.Label = b.text(c)
+		case s.Label() == "" && cn.kind == kIdent:
+			s.Clause().Label = b.text(c)
 		case cn.kind == kColon:
 			s.EndRow = int(cn.endRow)
 		case b.named(c):
@@ -449,7 +449,7 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 	}
 	if len(s.Body) > 0 {
 		if k := s.Body[0].Kind; k == lang.Loop || k == lang.Do {
-			s.Body[0].Label = s.Label
+			s.Body[0].Clause().Label = s.Label()
 		}
 	}
 	return s
@@ -472,7 +472,7 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 		case kBlock:
 			s.Body = b.body(c, false, s.Body)
 		case kCatch:
-			s.Handlers = append(s.Handlers, b.catchClause(c))
+			s.Clause().Handlers = append(s.Handlers(), b.catchClause(c))
 		case kFinally:
 			fs := b.newStmt(lang.Finally, c, cn.startRow)
 			for d := cn.child; d >= 0; d = b.n[d].next {
@@ -480,7 +480,7 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 					fs.Body = b.body(d, false, nil)
 				}
 			}
-			s.Finally = fs
+			s.Clause().Finally = fs
 		}
 	}
 	return s
@@ -555,16 +555,16 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 	for c := b.n[block].child; c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kSwitchGroup:
-			s.FallThrough = true
-			s.Cases = append(s.Cases, b.caseStmt(c, s))
+			s.Clause().FallThrough = true
+			s.Clause().Cases = append(s.Cases(), b.caseStmt(c, s))
 		case kSwitchRule:
-			s.Cases = append(s.Cases, b.caseStmt(c, s))
+			s.Clause().Cases = append(s.Cases(), b.caseStmt(c, s))
 		case kError:
 			// A broken case: keep it as an error case so its rows stay
 			// part of the switch.
 			b.errors++
 			cs := &lang.Stmt{Kind: lang.Case, Type: "ERROR", StartRow: int(b.n[c].startRow), EndRow: int(b.n[c].endRow)}
-			s.Cases = append(s.Cases, cs)
+			s.Clause().Cases = append(s.Cases(), cs)
 		}
 	}
 	return s
@@ -581,10 +581,10 @@ func (b *builder) caseStmt(i int32, sw *lang.Stmt) *lang.Stmt {
 			for d := cn.child; d >= 0; d = b.n[d].next {
 				switch {
 				case b.n[d].kind == kDefault:
-					sw.Exhaustive = true
+					sw.Clause().Exhaustive = true
 				case b.n[d].kind == kIdent && b.text(d) == "default":
 					// The grammar reads `case null, default` as a name.
-					sw.Exhaustive = true
+					sw.Clause().Exhaustive = true
 				default:
 					b.collect(d)
 				}

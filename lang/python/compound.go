@@ -112,10 +112,10 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 		switch b.typ(c) {
 		case ntElif:
 			e := b.clause(lang.If, c, -1)
-			last.Else, last = e, e
+			last.Clause().Else, last = e, e
 		case ntElse:
 			e := b.clause(lang.Else, c, -1)
-			last.Else, last = e, e
+			last.Clause().Else, last = e, e
 		default:
 			last.Body = b.stmt(c, last.Body)
 		}
@@ -127,9 +127,9 @@ func (b *builder) loop(i int32) *lang.Stmt {
 	s := b.clause(lang.Loop, i, -1)
 	last := s
 	for c := b.afterBody(i); c >= 0; c = b.next(c) {
-		if b.typ(c) == ntElse && s.Else == nil {
-			s.Else = b.clause(lang.Else, c, -1)
-			last = s.Else
+		if b.typ(c) == ntElse && s.Else() == nil {
+			s.Clause().Else = b.clause(lang.Else, c, -1)
+			last = s.Else()
 			continue
 		}
 		last.Body = b.stmt(c, last.Body)
@@ -144,22 +144,22 @@ func (b *builder) try(i int32) *lang.Stmt {
 		switch b.typ(c) {
 		case ntExcept, ntExceptGroup:
 			h := b.clause(lang.Catch, c, -1)
-			s.Handlers = append(s.Handlers, h)
+			s.Clause().Handlers = append(s.Handlers(), h)
 			last = h
 		case ntElse:
-			if s.Else != nil {
+			if s.Else() != nil {
 				last.Body = b.stmt(c, last.Body)
 				continue
 			}
-			s.Else = b.clause(lang.Else, c, -1)
-			last = s.Else
+			s.Clause().Else = b.clause(lang.Else, c, -1)
+			last = s.Else()
 		case ntFinally:
-			if s.Finally != nil {
+			if s.Finally() != nil {
 				last.Body = b.stmt(c, last.Body)
 				continue
 			}
-			s.Finally = b.clause(lang.Finally, c, -1)
-			last = s.Finally
+			s.Clause().Finally = b.clause(lang.Finally, c, -1)
+			last = s.Finally()
 		default:
 			last.Body = b.stmt(c, last.Body)
 		}
@@ -183,10 +183,10 @@ func (b *builder) match(i int32) *lang.Stmt {
 	for c := b.first(body); c >= 0; c = b.next(c) {
 		if b.typ(c) == ntCaseClause {
 			cs := b.clause(lang.Case, c, -1)
-			s.Cases = append(s.Cases, cs)
+			s.Clause().Cases = append(s.Cases(), cs)
 			last = cs
 			if b.irrefutableCase(c) {
-				s.Exhaustive = true
+				s.Clause().Exhaustive = true
 			}
 			continue
 		}

@@ -35,10 +35,10 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 		rows = fmt.Sprintf("%d-%d", s.StartRow+1, s.EndRow+1)
 	}
 	fmt.Fprintf(buf, "%s%s%s %s L%s", indent, role, s.Kind, s.Type, rows)
-	if s.Label != "" {
-		fmt.Fprintf(buf, " label=%s", s.Label)
+	if s.Label() != "" {
+		fmt.Fprintf(buf, " label=%s", s.Label())
 	}
-	if s.Exhaustive {
+	if s.Exhaustive() {
 		buf.WriteString(" exhaustive")
 	}
 	if s.InlineBody {
@@ -54,7 +54,7 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 		fmt.Fprintf(buf, " uses=%s", strings.Join(s.Uses, ","))
 	}
 	buf.WriteByte('\n')
-	for _, in := range s.Inner {
+	for _, in := range s.Inner() {
 		for _, c := range in {
 			dumpStmt(buf, c, "inner: ", depth+1)
 		}
@@ -62,20 +62,20 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 	for _, c := range s.Body {
 		dumpStmt(buf, c, "", depth+1)
 	}
-	if s.Cond != nil {
-		dumpStmt(buf, s.Cond, "cond: ", depth)
+	if s.Cond() != nil {
+		dumpStmt(buf, s.Cond(), "cond: ", depth)
 	}
-	for _, c := range s.Cases {
+	for _, c := range s.Cases() {
 		dumpStmt(buf, c, "", depth+1)
 	}
-	for _, c := range s.Handlers {
+	for _, c := range s.Handlers() {
 		dumpStmt(buf, c, "", depth)
 	}
-	if s.Else != nil {
-		dumpStmt(buf, s.Else, "else: ", depth)
+	if s.Else() != nil {
+		dumpStmt(buf, s.Else(), "else: ", depth)
 	}
-	if s.Finally != nil {
-		dumpStmt(buf, s.Finally, "", depth)
+	if s.Finally() != nil {
+		dumpStmt(buf, s.Finally(), "", depth)
 	}
 }
 

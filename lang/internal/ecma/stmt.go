@@ -176,7 +176,7 @@ func (b *builder) jump(i int32) *lang.Stmt {
 	}
 	s := b.newStmt(k, i, i, b.t.EndRow(i))
 	if l := b.t.Child(i, b.f.label); l >= 0 {
-		s.Label = b.t.Text(l)
+		s.Clause().Label = b.t.Text(l)
 	}
 	return s
 }
@@ -839,7 +839,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 	if alt := t.Child(i, b.f.alternative); alt >= 0 {
 		inner := t.FirstNamed(alt)
 		if inner >= 0 && t.Kind(inner) == kIf {
-			s.Else = b.ifStmt(inner)
+			s.Clause().Else = b.ifStmt(inner)
 		} else {
 			row := t.StartRow(alt)
 			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: row, EndRow: row}
@@ -847,7 +847,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 				e.Body = b.stmt(inner, nil)
 				e.InlineBody = b.braceless(inner)
 			}
-			s.Else = e
+			s.Clause().Else = e
 		}
 	}
 	return s
@@ -919,7 +919,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 		if c := t.Child(i, b.f.condition); c >= 0 {
 			b.collect(c)
 		}
-		s.Cond = b.names.Close(cond, m)
+		s.Clause().Cond = b.names.Close(cond, m)
 	}
 	return s
 }
@@ -929,7 +929,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 func (b *builder) switchStmt(i int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Switch, i, i, t.StartRow(i))
-	s.FallThrough = true
+	s.Clause().FallThrough = true
 	m := b.names.Open()
 	if v := t.Child(i, b.f.value); v >= 0 {
 		s.EndRow = max(s.EndRow, t.EndRow(v))
@@ -943,11 +943,11 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 	for c := t.First(body); c >= 0; c = t.Next(c) {
 		switch t.Kind(c) {
 		case kCase, kDefault:
-			s.Cases = append(s.Cases, b.caseStmt(c, s))
+			s.Clause().Cases = append(s.Cases(), b.caseStmt(c, s))
 		case kError:
 			es := b.errorStmt(c)
 			es.Kind = lang.Case
-			s.Cases = append(s.Cases, es)
+			s.Clause().Cases = append(s.Cases(), es)
 		}
 	}
 	return s
@@ -958,7 +958,7 @@ func (b *builder) caseStmt(i int32, sw *lang.Stmt) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Case, i, i, t.StartRow(i))
 	if t.Kind(i) == kDefault {
-		sw.Exhaustive = true
+		sw.Clause().Exhaustive = true
 	}
 	m := b.names.Open()
 	c := t.First(i)
@@ -990,13 +990,13 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 		case b.f.body:
 			s.Body = b.stmt(c, nil)
 		case b.f.handler:
-			s.Handlers = append(s.Handlers, b.catchClause(c))
+			s.Clause().Handlers = append(s.Handlers(), b.catchClause(c))
 		case b.f.finalizer:
 			fs := b.newStmt(lang.Finally, c, c, t.StartRow(c))
 			if blk := t.Child(c, b.f.body); blk >= 0 {
 				fs.Body = b.stmt(blk, nil)
 			}
-			s.Finally = fs
+			s.Clause().Finally = fs
 		}
 	}
 	return s
@@ -1018,7 +1018,7 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.With, i, i, t.StartRow(i))
 	if l := t.Child(i, b.f.label); l >= 0 {
-		s.Label = t.Text(l)
+		s.Clause().Label = t.Text(l)
 	}
 	if colon := t.ChildOfKind(i, kColon); colon >= 0 {
 		s.EndRow = max(s.EndRow, t.EndRow(colon))
@@ -1029,7 +1029,7 @@ func (b *builder) labeled(i int32) *lang.Stmt {
 	}
 	if len(s.Body) > 0 {
 		if k := s.Body[0].Kind; k == lang.Loop || k == lang.Do {
-			s.Body[0].Label = s.Label
+			s.Body[0].Clause().Label = s.Label()
 		}
 	}
 	return s

@@ -45,8 +45,8 @@ func (n *Names) Close(s *lang.Stmt, m Mark) *lang.Stmt {
 	s.Params = SortedSet(n.params[m.params:])
 	n.defs, n.uses, n.params = n.defs[:m.defs], n.uses[:m.uses], n.params[:m.params]
 	if len(n.inner) > 0 {
-		s.Inner = n.inner
-		if first := s.Inner[0][0].StartRow; first <= s.EndRow {
+		s.Clause().Inner = n.inner
+		if first := s.Inner()[0][0].StartRow; first <= s.EndRow {
 			s.EndRow = max(s.StartRow, first-1)
 		}
 	}

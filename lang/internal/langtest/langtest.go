@@ -37,13 +37,13 @@ func dumpList(sb *strings.Builder, stmts []*lang.Stmt, depth int) {
 func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 	ind := strings.Repeat("  ", depth)
 	fmt.Fprintf(sb, "%s%s %s %d-%d", ind, s.Kind, s.Type, s.StartRow+1, s.EndRow+1)
-	if s.Label != "" {
-		fmt.Fprintf(sb, " label=%s", s.Label)
+	if s.Label() != "" {
+		fmt.Fprintf(sb, " label=%s", s.Label())
 	}
-	if s.FallThrough {
+	if s.FallThrough() {
 		sb.WriteString(" fallthrough")
 	}
-	if s.Exhaustive {
+	if s.Exhaustive() {
 		sb.WriteString(" exhaustive")
 	}
 	if s.InlineBody {
@@ -66,20 +66,20 @@ func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 		fmt.Fprintf(sb, "%s  %s:\n", ind, name)
 		dumpList(sb, stmts, depth+2)
 	}
-	for _, in := range s.Inner {
+	for _, in := range s.Inner() {
 		part("inner", in)
 	}
 	part("body", s.Body)
-	if s.Cond != nil {
-		part("cond", []*lang.Stmt{s.Cond})
+	if s.Cond() != nil {
+		part("cond", []*lang.Stmt{s.Cond()})
 	}
-	part("cases", s.Cases)
-	part("handlers", s.Handlers)
-	if s.Else != nil {
-		part("else", []*lang.Stmt{s.Else})
+	part("cases", s.Cases())
+	part("handlers", s.Handlers())
+	if s.Else() != nil {
+		part("else", []*lang.Stmt{s.Else()})
 	}
-	if s.Finally != nil {
-		part("finally", []*lang.Stmt{s.Finally})
+	if s.Finally() != nil {
+		part("finally", []*lang.Stmt{s.Finally()})
 	}
 }
 
@@ -117,32 +117,32 @@ func RowErrors(f *lang.File) []string {
 				}
 			}
 		}
-		if s.Cond != nil && (s.Kind != lang.Do || s.Cond.Kind != lang.DoCond) {
+		if s.Cond() != nil && (s.Kind != lang.Do || s.Cond().Kind != lang.DoCond) {
 			bad(s, "Cond on a %s", s.Kind)
 		}
-		if len(s.Cases) > 0 && s.Kind != lang.Switch {
+		if len(s.Cases()) > 0 && s.Kind != lang.Switch {
 			bad(s, "Cases on a %s", s.Kind)
 		}
-		for _, c := range s.Cases {
+		for _, c := range s.Cases() {
 			if c.Kind != lang.Case {
 				bad(s, "case of kind %s", c.Kind)
 			}
 		}
-		if len(s.Handlers) > 0 && s.Kind != lang.Try {
+		if len(s.Handlers()) > 0 && s.Kind != lang.Try {
 			bad(s, "Handlers on a %s", s.Kind)
 		}
-		for _, h := range s.Handlers {
+		for _, h := range s.Handlers() {
 			if h.Kind != lang.Catch {
 				bad(s, "handler of kind %s", h.Kind)
 			}
 		}
-		if s.Finally != nil && (s.Kind != lang.Try || s.Finally.Kind != lang.Finally) {
+		if s.Finally() != nil && (s.Kind != lang.Try || s.Finally().Kind != lang.Finally) {
 			bad(s, "Finally on a %s", s.Kind)
 		}
-		if s.Else != nil && s.Kind == lang.If && s.Else.Kind != lang.Else && s.Else.Kind != lang.If {
-			bad(s, "else of kind %s", s.Else.Kind)
+		if s.Else() != nil && s.Kind == lang.If && s.Else().Kind != lang.Else && s.Else().Kind != lang.If {
+			bad(s, "else of kind %s", s.Else().Kind)
 		}
-		for _, in := range s.Inner {
+		for _, in := range s.Inner() {
 			if len(in) == 0 {
 				bad(s, "empty inner block")
 			}
@@ -254,12 +254,12 @@ func CheckDeep(t *testing.T, p lang.Parser, path, src string, minDepth int) {
 		maxDepth = max(maxDepth, d)
 		for _, s := range stmts {
 			walk(s.Body, d+1)
-			walk(s.Cases, d+1)
-			for _, in := range s.Inner {
+			walk(s.Cases(), d+1)
+			for _, in := range s.Inner() {
 				walk(in, d+1)
 			}
-			if s.Else != nil {
-				walk([]*lang.Stmt{s.Else}, d+1)
+			if s.Else() != nil {
+				walk([]*lang.Stmt{s.Else()}, d+1)
 			}
 		}
 	}
