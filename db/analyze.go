@@ -23,10 +23,12 @@ type analysis struct {
 	// big marks a file of at least bigFile bytes, whose stages collect
 	// their garbage before the next one starts.
 	big bool
-	// The file's outline (lang.File.Package, Symbols, Imports).
-	pkg     string
-	symbols []lang.Symbol
-	imports []lang.Import
+	// outline is the file's outline (lang.File.Package, Symbols,
+	// Imports) encoded as the blob's outline section (appendOutline):
+	// the symbols take several times their encoding, and the blob's head
+	// is written only once the graph is built. nil stands for an empty
+	// outline.
+	outline []byte
 }
 
 // bigFile is the size from which a file's analysis collects its garbage
@@ -63,8 +65,11 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		runtime.GC()
 	}
 	// What the analysis keeps of f, taken before the graph is built: the
-	// statement tree is garbage once Build has read it.
-	errs, pkg, symbols, imports := f.Errors, f.Package, f.Symbols, f.Imports
+	// statement tree is garbage once Build has read it, the outline once
+	// it is encoded.
+	errs := f.Errors
+	outline := appendOutline(nil, f.Package, f.Symbols, f.Imports)
+	f.Symbols, f.Imports = nil, nil
 	g := ccg.Build(f)
 	if big {
 		// The parse's garbage (syntax records, the statement tree) is
@@ -76,34 +81,47 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	var s slice.Slicer
 	var out slice.Slice // reused: each slice is encoded before the next
 	opts := b.slice
-	return &analysis{graph: g, syntaxErrors: errs, big: big,
-		pkg: pkg, symbols: symbols, imports: imports,
+	return &analysis{graph: g, syntaxErrors: errs, big: big, outline: outline,
 		sliceOf: func(v int32) *slice.Slice { return s.OfInto(g, v, opts, &out) }}, nil
 }
 
-// encode returns the blob of the file: the sections of its record, then
-// one entry per statement, sliced and encoded one at a time straight into
-// the blob. The record is garbage once the head is written, before the
-// entries, which take most of the time and the blob. The entries section
-// starts with its counts, known only once every entry is encoded: the
-// entries are written after room for the largest counts, and moved back
-// over what the counts leave of it. The blob grows by doubling, with room
-// for each entry made before it is written.
+// encode returns the blob of the file: the sections of its head, then one
+// entry per statement, sliced and encoded one at a time straight into the
+// blob. The head is written from the graph and the statements' token
+// lists, and what only the head needs (the lines, the edge list, the
+// statements' names and the outline) is let go of once it is written,
+// before the entries, which take most of the time and the blob: the
+// slicer reads the graph's adjacency and rows alone. So encode consumes
+// a: its graph is fit for nothing but slicing afterwards. The entries
+// section starts with its counts, known only once every entry is
+// encoded: the entries are written after room for the largest counts,
+// and moved back over what the counts leave of it. The blob grows by
+// doubling, with room for each entry made before it is written.
 func (b *Builder) encode(a *analysis) []byte {
-	rec := b.record(a)
+	g := a.graph
+	stmts, vocab := b.tokenize(g)
 	if a.big {
-		runtime.GC() // the record's scratch (its vocabulary's index)
+		runtime.GC() // the vocabulary's index
 	}
-	blob := appendHead(make([]byte, 0, 4096), rec)
-	rec = nil
+	outline := a.outline
+	if outline == nil {
+		outline = appendOutline(nil, "", nil, nil)
+	}
+	blob := appendHeadOf(make([]byte, 0, 4096), g.Language, g.Lines, vocab, stmts, outline)
+	stmts, vocab, a.outline = nil, nil, nil
+	g.Lines, g.Edges = nil, nil
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		n.Defs, n.Uses, n.Params = nil, nil, nil
+	}
 	if a.big {
-		runtime.GC() // the record, before the entries are computed
+		runtime.GC() // what only the head needed, before the entries
 	}
 	const countsRoom = 3 * binary.MaxVarintLen64
 	at := len(blob)
 	blob = append(blob, make([]byte, countsRoom)...)
 	nNodes, nEdges := 0, 0
-	for v := range a.graph.Nodes {
+	for v := range g.Nodes {
 		s := a.sliceOf(int32(v))
 		target := uint32(0)
 		if s.Target >= 0 && s.Target < len(s.Nodes) {
@@ -114,7 +132,7 @@ func (b *Builder) encode(a *analysis) []byte {
 		nNodes += len(s.Nodes)
 		nEdges += len(s.Edges)
 	}
-	counts := appendEntries(make([]byte, 0, countsRoom), len(a.graph.Nodes), nNodes, nEdges, nil)
+	counts := appendEntries(make([]byte, 0, countsRoom), len(g.Nodes), nNodes, nEdges, nil)
 	copy(blob[at:], counts)
 	blob = append(blob[:at+len(counts)], blob[at+countsRoom:]...)
 	blob = reserve(blob, crc32.Size)

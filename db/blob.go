@@ -145,63 +145,97 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // appendHead appends every section of the blob of r before the entries.
 func appendHead(dst []byte, r *FileRecord) []byte {
-	srcLen := len(r.Lines) - 1
-	for _, l := range r.Lines {
+	outline := appendOutline(make([]byte, 0, outlineHint(r.Package, r.Symbols, r.Imports)), r.Package, r.Symbols, r.Imports)
+	return appendHeadOf(dst, r.Language, r.Lines, r.Vocab, recordStmts(r.Stmts), outline)
+}
+
+// headStmts are the statements a head is written from: a record's, or
+// a graph's with the token lists the builder made for them (Builder.encode
+// writes the head without making a StmtRecord per statement).
+type headStmts interface {
+	len() int
+	// stmt returns statement i's kind, rows and sorted distinct token ids.
+	stmt(i int) (kind lang.Kind, startRow, endRow int, tokens []uint32)
+	defs(i int) []string
+	params(i int) []string
+}
+
+// recordStmts are a record's statements as headStmts.
+type recordStmts []StmtRecord
+
+func (r recordStmts) len() int { return len(r) }
+
+func (r recordStmts) stmt(i int) (lang.Kind, int, int, []uint32) {
+	s := &r[i]
+	return s.Kind, s.StartRow, s.EndRow, s.Tokens
+}
+
+func (r recordStmts) defs(i int) []string   { return r[i].Defs }
+func (r recordStmts) params(i int) []string { return r[i].Params }
+
+// appendHeadOf appends the head of a blob: the language, the lines, the
+// vocabulary, the statements of stmts with their defs and params, and
+// outline, an outline section as appendOutline writes it.
+func appendHeadOf(dst []byte, language string, lines, vocab []string, stmts headStmts, outline []byte) []byte {
+	srcLen := len(lines) - 1
+	for _, l := range lines {
 		srcLen += len(l)
 	}
-	if len(r.Lines) == 0 {
+	if len(lines) == 0 {
 		srcLen = 0
 	}
 	vocabBytes := 0
-	for _, v := range r.Vocab {
+	for _, v := range vocab {
 		vocabBytes += len(v)
 	}
+	n := stmts.len()
 	nTok := 0
-	for i := range r.Stmts {
-		nTok += len(r.Stmts[i].Tokens)
+	for i := range n {
+		_, _, _, toks := stmts.stmt(i)
+		nTok += len(toks)
 	}
 	// Room for what the head takes in a typical file, so that a large
 	// one is not copied over and over as append grows it.
-	dst = slices.Grow(dst, 64+len(r.Language)+srcLen+vocabBytes+2*len(r.Vocab)+6*len(r.Stmts)+2*nTok+outlineHint(r))
-	dst = appendString(dst, r.Language)
-	dst = binary.AppendUvarint(dst, uint64(len(r.Lines)))
+	dst = slices.Grow(dst, 64+len(language)+srcLen+vocabBytes+2*len(vocab)+6*n+2*nTok+len(outline))
+	dst = appendString(dst, language)
+	dst = binary.AppendUvarint(dst, uint64(len(lines)))
 	dst = binary.AppendUvarint(dst, uint64(srcLen))
-	for i, l := range r.Lines {
+	for i, l := range lines {
 		if i > 0 {
 			dst = append(dst, '\n')
 		}
 		dst = append(dst, l...)
 	}
 
-	dst = binary.AppendUvarint(dst, uint64(len(r.Vocab)))
+	dst = binary.AppendUvarint(dst, uint64(len(vocab)))
 	dst = binary.AppendUvarint(dst, uint64(vocabBytes))
-	for _, v := range r.Vocab {
+	for _, v := range vocab {
 		dst = binary.AppendUvarint(dst, uint64(len(v)))
 	}
-	for _, v := range r.Vocab {
+	for _, v := range vocab {
 		dst = append(dst, v...)
 	}
 
-	dst = binary.AppendUvarint(dst, uint64(len(r.Stmts)))
+	dst = binary.AppendUvarint(dst, uint64(n))
 	dst = binary.AppendUvarint(dst, uint64(nTok))
 	prevStart := 0
-	for i := range r.Stmts {
-		s := &r.Stmts[i]
-		dst = append(dst, byte(s.Kind))
-		dst = binary.AppendVarint(dst, int64(s.StartRow-prevStart))
-		dst = binary.AppendUvarint(dst, uint64(s.EndRow-s.StartRow))
-		prevStart = s.StartRow
-		dst = binary.AppendUvarint(dst, uint64(len(s.Tokens)))
+	for i := range n {
+		kind, startRow, endRow, toks := stmts.stmt(i)
+		dst = append(dst, byte(kind))
+		dst = binary.AppendVarint(dst, int64(startRow-prevStart))
+		dst = binary.AppendUvarint(dst, uint64(endRow-startRow))
+		prevStart = startRow
+		dst = binary.AppendUvarint(dst, uint64(len(toks)))
 		prev := uint32(0)
-		for _, t := range s.Tokens {
+		for _, t := range toks {
 			dst = binary.AppendUvarint(dst, uint64(t-prev))
 			prev = t
 		}
 	}
 
-	dst = appendNames(dst, r.Stmts, defsOf)
-	dst = appendNames(dst, r.Stmts, paramsOf)
-	return appendOutline(dst, r)
+	dst = appendNames(dst, n, stmts.defs)
+	dst = appendNames(dst, n, stmts.params)
+	return append(dst, outline...)
 }
 
 // appendEntry appends one entry's encoding (without the section's counts).
@@ -496,37 +530,39 @@ func byID[T int | uint32](ids map[string]T) []string {
 }
 
 // appendNames appends a names section (the defs, or the params): the
-// distinct names, then every statement's names as indexes into them.
-func appendNames(dst []byte, stmts []StmtRecord, field func(*StmtRecord) *[]string) []byte {
+// distinct names, then the names of each of the n statements as indexes
+// into them.
+func appendNames(dst []byte, n int, names func(i int) []string) []byte {
 	// The table is sized for every reference and the names are listed
 	// once their number is known: grown as they come, a file of many
 	// names would allocate several times their size on the way.
 	nRefs, nameBytes := 0, 0
-	for i := range stmts {
-		nRefs += len(*field(&stmts[i]))
+	for i := range n {
+		nRefs += len(names(i))
 	}
 	ids := make(map[string]int, nRefs)
-	for i := range stmts {
-		for _, d := range *field(&stmts[i]) {
+	for i := range n {
+		for _, d := range names(i) {
 			if _, ok := ids[d]; !ok {
 				ids[d] = len(ids)
 				nameBytes += len(d)
 			}
 		}
 	}
-	names := byID(ids)
-	dst = binary.AppendUvarint(dst, uint64(len(names)))
+	table := byID(ids)
+	dst = binary.AppendUvarint(dst, uint64(len(table)))
 	dst = binary.AppendUvarint(dst, uint64(nameBytes))
-	for _, n := range names {
-		dst = binary.AppendUvarint(dst, uint64(len(n)))
+	for _, name := range table {
+		dst = binary.AppendUvarint(dst, uint64(len(name)))
 	}
-	for _, n := range names {
-		dst = append(dst, n...)
+	for _, name := range table {
+		dst = append(dst, name...)
 	}
 	dst = binary.AppendUvarint(dst, uint64(nRefs))
-	for i := range stmts {
-		dst = binary.AppendUvarint(dst, uint64(len((*field(&stmts[i])))))
-		for _, d := range *field(&stmts[i]) {
+	for i := range n {
+		own := names(i)
+		dst = binary.AppendUvarint(dst, uint64(len(own)))
+		for _, d := range own {
 			dst = binary.AppendUvarint(dst, uint64(ids[d]))
 		}
 	}
@@ -583,13 +619,13 @@ func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]strin
 
 // appendOutline appends the outline section: its length, then the package,
 // the symbols and the imports (see the layout in doc.go).
-func appendOutline(dst []byte, r *FileRecord) []byte {
-	sec := make([]byte, 0, outlineHint(r))
-	sec = appendString(sec, r.Package)
-	sec = binary.AppendUvarint(sec, uint64(len(r.Symbols)))
+func appendOutline(dst []byte, pkg string, symbols []lang.Symbol, imports []lang.Import) []byte {
+	sec := make([]byte, 0, outlineHint(pkg, symbols, imports))
+	sec = appendString(sec, pkg)
+	sec = binary.AppendUvarint(sec, uint64(len(symbols)))
 	prevStart := 0
-	for i := range r.Symbols {
-		s := &r.Symbols[i]
+	for i := range symbols {
+		s := &symbols[i]
 		sec = append(sec, byte(s.Kind))
 		sec = appendString(sec, s.Name)
 		sec = binary.AppendUvarint(sec, uint64(s.Parent+1))
@@ -610,9 +646,9 @@ func appendOutline(dst []byte, r *FileRecord) []byte {
 			sec = appendString(sec, b)
 		}
 	}
-	sec = binary.AppendUvarint(sec, uint64(len(r.Imports)))
+	sec = binary.AppendUvarint(sec, uint64(len(imports)))
 	prevRow := 0
-	for _, imp := range r.Imports {
+	for _, imp := range imports {
 		sec = binary.AppendVarint(sec, int64(imp.Row-prevRow))
 		prevRow = imp.Row
 		sec = appendString(sec, imp.Module)
@@ -628,11 +664,11 @@ func appendOutline(dst []byte, r *FileRecord) []byte {
 	return append(dst, sec...)
 }
 
-// outlineHint is about the size of r's outline section.
-func outlineHint(r *FileRecord) int {
-	n := 16 + len(r.Package) + 12*len(r.Imports)
-	for i := range r.Symbols {
-		n += 12 + len(r.Symbols[i].Name) + len(r.Symbols[i].Type)
+// outlineHint is about the size of an outline section's content.
+func outlineHint(pkg string, symbols []lang.Symbol, imports []lang.Import) int {
+	n := 16 + len(pkg) + 12*len(imports)
+	for i := range symbols {
+		n += 12 + len(symbols[i].Name) + len(symbols[i].Type)
 	}
 	return n
 }
@@ -646,7 +682,9 @@ func decodeOutline(r *reader, rec *FileRecord) { decodeOutlineIn(r, rec, len(rec
 // EncodeOutline returns the outline of rec (Package, Symbols and Imports)
 // as a blob stores it (see doc.go), for a store of outlines apart from the
 // blobs (the snapshot of a generation).
-func EncodeOutline(rec *FileRecord) []byte { return appendOutline(nil, rec) }
+func EncodeOutline(rec *FileRecord) []byte {
+	return appendOutline(nil, rec.Package, rec.Symbols, rec.Imports)
+}
 
 // DecodeOutline decodes what EncodeOutline returned for a file of the
 // given number of lines into rec's Package, Symbols and Imports. Bytes

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/slice"
 	"github.com/graphcoder/graphcoder/token"
@@ -347,8 +348,9 @@ func (b *Builder) add(ctx context.Context, language, path string, content []byte
 	if err != nil {
 		return fmt.Errorf("add %s: %w", path, err)
 	}
+	info.Lines, info.Statements = len(a.graph.Lines), len(a.graph.Nodes)
 	blob := b.encode(a)
-	info.Lines, info.Statements, info.BlobBytes = len(a.graph.Lines), len(a.graph.Nodes), len(blob)
+	info.BlobBytes = len(blob)
 	syntaxErrors := a.syntaxErrors
 	a = nil // the graph is garbage once encoded
 
@@ -421,13 +423,34 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 	return info, err
 }
 
-// record turns an analysis into the stored form of its statements: token
-// sets over a file-local vocabulary (encode adds the entries).
-func (b *Builder) record(a *analysis) *FileRecord {
-	g := a.graph
-	rec := &FileRecord{Language: g.Language, Lines: g.Lines, Package: a.pkg, Symbols: a.symbols, Imports: a.imports}
+// graphStmts are a graph's statements with their token lists, as the
+// head writes them: the tokens of statement i are tokens[span[i].from:
+// span[i].to], sorted and distinct. It holds 8 bytes a statement beside the
+// tokens, where a StmtRecord takes 88.
+type graphStmts struct {
+	nodes  []ccg.Node
+	tokens []uint32
+	span   []tokenSpan
+}
+
+type tokenSpan struct{ from, to uint32 }
+
+func (s *graphStmts) len() int { return len(s.nodes) }
+
+func (s *graphStmts) stmt(i int) (lang.Kind, int, int, []uint32) {
+	n := &s.nodes[i]
+	sp := s.span[i]
+	return n.Kind, n.StartRow, n.EndRow, s.tokens[sp.from:sp.to:sp.to]
+}
+
+func (s *graphStmts) defs(i int) []string   { return s.nodes[i].Defs }
+func (s *graphStmts) params(i int) []string { return s.nodes[i].Params }
+
+// tokenize returns the statements of g with their token sets over a
+// file-local vocabulary, and the vocabulary (encode writes them).
+func (b *Builder) tokenize(g *ccg.Graph) (*graphStmts, []string) {
 	ids := make(map[string]uint32)
-	rec.Stmts = make([]StmtRecord, len(g.Nodes))
+	out := &graphStmts{nodes: g.Nodes, span: make([]tokenSpan, len(g.Nodes))}
 	var toks []string
 	var buf []uint32
 	all := make([]uint32, 0, 8*len(g.Nodes))
@@ -436,46 +459,37 @@ func (b *Builder) record(a *analysis) *FileRecord {
 	// many statements per line costs no more than one of short lines.
 	type rows struct{ start, end int }
 	var prev rows
-	var prevTokens []uint32
+	var prevSpan tokenSpan
 	havePrev := false
 	for v := range g.Nodes {
 		n := &g.Nodes[v]
 		r := rows{n.StartRow, n.EndRow}
 		if havePrev && r == prev && !n.Dummy {
-			rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: prevTokens}
-		} else {
-			toks = b.tok.Split(toks[:0], g.Text(int32(v)))
-			buf = buf[:0]
-			for _, t := range toks {
-				id, ok := ids[t]
-				if !ok {
-					id = uint32(len(ids))
-					ids[strings.Clone(t)] = id
-				}
-				buf = append(buf, id)
+			out.span[v] = prevSpan
+			continue
+		}
+		toks = b.tok.Split(toks[:0], g.Text(int32(v)))
+		buf = buf[:0]
+		for _, t := range toks {
+			id, ok := ids[t]
+			if !ok {
+				id = uint32(len(ids))
+				ids[strings.Clone(t)] = id
 			}
-			slices.Sort(buf)
-			buf = slices.Compact(buf)
-			start := len(all)
-			all = append(all, buf...)
-			rec.Stmts[v] = StmtRecord{Kind: n.Kind, StartRow: n.StartRow, EndRow: n.EndRow, Tokens: all[start:len(all):len(all)]}
-			prev, prevTokens, havePrev = r, rec.Stmts[v].Tokens, !n.Dummy
+			buf = append(buf, id)
 		}
-		// The graph's name lists are never changed once built: the
-		// record shares them (it lives no longer than the graph).
-		if len(n.Defs) > 0 {
-			rec.Stmts[v].Defs = n.Defs
-		}
-		if len(n.Params) > 0 {
-			rec.Stmts[v].Params = n.Params
-		}
+		slices.Sort(buf)
+		buf = slices.Compact(buf)
+		start := len(all)
+		all = append(all, buf...)
+		out.span[v] = tokenSpan{uint32(start), uint32(len(all))}
+		prev, prevSpan, havePrev = r, out.span[v], !n.Dummy
 	}
+	out.tokens = all
 	// The vocabulary is made once its size is known: grown by append, a
 	// large one would allocate several times its size on the way.
-	if len(ids) > 0 {
-		rec.Vocab = byID(ids)
-	}
-	return rec
+	vocab := byID(ids)
+	return out, vocab
 }
 
 // Finish writes the manifest of the new generation, publishes it and
