@@ -54,6 +54,9 @@ type blockBounds struct {
 	classBits [][]uint64
 }
 
+// nBlocks returns the number of blocks of ix.
+func (ix *Index) nBlocks() int { return (ix.Len() + blockSize - 1) / blockSize }
+
 // blocks returns ix's block bounds, deriving them on first use.
 func (ix *Index) blocks() *blockBounds {
 	b := ix.bounds

@@ -1055,10 +1055,7 @@ func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratc
 			}
 			e, off = ne, off+k
 			if js != nil {
-				if js.counts[e] == 0 {
-					js.touched = append(js.touched, e)
-				}
-				js.counts[e]++
+				bumpCount(js.counts, js.bmax, e)
 			}
 			if r.w == 0 { // no term: a token only the counts need
 				continue

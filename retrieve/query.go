@@ -247,13 +247,18 @@ type Stats struct {
 
 // scratch is the per-search reusable state of the coarse stage.
 type scratch struct {
-	counts  []uint32 // per entry: query tokens without a mask bit in its key
-	touched []uint32 // entries with a nonzero count
-	qmask   []uint64
-	tblocks []uint64     // bit set of the blocks holding a touched entry
-	walk    []bm25Weight // the postings a joint walk visits (bm25Scratch.walk)
-	heap    rankHeap[scored]
-	nodes   entryView
+	counts []uint32 // per entry: query tokens without a mask bit in its key
+	// bmax holds per block the largest count of its entries (0: no
+	// posting touched the block). The walk keeps it as it counts, so
+	// that no list of the touched entries is kept: the scan bounds a
+	// block by it, the seeds are found through it and the counts are
+	// cleared by the blocks it marks. counts and bmax are as long as the
+	// index searched (Len and its blocks), and zero outside a search.
+	bmax  []uint32
+	qmask []uint64
+	walk  []bm25Weight // the postings a joint walk visits (bm25Scratch.walk)
+	heap  rankHeap[scored]
+	nodes entryView
 
 	// lo and hi bound the key lengths of the entries the Jaccard scan
 	// scores (sizefilter.go): the counts of the others may be partial.
@@ -276,10 +281,16 @@ func (ix *Index) getScratch() *scratch {
 	if s == nil {
 		s = &scratch{}
 	}
-	if len(s.counts) < ix.Len() {
-		s.counts = make([]uint32, ix.Len())
+	// The pooled buffers were cleared up to their capacity, whichever
+	// index used them last.
+	n, nb := ix.Len(), ix.nBlocks()
+	if cap(s.counts) < n {
+		s.counts = make([]uint32, n)
 	}
-	s.touched = s.touched[:0]
+	if cap(s.bmax) < nb {
+		s.bmax = make([]uint32, nb)
+	}
+	s.counts, s.bmax = s.counts[:n], s.bmax[:nb]
 	s.lo, s.hi = 0, math.MaxUint32
 	s.xq, s.xmasks, s.xor = s.xq[:0], nil, nil
 	return s
@@ -346,12 +357,16 @@ func (ix *Index) queryMask(q *Query, sc *scratch) {
 	}
 }
 
-// release clears the counts and returns sc to the pool.
+// release clears the counts, by the blocks bmax marks, and returns sc
+// to the pool.
 func (ix *Index) release(sc *scratch) {
-	for _, e := range sc.touched {
-		sc.counts[e] = 0
+	counts := sc.counts
+	for b, m := range sc.bmax {
+		if m != 0 {
+			clear(counts[b*blockSize : min((b+1)*blockSize, len(counts))])
+			sc.bmax[b] = 0
+		}
 	}
-	sc.touched = sc.touched[:0]
 	sc.xmasks, sc.xor = nil, nil
 	scratchPool.Put(sc)
 }
@@ -495,46 +510,40 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
 	wlo, whi := sc.lo, sc.hi
 	lb := ix.languageBlocks(q.Language) // nil: every block holds the language
+	bmax := sc.bmax
 	if !anyMask {
-		// Only the postings can give an entry a token: visit the touched
-		// entries in id order.
-		slices.Sort(sc.touched)
-		for i, e := range sc.touched {
-			if i%pollEvery == pollEvery-1 && lim.stop() {
+		// Only the postings can give an entry a token: visit the
+		// entries of the touched blocks in id order.
+		for b, m := range bmax {
+			lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
+			if lo%pollEvery == 0 && lo > 0 && lim.stop() {
 				break
 			}
-			if l := keyLen[e]; l < wlo || l > whi || !inBlocks(lb, e) {
+			if m == 0 || !inBlocks(lb, uint32(lo)) {
 				continue
 			}
-			inter := counts[e]
-			scanned++
-			if !beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
-				continue
+			for e := lo; e < hi; e++ {
+				inter := counts[e]
+				if l := keyLen[e]; inter == 0 || l < wlo || l > whi {
+					continue
+				}
+				scanned++
+				if !beats(uint64(inter), uint64(n+keyLen[e]-inter), uint32(e)) {
+					continue
+				}
+				offer(uint32(e), inter)
 			}
-			offer(e, inter)
 		}
 	} else {
 		bb := ix.blocks()
 		bb.sizes(ix)
 		nb := len(bb.lmin)
-		tb := slices.Grow(sc.tblocks[:0], (nb+63)/64)[:(nb+63)/64]
-		clear(tb)
 		mw, qm := ix.maskWords, sc.qmask
 		masks := ix.masks
 		// Seeds: the entries of the largest counts are scored first, so
 		// that the bounds are tight from the first block; they are
-		// flagged in counts so that the block pass leaves them out. One
-		// pass over the touched entries marks their blocks, counts them
-		// by count (hist) and keeps the seeds' candidates (seedCands).
-		hist, cand := ix.seedCands(sc, tb, k, lb)
-		sc.tblocks = tb
-		c := histCut(&hist, uint32(k))
-		seeds := 0
-		for _, e := range cand {
-			if counts[e] < c || seeds == maxSeeds*k {
-				continue
-			}
-			seeds++
+		// flagged in counts so that the block pass leaves them out.
+		for _, e := range ix.seeds(sc, k, lb) {
 			inter := ix.inter(sc, int(e))
 			counts[e] |= seededFlag
 			scanned++
@@ -569,13 +578,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 			}
 			pc += xpc
 			i := uint32(pc)
-			if tb[b/64]>>(b%64)&1 != 0 {
-				maxc := uint32(0)
-				for _, c := range counts[lo:hi] {
-					maxc = max(maxc, c&^seededFlag)
-				}
-				i += maxc
-			}
+			i += bmax[b] // the largest count of the block
 			// |A n B| <= |B|: no entry holds more than the block's longest key.
 			if i = min(i, bb.lmax[b]); i == 0 {
 				continue
@@ -640,59 +643,59 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	return out
 }
 
-// seedCands marks in tb the blocks of the touched entries, and returns
-// the touched entries counted by count (capped at maxSeedCount) and,
-// in touched order, the seeds' candidates: a superset of the first
-// maxSeeds*k entries of count at least c whose key length is in the
-// window and whose block is in lb (nil: any), for the c the histogram
-// sets (histCut(hist, k)). It keeps entries of count at least guess,
-// which it raises once maxSeeds*k of those kept count more (then c is
-// above guess), and
-// leaves out an entry of count guess once maxSeeds*k of those kept count
-// guess or more (if c is guess, those come first), so that the list
-// stays under 2*maxSeeds*k entries and the counts are read once.
-func (ix *Index) seedCands(sc *scratch, tb []uint64, k int, lb []uint64) (hist [maxSeedCount + 1]uint32, cand []uint32) {
+// seeds returns the entries the Jaccard scan scores first: in id order,
+// the first maxSeeds*k entries of count at least c whose key length is
+// in the window and whose block is in lb (nil: any), c the largest count
+// up to maxSeedCount that k touched entries reach (seedCut).
+func (ix *Index) seeds(sc *scratch, k int, lb []uint64) []uint32 {
 	counts, keyLen, wlo, whi := sc.counts, ix.keyLen, sc.lo, sc.hi
-	limit := maxSeeds * k
-	cand = sc.cand[:0]
-	guess, nAt, nAbove := uint32(1), 0, 0
-	for _, e := range sc.touched {
-		b := e / blockSize
-		tb[b/64] |= 1 << (b % 64)
-		cc := min(counts[e], maxSeedCount)
-		hist[cc]++
-		if cc < guess || cc == guess && nAt+nAbove >= limit {
+	c, limit := sc.seedCut(uint32(k)), maxSeeds*k
+	cand := sc.cand[:0]
+	for b, m := range sc.bmax {
+		lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
+		if m < c || !inBlocks(lb, uint32(lo)) {
 			continue
 		}
-		if l := keyLen[e]; l < wlo || l > whi || !inBlocks(lb, e) {
-			continue
-		}
-		cand = append(cand, e)
-		if cc == guess {
-			nAt++
-			continue
-		}
-		if nAbove++; nAbove < limit {
-			continue
-		}
-		guess++
-		nAt, nAbove = 0, 0
-		kept := cand[:0]
-		for _, x := range cand {
-			switch xc := min(counts[x], maxSeedCount); {
-			case xc == guess:
-				nAt++
-			case xc > guess:
-				nAbove++
-			default:
-				continue
+		for e := lo; e < hi; e++ {
+			if l := keyLen[e]; counts[e] >= c && l >= wlo && l <= whi {
+				if cand = append(cand, uint32(e)); len(cand) == limit {
+					sc.cand = cand
+					return cand
+				}
 			}
-			kept = append(kept, x)
 		}
-		cand = kept
 	}
 	sc.cand = cand
-	return hist, cand
+	return cand
+}
+
+// seedCut returns the largest count c, up to maxSeedCount, that at least
+// want touched entries reach, or 1 when no count above 1 does (histCut of
+// the touched entries by count). The block maxima find it without a
+// pass over the entries: cb, the largest count at least want blocks
+// reach, is at most c (each such block holds an entry of count cb or
+// more), and the entries of count above cb are in the fewer than want
+// blocks whose largest count is above cb, so only those blocks' counts
+// are read.
+func (sc *scratch) seedCut(want uint32) uint32 {
+	var hist [maxSeedCount + 1]uint32
+	for _, m := range sc.bmax {
+		hist[min(m, maxSeedCount)]++
+	}
+	cb := histCut(&hist, want)
+	hist = [maxSeedCount + 1]uint32{}
+	for b, m := range sc.bmax {
+		if m <= cb {
+			continue
+		}
+		for _, x := range sc.counts[b*blockSize : min((b+1)*blockSize, len(sc.counts))] {
+			if x > cb {
+				hist[min(x, maxSeedCount)]++
+			}
+		}
+	}
+	hist[cb] = want // at least want entries of count cb or more
+	return histCut(&hist, want)
 }
 
 // histCut returns the largest count c, up to maxSeedCount, of which hist

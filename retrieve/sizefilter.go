@@ -151,13 +151,13 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 // walkPostings adds token t's postings to the counts, of the entries in
 // gate only unless it is nil.
 func (ix *Index) walkPostings(t uint32, sc *scratch, gate []uint64) {
-	sc.touched = countList(ix.post[ix.postOff[t]:ix.postOff[t+1]], 0, sc.counts, gate, sc.touched)
+	countList(ix.post[ix.postOff[t]:ix.postOff[t+1]], 0, sc.counts, sc.bmax, gate)
 }
 
 // countList adds one to the counts of the entries of the postings b
 // (deltas from entry e), of those in gate only unless it is nil, and
-// appends to touched the entries it counts first.
-func countList(b []byte, e uint32, counts []uint32, gate []uint64, touched []uint32) []uint32 {
+// raises the largest counts of their blocks in bmax.
+func countList(b []byte, e uint32, counts, bmax []uint32, gate []uint64) {
 	for len(b) > 0 {
 		// Inline one-byte deltas, the common case.
 		if b[0] < 0x80 {
@@ -171,12 +171,19 @@ func countList(b []byte, e uint32, counts []uint32, gate []uint64, touched []uin
 		if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
 			continue
 		}
-		if counts[e] == 0 {
-			touched = append(touched, e)
-		}
-		counts[e]++
+		bumpCount(counts, bmax, e)
 	}
-	return touched
+}
+
+// bumpCount adds one to entry e's count and raises its block's largest
+// count. The count is read first, so that an entry past the index (a
+// damaged posting) panics before anything is written.
+func bumpCount(counts, bmax []uint32, e uint32) {
+	c := counts[e] + 1
+	if m := &bmax[e/blockSize]; c > *m {
+		*m = c
+	}
+	counts[e] = c
 }
 
 // seedWindow returns the window of key lengths [lo, hi] outside which
@@ -190,30 +197,34 @@ func countList(b []byte, e uint32, counts []uint32, gate []uint64, touched []uin
 func (ix *Index) seedWindow(q *Query, sc *scratch, k int, dead []bool) (lo, hi uint32, ok bool) {
 	counts := sc.counts
 	limit := uint32(seedScale * k)
-	var hist [maxSeedCount + 1]uint32
-	for _, e := range sc.touched {
-		hist[min(counts[e], maxSeedCount)]++
-	}
-	c := histCut(&hist, limit)
+	c := sc.seedCut(limit)
 	n := uint32(len(q.Key))
 	h := sc.heap[:0]
 	seen := uint32(0)
-	for _, e := range sc.touched {
-		if counts[e] < c {
+	for b, m := range sc.bmax {
+		if m < c {
 			continue
 		}
-		if seen++; seen > limit {
+		for e := uint32(b * blockSize); e < min(uint32(b+1)*blockSize, uint32(len(counts))); e++ {
+			if counts[e] < c {
+				continue
+			}
+			if seen++; seen > limit {
+				break
+			}
+			if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
+				continue
+			}
+			inter := ix.inter(sc, int(e))
+			s := scored{e, inter, n + ix.keyLen[e] - inter}
+			if len(h) == k && !s.better(h[0]) || ix.leaks(q, e, &sc.nodes) {
+				continue
+			}
+			h.offer(s, k)
+		}
+		if seen > limit {
 			break
 		}
-		if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
-			continue
-		}
-		inter := ix.inter(sc, int(e))
-		s := scored{e, inter, n + ix.keyLen[e] - inter}
-		if len(h) == k && !s.better(h[0]) || ix.leaks(q, e, &sc.nodes) {
-			continue
-		}
-		h.offer(s, k)
 	}
 	sc.heap = h[:0]
 	if len(h) < k || h[0].inter == 0 {

@@ -57,12 +57,10 @@ type splitWalk struct {
 	// when the first half failed; the second half receives every value
 	// sent, so that a send never blocks for good.
 	handoff chan int32
-	touched []uint32 // entries the second half touched first
-	failed  any      // the second half's panic
+	failed  any // the second half's panic
 }
 
-// splitWalks keeps the states (a freeList, as the scratch: the second
-// half's touched list grows to a few MB on a large index).
+// splitWalks keeps the states.
 var splitWalks freeList
 
 // walkSplit walks ord on two goroutines (see above).
@@ -74,13 +72,15 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 	if cap(sp.pos) < len(ord) {
 		sp.pos = make([]splitPos, len(ord))
 	}
-	sp.pos, sp.touched, sp.failed = sp.pos[:len(ord)], sp.touched[:0], nil
+	sp.pos, sp.failed = sp.pos[:len(ord)], nil
 	for len(sp.handoff) > 0 {
 		<-sp.handoff // a -1 nobody read
 	}
-	mid := uint32(ix.Len() / 2)
+	// The halves meet at a block's start, so that each raises the
+	// largest counts (bmax) of its own blocks.
+	mid := uint32(ix.Len()/2) &^ (blockSize - 1)
 	sp.wg.Add(1)
-	go ix.walkSecond(ord, sc.counts, gate, sp)
+	go ix.walkSecond(ord, sc.counts, sc.bmax, gate, sp)
 	defer func() {
 		r := recover()
 		if r != nil {
@@ -90,14 +90,13 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 		if r == nil {
 			r = sp.failed
 		}
-		sc.touched = append(sc.touched, sp.touched...)
 		sp.failed = nil
 		splitWalks.Put(sp)
 		if r != nil {
 			panic(r)
 		}
 	}()
-	counts := sc.counts
+	counts, bmax := sc.counts, sc.bmax
 	for i, t := range ord {
 		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
 		e, off := uint32(0), 0
@@ -114,10 +113,7 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 			if gate != nil && gate[e/64]>>(e%64)&1 == 0 {
 				continue
 			}
-			if counts[e] == 0 {
-				sc.touched = append(sc.touched, e)
-			}
-			counts[e]++
+			bumpCount(counts, bmax, e)
 		}
 		sp.pos[i] = splitPos{off, e}
 		sp.handoff <- int32(i)
@@ -126,7 +122,7 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 
 // walkSecond walks the second halves of the lists ord as walkSplit hands
 // them over. After a panic (a damaged index) it only drains the handoff.
-func (ix *Index) walkSecond(ord []uint32, counts []uint32, gate []uint64, sp *splitWalk) {
+func (ix *Index) walkSecond(ord []uint32, counts, bmax []uint32, gate []uint64, sp *splitWalk) {
 	defer sp.wg.Done()
 	for range ord {
 		i := <-sp.handoff
@@ -134,17 +130,17 @@ func (ix *Index) walkSecond(ord []uint32, counts []uint32, gate []uint64, sp *sp
 			return
 		}
 		if sp.failed == nil {
-			sp.walkHalf(ix, ord[i], sp.pos[i], counts, gate)
+			sp.walkHalf(ix, ord[i], sp.pos[i], counts, bmax, gate)
 		}
 	}
 }
 
 // walkHalf walks token t's postings from p.
-func (sp *splitWalk) walkHalf(ix *Index, t uint32, p splitPos, counts []uint32, gate []uint64) {
+func (sp *splitWalk) walkHalf(ix *Index, t uint32, p splitPos, counts, bmax []uint32, gate []uint64) {
 	defer func() {
 		if r := recover(); r != nil {
 			sp.failed = r
 		}
 	}()
-	sp.touched = countList(ix.post[ix.postOff[t]+uint32(p.off):ix.postOff[t+1]], p.e, counts, gate, sp.touched)
+	countList(ix.post[ix.postOff[t]+uint32(p.off):ix.postOff[t+1]], p.e, counts, bmax, gate)
 }

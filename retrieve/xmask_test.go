@@ -125,12 +125,18 @@ func TestSecondMask(t *testing.T) {
 	}
 }
 
-// TestSeedCands: the seeds the Jaccard scan takes from seedCands' list
-// are those of the plain rule, the first maxSeeds*k touched entries of
-// count at least c in the window and the query's language blocks.
-func TestSeedCands(t *testing.T) {
+// TestSeeds: the walk keeps every block's largest count (scratch.bmax),
+// plain, gated by a window or split over two goroutines, and the seeds
+// the Jaccard scan takes through it are those of the plain rule: in id
+// order, the first maxSeeds*k touched entries of count at least c in the
+// window and the query's language blocks, c the largest count (up to
+// maxSeedCount) that k touched entries reach.
+func TestSeeds(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	raised := 0
+	sf, sw, cs := sizeFilterBytes, splitWalkBytes, canSplit
+	defer func() { sizeFilterBytes, splitWalkBytes, canSplit = sf, sw, cs }()
+	canSplit = func() bool { return true }
+	cuts := map[uint32]int{}
 	for trial := range 8 {
 		b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
 		b.maskBits = []int{0, 8, 40}[trial%3]
@@ -153,38 +159,45 @@ func TestSeedCands(t *testing.T) {
 				q.Language = "java"
 			}
 			k := []int{1, 2, 5, 20}[qi%4]
+			// Plain, windowed, windowed and split.
+			sizeFilterBytes, splitWalkBytes = []int{1 << 62, 0, 0}[qi%3], []int{1 << 62, 1 << 62, 0}[qi%3]
 			sc := ix.getScratch()
 			ix.countJaccard(q, sc, k, nil)
+			for bl, m := range sc.bmax {
+				if want := slices.Max(sc.counts[bl*blockSize : min((bl+1)*blockSize, ix.Len())]); m != want {
+					t.Fatalf("trial %d query %d: block %d's largest count %d, want %d", trial, qi, bl, m, want)
+				}
+			}
 			sc.lo, sc.hi = uint32(r.IntN(3)), uint32(5+r.IntN(40))
 			lb := ix.languageBlocks(q.Language)
-			tb := make([]uint64, (ix.Len()/blockSize+64)/64)
-			hist, cand := ix.seedCands(sc, tb, k, lb)
+			var hist [maxSeedCount + 1]uint32
+			for _, c := range sc.counts {
+				if c > 0 {
+					hist[min(c, maxSeedCount)]++
+				}
+			}
 			c := histCut(&hist, uint32(k))
-			var want, got []uint32
-			for _, e := range sc.touched {
-				if l := ix.keyLen[e]; sc.counts[e] >= c && l >= sc.lo && l <= sc.hi && inBlocks(lb, e) && len(want) < maxSeeds*k {
-					want = append(want, e)
-				}
-				if b := e / blockSize; tb[b/64]>>(b%64)&1 == 0 {
-					t.Fatalf("block of entry %d not marked", e)
+			if got := sc.seedCut(uint32(k)); got != c {
+				t.Fatalf("trial %d query %d k %d: cut %d, want %d", trial, qi, k, got, c)
+			}
+			cuts[c]++
+			var want []uint32
+			for e, n := range sc.counts {
+				if l := ix.keyLen[e]; n >= c && l >= sc.lo && l <= sc.hi && inBlocks(lb, uint32(e)) && len(want) < maxSeeds*k {
+					want = append(want, uint32(e))
 				}
 			}
-			for _, e := range cand {
-				if sc.counts[e] >= c && len(got) < maxSeeds*k {
-					got = append(got, e)
-				}
-			}
-			if !slices.Equal(got, want) {
+			if got := ix.seeds(sc, k, lb); !slices.Equal(got, want) {
 				t.Fatalf("trial %d query %d k %d c %d: seeds %v, want %v", trial, qi, k, c, got, want)
 			}
-			if len(cand) < len(sc.touched)/2 {
-				raised++
-			}
 			ix.release(sc)
+			if slices.ContainsFunc(sc.counts, func(c uint32) bool { return c != 0 }) || slices.ContainsFunc(sc.bmax, func(c uint32) bool { return c != 0 }) {
+				t.Fatalf("trial %d query %d: counts left after release", trial, qi)
+			}
 		}
 	}
-	if raised == 0 {
-		t.Fatal("the candidates never left out half of the touched entries")
+	if len(cuts) < 3 {
+		t.Fatalf("the seeds' cuts were only %v", cuts)
 	}
 }
 
