@@ -3,6 +3,7 @@ package retrieve
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -47,8 +48,13 @@ type blockBounds struct {
 	// (the first windowed walk's): classBits[c] is the bit set of the
 	// entries of key length at least classMin[c] (ascending), each
 	// holding at most a share of the entries (sizeShares).
-	sizeOnce  sync.Once
-	lmax      []uint32
+	sizeOnce sync.Once
+	lmax     []uint32
+	// Derived on first use (not stored): the same bounds per group of
+	// superSize blocks, which the Jaccard scan tries before the
+	// blocks' own (superBounds).
+	superOnce sync.Once
+	super     superBounds
 	classOnce sync.Once
 	classMin  []uint32
 	classBits [][]uint64
@@ -118,4 +124,52 @@ func (b *blockBounds) bm25(ix *Index) {
 			b.tfMax[k], b.dlMin[k] = t, d
 		}
 	})
+}
+
+// Groups of blocks. On the JDK index, against the final threshold of a
+// Jaccard top 50, the median query can rule out 72 % of the groups of 4
+// blocks (43 % of those of 8, 21 % of those of 16) by the union of their
+// masks, their largest count and their key lengths, so that the scan
+// reads 8 bytes of bounds a block for those instead of 40 (both masks'
+// unions, the key lengths).
+
+// superSize is the number of blocks of a group.
+const superSize = 4
+
+// superBounds are per group of superSize blocks the union of their
+// masks' unions (words per group), and their smallest and largest key
+// lengths.
+type superBounds struct {
+	or         []uint64
+	lmin, lmax []uint32
+}
+
+// groups derives b's per-group bounds on first use (after sizes, whose
+// largest key lengths it reads).
+func (b *blockBounds) groups(ix *Index) *superBounds {
+	b.superOnce.Do(func() {
+		b.super = groupBounds(b.or, ix.maskWords, len(b.lmin))
+		g := &b.super
+		ng := (len(b.lmin) + superSize - 1) / superSize
+		g.lmin, g.lmax = make([]uint32, ng), make([]uint32, ng)
+		for k := range ng {
+			lo, hi := k*superSize, min((k+1)*superSize, len(b.lmin))
+			g.lmin[k], g.lmax[k] = slices.Min(b.lmin[lo:hi]), slices.Max(b.lmax[lo:hi])
+		}
+	})
+	return &b.super
+}
+
+// groupBounds returns the unions per group of superSize blocks of the
+// per-block unions or (words per block, nb blocks).
+func groupBounds(or []uint64, words, nb int) superBounds {
+	ng := (nb + superSize - 1) / superSize
+	g := superBounds{or: make([]uint64, ng*words)}
+	for k := range nb {
+		dst := g.or[k/superSize*words : (k/superSize+1)*words]
+		for w, x := range or[k*words : (k+1)*words] {
+			dst[w] |= x
+		}
+	}
+	return g
 }

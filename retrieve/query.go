@@ -272,6 +272,7 @@ type scratch struct {
 	xq     []uint64
 	xmasks []uint64
 	xor    []uint64
+	xgor   []uint64 // the second masks' unions per group of blocks
 }
 
 var scratchPool freeList
@@ -292,7 +293,7 @@ func (ix *Index) getScratch() *scratch {
 	}
 	s.counts, s.bmax = s.counts[:n], s.bmax[:nb]
 	s.lo, s.hi = 0, math.MaxUint32
-	s.xq, s.xmasks, s.xor = s.xq[:0], nil, nil
+	s.xq, s.xmasks, s.xor, s.xgor = s.xq[:0], nil, nil, nil
 	return s
 }
 
@@ -367,7 +368,7 @@ func (ix *Index) release(sc *scratch) {
 			sc.bmax[b] = 0
 		}
 	}
-	sc.xmasks, sc.xor = nil, nil
+	sc.xmasks, sc.xor, sc.xgor = nil, nil, nil
 	scratchPool.Put(sc)
 }
 
@@ -551,84 +552,116 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				offer(e, inter)
 			}
 		}
-		for b := range nb {
-			lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
-			if lo%pollEvery == 0 && lo > 0 && lim.stop() {
+		// The groups of blocks first (blocks.go): a group whose bound
+		// cannot beat the heap is skipped whole.
+		gb := bb.groups(ix)
+		xgor := sc.xgor
+		for g := range len(gb.lmin) {
+			b0, b1 := g*superSize, min((g+1)*superSize, nb)
+			if b0%(pollEvery/blockSize) == 0 && b0 > 0 && lim.stop() {
 				break
 			}
-			if bb.lmax[b] < wlo || bb.lmin[b] > whi {
-				continue // no key length of the window
+			if gb.lmax[g] < wlo || gb.lmin[g] > whi {
+				continue
 			}
-			if lb != nil && lb[b/64]>>(b%64)&1 == 0 {
-				continue // no entry of the query's language
+			gm := uint32(0)
+			for _, m := range bmax[b0:b1] {
+				gm = max(gm, m)
 			}
-			var pc int
+			gpc := 0
 			if mw == 2 {
-				pc = bits.OnesCount64(bb.or[2*b]&qm[0]) + bits.OnesCount64(bb.or[2*b+1]&qm[1])
+				gpc = bits.OnesCount64(gb.or[2*g]&qm[0]) + bits.OnesCount64(gb.or[2*g+1]&qm[1])
 			} else {
-				pc, _ = bb.queryBits(b, qm, nil)
+				for w, x := range qm {
+					gpc += bits.OnesCount64(gb.or[g*mw+w] & x)
+				}
 			}
-			xpc := 0 // the second mask's part of pc
 			if xw == 2 {
-				xpc = bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
+				gpc += bits.OnesCount64(xgor[2*g]&xq[0]) + bits.OnesCount64(xgor[2*g+1]&xq[1])
 			} else {
 				for w, x := range xq[:xw] {
-					xpc += bits.OnesCount64(xor[b*xw+w] & x)
+					gpc += bits.OnesCount64(xgor[g*xw+w] & x)
 				}
 			}
-			pc += xpc
-			i := uint32(pc)
-			i += bmax[b] // the largest count of the block
-			// |A n B| <= |B|: no entry holds more than the block's longest key.
-			if i = min(i, bb.lmax[b]); i == 0 {
+			if i := min(uint32(gpc)+gm, gb.lmax[g]); i == 0 || !beats(uint64(i), uint64(n+max(gb.lmin[g], i)-i), uint32(b0*blockSize)) {
 				continue
 			}
-			if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
-				continue
-			}
-			for e := lo; e < hi; e++ {
-				inter := counts[e]
-				if inter&seededFlag != 0 {
-					continue
+			for b := b0; b < b1; b++ {
+				lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
+				if bb.lmax[b] < wlo || bb.lmin[b] > whi {
+					continue // no key length of the window
 				}
-				l := keyLen[e]
-				if l < wlo || l > whi {
-					continue
+				if lb != nil && lb[b/64]>>(b%64)&1 == 0 {
+					continue // no entry of the query's language
 				}
-				// The entry's own bound: its count plus the query bits
-				// of the block's unions, at most its key length; it
-				// spares the masks of most entries of a block that
-				// passed for one entry's count.
-				ub := min(inter+uint32(pc), l)
-				if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
-					continue
-				}
+				var pc int
 				if mw == 2 {
-					inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
-					if xw > 0 {
-						// Again with the first mask's exact part, before
-						// the second mask is read.
-						ub := min(inter+uint32(xpc), l)
-						if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
-							continue
-						}
-						if xw == 2 {
-							inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
-						} else {
-							inter += sc.xinter(e)
-						}
-					}
+					pc = bits.OnesCount64(bb.or[2*b]&qm[0]) + bits.OnesCount64(bb.or[2*b+1]&qm[1])
 				} else {
-					inter = ix.inter(sc, e)
+					pc, _ = bb.queryBits(b, qm, nil)
 				}
-				if inter == 0 {
+				xpc := 0 // the second mask's part of pc
+				if xw == 2 {
+					xpc = bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
+				} else {
+					for w, x := range xq[:xw] {
+						xpc += bits.OnesCount64(xor[b*xw+w] & x)
+					}
+				}
+				pc += xpc
+				i := uint32(pc)
+				i += bmax[b] // the largest count of the block
+				// |A n B| <= |B|: no entry holds more than the block's longest key.
+				if i = min(i, bb.lmax[b]); i == 0 {
 					continue
 				}
-				scanned++
-				if !beats(uint64(inter), uint64(n+l-inter), uint32(e)) {
+				if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
 					continue
 				}
-				offer(uint32(e), inter)
+				for e := lo; e < hi; e++ {
+					inter := counts[e]
+					if inter&seededFlag != 0 {
+						continue
+					}
+					l := keyLen[e]
+					if l < wlo || l > whi {
+						continue
+					}
+					// The entry's own bound: its count plus the query bits
+					// of the block's unions, at most its key length; it
+					// spares the masks of most entries of a block that
+					// passed for one entry's count.
+					ub := min(inter+uint32(pc), l)
+					if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
+						continue
+					}
+					if mw == 2 {
+						inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
+						if xw > 0 {
+							// Again with the first mask's exact part, before
+							// the second mask is read.
+							ub := min(inter+uint32(xpc), l)
+							if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
+								continue
+							}
+							if xw == 2 {
+								inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
+							} else {
+								inter += sc.xinter(e)
+							}
+						}
+					} else {
+						inter = ix.inter(sc, e)
+					}
+					if inter == 0 {
+						continue
+					}
+					scanned++
+					if !beats(uint64(inter), uint64(n+l-inter), uint32(e)) {
+						continue
+					}
+					offer(uint32(e), inter)
+				}
 			}
 		}
 	}

@@ -113,7 +113,7 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 	if x.words > 0 {
 		sc.xq = slices.Grow(sc.xq[:0], x.words)[:x.words]
 		clear(sc.xq)
-		sc.xmasks, sc.xor = x.masks, x.or
+		sc.xmasks, sc.xor, sc.xgor = x.masks, x.or, x.groups(ix.nBlocks())
 	}
 	ord, total := sc.order[:0], 0
 	for _, t := range q.Key {

@@ -55,6 +55,18 @@ type xmaskData struct {
 	masks []uint64 // words per entry
 	or    []uint64 // words per block: the union of its entries' masks
 	size  atomic.Int64
+
+	// gor holds words per group of superSize blocks: the union of its
+	// blocks' unions (blocks.go), derived on first use (not stored).
+	gonce sync.Once
+	gor   []uint64
+}
+
+// groups returns the unions of x's masks per group of blocks of an
+// index of nb blocks, deriving them on first use.
+func (x *xmaskData) groups(nb int) []uint64 {
+	x.gonce.Do(func() { x.gor = groupBounds(x.or, x.words, nb).or })
+	return x.gor
 }
 
 // xmask returns ix's second mask, deriving it on first use.
