@@ -29,10 +29,12 @@
 // tokens (up to 128, those whose postings are longest) bits of a second
 // mask, stored in the snapshot file beside the first (xmask.go), so that its
 // walk leaves out the longest lists it would read: on a large index most
-// of the bytes of a walk. The pass reads a few bytes per entry, cheaper than
-// walking the long postings of frequent tokens, and skips the blocks of 16
-// entries whose bound cannot beat the heap's worst (blocks.go: the union
-// of a block's masks and its smallest key length bound its entries), the
+// of the bytes of a walk. The walk keeps no list of the entries it
+// touches, only each block's largest count. The pass reads a few bytes per
+// entry, cheaper than walking the long postings of frequent tokens, and
+// skips the groups of 4 blocks and the blocks of 16 entries whose bound
+// cannot beat the heap's worst (blocks.go: the union of their masks, their
+// largest count and their smallest key length bound their entries), the
 // entries of the largest counts scored first so that the bound is tight
 // from the start; inside a block that passes, an entry is scored only when
 // its own count plus the query bits of the block's unions can beat the

@@ -75,12 +75,12 @@ func SetScratchLimit(n int) {
 
 // ScratchBytes returns the bytes of one set of the scratch SetScratchLimit
 // keeps, for an index of n entries: the Jaccard counts, 4 bytes an entry,
-// BM25's bit set of the touched entries, 1/8 byte an entry, and its
+// and their largest per block, 4 bytes a block, BM25's bit set of the touched entries, 1/8 byte an entry, and its
 // accumulators, touched bits and block maxima of a region of entries
 // (bm25Region), 8 + 1/8 + 1/2 bytes an entry of the region.
 func ScratchBytes(n int) int64 {
 	r := int64(min(n, bm25Region))
-	return 4*int64(n) + int64(n+63)/64*8 + r*8 + r/8 + r/2
+	return 4*int64(n) + 4*int64((n+blockSize-1)/blockSize) + int64(n+63)/64*8 + r*8 + r/8 + r/2
 }
 
 // ScratchLimit returns the limit SetScratchLimit sets.

@@ -549,9 +549,11 @@ func (ix *Index) Bytes() int64 {
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}
-	// The block bounds, derived on first use (blocks.go); BM25's 5 bytes
-	// a block, derived on its first use, are left out.
-	n += int64((ix.Len()+blockSize-1)/blockSize) * int64(8*ix.maskWords+4)
+	// The block bounds, derived on first use (blocks.go), with those of
+	// the groups of blocks; BM25's 5 bytes a block, derived on its first
+	// use, are left out.
+	nb := int64(ix.nBlocks())
+	n += nb*int64(8*ix.maskWords+4) + (nb+superSize-1)/superSize*int64(8*ix.maskWords+8)
 	if ix.xm != nil {
 		n += ix.xm.bytes() // the Jaccard ranking's second mask, once derived
 	}
