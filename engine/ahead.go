@@ -108,3 +108,56 @@ func linesBytes(lines []string) int {
 	}
 	return n
 }
+
+// The outline after the cursor, parsed ahead. The definition context
+// adds the declarations after the cursor to the buffer's outline
+// (buffer.addAfter), and where the indexed outline cannot stand for them
+// (the cursor's row opens a bracket, or the buffer is an edited version)
+// that is a parse of the whole buffer (state.parsedAfter), as costly as
+// the query's on a long file. Its source depends only on the query parse
+// (which bodies it blanked), so for a large buffer with a core to spare
+// it runs beside the retrieval, started once the query parse is done:
+// the same function on the same lines, so its outline is the one the
+// definition context would have parsed itself.
+
+// afterAhead is the parse of the outline after the cursor under way.
+type afterAhead struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	syms   []lang.Symbol // parsedAfter's result, once done is closed
+	ok     bool
+}
+
+// startAfter starts parsedAfter for the buffer on its own goroutine when
+// addAfter will need it and the buffer is large enough to repay a second
+// goroutine; b must be parsed, and its outline not yet given the
+// declarations after the cursor.
+func (b *buffer) startAfter(ctx context.Context, l *lang.Language, st *state) {
+	if b.afterAhead != nil || !b.ahead || b.withAfter || b.file == nil || len(b.after) == 0 ||
+		!parsesAhead(linesBytes(b.lines)+linesBytes(b.after)) || st.indexedAfter(b, l) != nil {
+		return
+	}
+	actx, cancel := context.WithCancel(ctx)
+	a := &afterAhead{cancel: cancel, done: make(chan struct{})}
+	path := b.path
+	go func() {
+		defer close(a.done)
+		a.syms, a.ok = st.parsedAfter(actx, b, l, path)
+	}()
+	b.afterAhead = a
+}
+
+// wait returns the parse's result once it is done.
+func (a *afterAhead) wait() ([]lang.Symbol, bool) {
+	<-a.done
+	a.cancel()
+	return a.syms, a.ok
+}
+
+// stop ends the parse, when its result is not wanted, and waits for it.
+func (a *afterAhead) stop() {
+	if a != nil {
+		a.cancel()
+		<-a.done
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,76 @@ func TestParseAhead(t *testing.T) {
 			}
 			if l.Name == "java" && recovered == 0 {
 				t.Error("no Java cursor's query was recovered: the whole parse ahead was not tried")
+			}
+		})
+	}
+}
+
+// TestAfterAhead: with the outline after the cursor parsed beside the
+// retrieval (buffer.startAfter), the buffer's outline once addAfter ran
+// is the one addAfter parses itself, at cursors of the large fixtures,
+// in the indexed version and with the row before the cursor edited
+// (where the indexed outline cannot stand for the code after the
+// cursor); and a parse started and stopped unused leaves nothing
+// running.
+func TestAfterAhead(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ rel, src string }{{"p/Bundle.java", aheadJava()}, {"store.py", aheadPython()}} {
+		t.Run(c.rel, func(t *testing.T) {
+			idx := t.TempDir()
+			buildIndex(t, fileRepo(t, c.rel, c.src), idx)
+			e := openIndex(t, idx, Options{})
+			st := e.cur.Load()
+			l := lang.ForPath(c.rel)
+			indexed := lang.SplitLines(c.src)
+			edited := slices.Clone(indexed)
+			started := 0
+			for _, lines := range [][]string{indexed, edited} {
+				for line := 2; line < len(lines)-1; line += 61 {
+					if &lines[0] == &edited[0] {
+						lines[line-2] = indexed[line-2] + " " + l.CommentPrefix + " edited"
+					}
+					after := func(ahead bool) *buffer {
+						b := newBuffer(c.rel, lines, line)
+						b.ahead = true
+						if _, err := b.parse(ctx, l, c.rel, st, false); err != nil {
+							t.Fatalf("line %d: %v", line, err)
+						}
+						if ahead {
+							b.startAfter(ctx, l, st)
+							if b.afterAhead != nil {
+								started++
+							}
+						}
+						b.addAfter(ctx, l, b.path, st)
+						b.afterAhead.stop()
+						return b
+					}
+					seq, par := after(false), after(true)
+					if !reflect.DeepEqual(seq.file, par.file) || !reflect.DeepEqual(seq.prefix, par.prefix) {
+						t.Fatalf("line %d: the outline with the declarations after the cursor parsed ahead differs from the one parsed after", line)
+					}
+					lines[line-2] = indexed[line-2]
+				}
+			}
+			if started == 0 {
+				t.Fatal("no outline after the cursor was parsed ahead")
+			}
+			// Started, then stopped without being waited for.
+			edited[len(edited)/2-2] += " " + l.CommentPrefix + " edited"
+			b := newBuffer(c.rel, edited, len(edited)/2)
+			b.ahead = true
+			if _, err := b.parse(ctx, l, c.rel, st, false); err != nil {
+				t.Fatal(err)
+			}
+			b.startAfter(ctx, l, st)
+			b.afterAhead.stop()
+			if b.afterAhead != nil {
+				select {
+				case <-b.afterAhead.done:
+				default:
+					t.Fatal("stop returned with the parse running")
+				}
 			}
 		})
 	}

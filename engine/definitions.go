@@ -54,6 +54,9 @@ type buffer struct {
 	// ahead lets parse run the outline's parse beside the query's on
 	// a large buffer (ahead.go): a core is free for it.
 	ahead bool
+	// afterAhead is the outline after the cursor parsed beside the
+	// retrieval (ahead.go), nil when it is not.
+	afterAhead *afterAhead
 }
 
 // newBuffer returns the buffer of a cursor on 1-based line of a file of
@@ -266,7 +269,12 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 		whole = f.Symbols
 	} else {
 		var ok bool
-		if whole, ok = st.parsedAfter(ctx, b, l, name); !ok {
+		if a := b.afterAhead; a != nil && name == b.path {
+			whole, ok = a.wait() // parsedAfter(ctx, b, l, b.path), parsed ahead
+		} else {
+			whole, ok = st.parsedAfter(ctx, b, l, name)
+		}
+		if !ok {
 			return
 		}
 	}

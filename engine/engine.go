@@ -888,6 +888,7 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 	}
 	st.buffers.load(buf, l, e.opts.WholePrefixParse)
 	defer st.buffers.store(buf, l)
+	defer func() { buf.afterAhead.stop() }() // no work of the request outlives it
 	if !req.NoRetrieval {
 		// The leak rule needs the cursor's place in an indexed file.
 		leakPath := relPath
@@ -964,6 +965,11 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 		return err
 	}
 	parse := time.Since(t0)
+	if !req.NoDefinitions && !e.opts.NoDefinitions {
+		// The definition context's parse of the code after the cursor
+		// runs beside the search (ahead.go).
+		buf.startAfter(ctx, l, st)
+	}
 	k := req.TopK
 	if k <= 0 {
 		k = 10

@@ -182,7 +182,12 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		}
 	}
 	q.Graph = sed.Graph{Target: s.Target, Hop: s.Hop, Edges: s.Edges, Tokens: make([][]uint32, len(s.Nodes))}
-	unknown := map[string]uint32{}
+	// The id of each word seen so far: a word recurs across the slice's
+	// statements (keywords, the names they share), and a vocabulary
+	// lookup is a binary search over the mapped table. Words the index
+	// has never seen get ids past its vocabulary, in the order they come.
+	seen := map[string]uint32{}
+	unknown := 0
 	var words []string
 	for i, v := range s.Nodes {
 		if i == s.Target || g.Nodes[v].Dummy {
@@ -192,12 +197,13 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {
-			id, ok := ix.vocab.Lookup(w)
+			id, ok := seen[w]
 			if !ok {
-				if id, ok = unknown[w]; !ok {
-					id = uint32(ix.vocab.Len() + len(unknown))
-					unknown[w] = id
+				if id, ok = ix.vocab.Lookup(w); !ok {
+					id = uint32(ix.vocab.Len() + unknown)
+					unknown++
 				}
+				seen[w] = id
 			}
 			ids = append(ids, id)
 		}
