@@ -659,6 +659,8 @@ type bm25Scratch struct {
 	nodes  entryView
 	ess    []uint64
 	scan   bm25Scan
+	split  bool        // the walk takes a helper when a core is free (bm25split.go)
+	help   *bm25Helper // its state
 }
 
 var bm25ScratchPool freeList
@@ -934,6 +936,7 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 	sc.scan.bb = ix.blocks()
 	sc.scan.bb.bm25(ix)
 	sc.scan.lb = ix.languageBlocks(q.Language)
+	bm25Running.Add(1)
 	return sc
 }
 
@@ -954,8 +957,10 @@ func (sc *bm25Scratch) clear() {
 // release clears what the walk set and pools sc.
 func (sc *bm25Scratch) release() {
 	sc.clear()
+	sc.clearHelper()
 	sc.top = sc.scan.top[:0]
 	sc.scan = bm25Scan{}
+	bm25Running.Add(-1)
 	bm25ScratchPool.Put(sc)
 }
 
@@ -1002,6 +1007,11 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 		cur = append(cur, bm25Cursor{i: ix.bm.postAt[r.t], j: ix.bm.postManyAt[r.t]})
 	}
 	sc.cur = cur
+	total := 0
+	for _, r := range lists {
+		total += ix.postLen(r.t)
+	}
+	sc.split = js == nil && total >= bm25SplitBytes && len(lists) > 1
 	sc.floor(lists)
 	done := walked == nil
 	n := ix.Len()
@@ -1029,59 +1039,70 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 
 // walkRegion adds the terms of the postings of lists (0: none, a token
 // only the counts of js need) of the entries of the region into acc, from
-// the lists' cursors.
+// the lists' cursors; on two cores when one is free (bm25split.go).
 func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch) {
-	s := &sc.scan
-	ix, bq := s.ix, s.bq
-	acc, marked, bmax, dl, bm := sc.acc, sc.marked, sc.bmax, ix.bm.dl, &ix.bm
-	kA, kB := bq.kA, bq.kB
-	lo, hi := sc.lo, sc.hi
-	many := bm.postTF.many
-	for li, r := range lists {
+	if js == nil && sc.split && canHelpBM25() {
+		sc.walkSplit(lim, lists)
+		return
+	}
+	for li := range lists {
 		if lim.stop() {
 			break
 		}
-		c := &sc.cur[li]
-		b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]
-		e, i, j, off := c.e, c.i, c.j, 0
-		for off < len(b) {
-			ne, k := e+uint32(b[off]), 1
-			if b[off] >= 0x80 {
-				v, l := uvarint(b[off:])
-				ne, k = e+uint32(v), l
-			}
-			if ne >= hi {
-				break
-			}
-			e, off = ne, off+k
-			if js != nil {
-				bumpCount(js.counts, js.bmax, e)
-			}
-			if r.w == 0 { // no term: a token only the counts need
-				continue
-			}
-			tf := uint32(1)
-			if many[i/64]>>(i%64)&1 != 0 {
-				tf = bm.postTF.tfMany(i, j)
-				j++
-			}
-			i++
-			d := uint32(dl[e])
-			if d == math.MaxUint16 {
-				d = bm.dlBig[e]
-			}
-			// bm25Term, whose call does not inline.
-			if t := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); t > 0 {
-				x := e - lo
-				a := acc[x] + t
-				acc[x] = a
-				marked[x/64] |= 1 << (x % 64)
-				bmax[x/blockSize] = max(bmax[x/blockSize], a)
-			}
-		}
-		c.off += uint32(off)
-		c.e, c.i, c.j = e, i, j
+		sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, js)
 	}
+}
+
+// walkList adds the terms of the postings of list li (token r) of the
+// entries of the region into acc, marked and bmax, from the list's
+// cursor, and moves the cursor to the region's end.
+func (sc *bm25Scratch) walkList(li int, r bm25Weight, acc []int64, marked []uint64, bmax []int64, js *scratch) {
+	s := &sc.scan
+	ix, bq := s.ix, s.bq
+	dl, bm := ix.bm.dl, &ix.bm
+	kA, kB := bq.kA, bq.kB
+	lo, hi := sc.lo, sc.hi
+	many := bm.postTF.many
+	c := &sc.cur[li]
+	b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]
+	e, i, j, off := c.e, c.i, c.j, 0
+	for off < len(b) {
+		ne, k := e+uint32(b[off]), 1
+		if b[off] >= 0x80 {
+			v, l := uvarint(b[off:])
+			ne, k = e+uint32(v), l
+		}
+		if ne >= hi {
+			break
+		}
+		e, off = ne, off+k
+		if js != nil {
+			bumpCount(js.counts, js.bmax, e)
+		}
+		if r.w == 0 { // no term: a token only the counts need
+			continue
+		}
+		tf := uint32(1)
+		if many[i/64]>>(i%64)&1 != 0 {
+			tf = bm.postTF.tfMany(i, j)
+			j++
+		}
+		i++
+		d := uint32(dl[e])
+		if d == math.MaxUint16 {
+			d = bm.dlBig[e]
+		}
+		// bm25Term, whose call does not inline.
+		if t := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); t > 0 {
+			x := e - lo
+			a := acc[x] + t
+			acc[x] = a
+			marked[x/64] |= 1 << (x % 64)
+			bmax[x/blockSize] = max(bmax[x/blockSize], a)
+		}
+	}
+	c.off += uint32(off)
+	c.e, c.i, c.j = e, i, j
 }
 
 // seed scores first the n entries of the region with the largest rare

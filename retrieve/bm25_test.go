@@ -618,6 +618,19 @@ func TestRankAllocs(t *testing.T) {
 	}); n > 4 {
 		t.Errorf("bm25 by regions with a floor: %.1f allocations per ranking, want at most 4", n)
 	}
+	// And walked on two goroutines (bm25split.go).
+	splitBytes, canHelp := bm25SplitBytes, canHelpBM25
+	defer func() { bm25SplitBytes, canHelpBM25 = splitBytes, canHelp }()
+	bm25SplitBytes, canHelpBM25 = 0, func() bool { return true }
+	BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{})
+	if n := testing.AllocsPerRun(50, func() {
+		if _, _, err := BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 4 {
+		t.Errorf("bm25 on two goroutines: %.1f allocations per ranking, want at most 4", n)
+	}
+	bm25SplitBytes = splitBytes
 	// The joint ranking of mode hybrid: its two lists.
 	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})
 	n := testing.AllocsPerRun(50, func() {

@@ -64,14 +64,19 @@ func longQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
 
 // TestBM25RegionsEqualsBruteForce: ranked region by region (bm25Region
 // of 64 to 1024 entries, several to most indexes), with and without a
-// floor (bm25FloorBytes 0 or the default), BM25 and mode hybrid's lists
-// are exactly the definitions', over random indexes, indexes of two
+// floor (bm25FloorBytes 0 or the default), walked on one goroutine or on
+// two (bm25split.go, the helper taking lists in every region), BM25 and
+// mode hybrid's lists are exactly the definitions', over random indexes,
+// indexes of two
 // languages (queries of either or none) and snapshots (masked files, a
 // delta with its own token ids), with long queries and small alphabets
 // (ties).
 func TestBM25RegionsEqualsBruteForce(t *testing.T) {
-	region, floorBytes := bm25Region, bm25FloorBytes
-	defer func() { bm25Region, bm25FloorBytes = region, floorBytes }()
+	region, floorBytes, splitBytes, canHelp := bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25
+	defer func() {
+		bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25, bm25WaitHelper = region, floorBytes, splitBytes, canHelp, false
+	}()
+	canHelpBM25, bm25WaitHelper = func() bool { return true }, true
 	r := rand.New(rand.NewPCG(31, 32))
 	several := 0 // rankings of several regions
 	floors := 0  // rankings with a floor
@@ -95,6 +100,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 		for qi := range 20 {
 			bm25Region = []int{64, 64, 128, 1024}[r.IntN(4)]
 			bm25FloorBytes = []int{0, floorBytes}[r.IntN(2)]
+			bm25SplitBytes = []int{0, splitBytes}[r.IntN(2)]
 			if s.base.Len() > bm25Region {
 				several++
 			}
@@ -103,7 +109,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 				q.Language = []string{"", "python", "java"}[r.IntN(3)]
 			}
 			n := 1 + r.IntN(20)
-			what := fmt.Sprintf("trial %d query %d n %d region %d", trial, qi, n, bm25Region)
+			what := fmt.Sprintf("trial %d query %d n %d region %d floor %d split %d", trial, qi, n, bm25Region, bm25FloorBytes, bm25SplitBytes)
 			got, st, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
 			if err != nil {
 				t.Fatal(err)

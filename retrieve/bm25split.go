@@ -1,0 +1,165 @@
+package retrieve
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// BM25's walk on two cores.
+//
+// A BM25 ranking spends most of its time walking the postings of the
+// query's rarer tokens into a region's accumulators (bm25Scratch.walkList),
+// and in mode hybrid it is the slower of the two rankers: once the Jaccard
+// ranking beside it is done, its core idles while BM25 walks on. So when a
+// core is free, a region's lists are walked by two goroutines at once,
+// each taking the next list not yet taken (an atomic counter), the caller
+// into the region's accumulators and a helper into accumulators of its own,
+// which are added into the caller's once both are done. A term is an
+// integer number of units, so the sums, and everything ranked from them,
+// are those of one walk whatever goroutine walked which list; a list's
+// cursor is moved by the one that walked it, and the next region starts
+// only once both are done. The caller never waits for the helper to start:
+// a helper the scheduler runs late finds the lists taken and returns.
+//
+// A core is free when the coarse rankings under way in the process
+// (Jaccard and BM25 rankings, and the helpers themselves) are fewer than
+// GOMAXPROCS, as the rule of Options.Walk and splitwalk.go count them: a
+// lone hybrid request takes a helper once its Jaccard ranking is done, a
+// lone BM25 ranking from its first long region; the joint walk of mode
+// hybrid (taken when the cores are busy) never does.
+
+// bm25SplitBytes is the length of the rare postings of a query (bytes)
+// from which a BM25 ranking walks its regions on two cores when one is
+// free; a variable so that the property tests split small walks.
+var bm25SplitBytes = 1 << 18
+
+// bm25Running counts the BM25 rankings under way, bm25Helpers their
+// helpers.
+var bm25Running, bm25Helpers atomic.Int32
+
+// canHelpBM25 reports whether a BM25 walk may take a helper now (a
+// variable: the property tests split on any machine).
+var canHelpBM25 = func() bool {
+	return int(jaccardRunning.Load()+bm25Running.Load()+bm25Helpers.Load()) < runtime.GOMAXPROCS(0)
+}
+
+// bm25WaitHelper makes the caller wait for the helper to take a list
+// before it takes one, so that the property tests see both walk.
+var bm25WaitHelper = false
+
+// bm25Helper is the helper's state, kept with the scratch: accumulators
+// of a region, their touched bits and block maxima (as bm25Scratch's).
+type bm25Helper struct {
+	wg     sync.WaitGroup
+	acc    []int64
+	marked []uint64
+	bmax   []int64
+	next   atomic.Int32 // the next list to take
+	lim    scanLimit
+	failed any  // the helper's panic
+	dirty  bool // acc, marked or bmax may hold a walk's sums
+}
+
+// walkSplit walks the region's lists on two goroutines (see above).
+func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
+	h := sc.help
+	if h == nil {
+		h = &bm25Helper{}
+		sc.help = h
+	}
+	if len(h.acc) != len(sc.acc) {
+		h.acc = make([]int64, len(sc.acc))
+		h.marked = make([]uint64, len(sc.marked))
+		h.bmax = make([]int64, len(sc.bmax))
+	}
+	h.next.Store(0)
+	h.lim, h.failed, h.dirty = *lim, nil, true
+	bm25Helpers.Add(1)
+	h.wg.Add(1)
+	go sc.helpWalk(lists)
+	func() {
+		// A panic of the caller's walk (a damaged index) waits for the
+		// helper, which writes into the pooled scratch.
+		defer h.wg.Wait()
+		for bm25WaitHelper && h.next.Load() == 0 {
+			runtime.Gosched()
+		}
+		for {
+			li := int(h.next.Add(1) - 1)
+			if li >= len(lists) || lim.stop() {
+				break
+			}
+			sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, nil)
+		}
+	}()
+	if h.failed != nil {
+		r := h.failed
+		h.failed = nil
+		panic(r)
+	}
+	if h.lim.err != nil && lim.err == nil {
+		lim.err = h.lim.err
+	}
+	lim.partial = lim.partial || h.lim.partial
+	sc.mergeHelper()
+}
+
+// helpWalk is the helper's goroutine: it takes lists until none is left.
+func (sc *bm25Scratch) helpWalk(lists []bm25Weight) {
+	h := sc.help
+	defer func() {
+		if r := recover(); r != nil {
+			h.failed = r
+		}
+		bm25Helpers.Add(-1)
+		h.wg.Done()
+	}()
+	for {
+		li := int(h.next.Add(1) - 1)
+		if li >= len(lists) || h.lim.stop() {
+			return
+		}
+		sc.walkList(li, lists[li], h.acc, h.marked, h.bmax, nil)
+	}
+}
+
+// mergeHelper adds the helper's sums into the region's and clears them.
+func (sc *bm25Scratch) mergeHelper() {
+	h := sc.help
+	acc, marked, bmax := sc.acc, sc.marked, sc.bmax
+	for w, x := range h.marked {
+		if x == 0 {
+			continue
+		}
+		marked[w] |= x
+		for ; x != 0; x &= x - 1 {
+			i := w*64 + bits.TrailingZeros64(x)
+			a := acc[i] + h.acc[i]
+			acc[i] = a
+			bmax[i/blockSize] = max(bmax[i/blockSize], a)
+			h.acc[i] = 0
+		}
+		h.marked[w] = 0
+		clear(h.bmax[w*64/blockSize : (w+1)*64/blockSize])
+	}
+	h.dirty = false
+}
+
+// clearHelper clears the helper's sums after a walk that did not merge
+// them (it panicked).
+func (sc *bm25Scratch) clearHelper() {
+	h := sc.help
+	if h == nil || !h.dirty {
+		return
+	}
+	for w, x := range h.marked {
+		for ; x != 0; x &= x - 1 {
+			h.acc[w*64+bits.TrailingZeros64(x)] = 0
+		}
+		h.marked[w] = 0
+	}
+	clear(h.bmax)
+	h.dirty = false
+}
