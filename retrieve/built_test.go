@@ -218,16 +218,72 @@ func exhaustiveJaccard(ix *Index, q *Query, n int) []Hit {
 	return sortHits(hits, n)
 }
 
+// exhaustiveBM25 is the BM25 top n of ix for q (a snapshot of ix alone)
+// by the plainest exact means: every posting of the query's rarer tokens
+// added into an accumulator of every entry, then every entry scored from
+// it and its mask tokens (no regions, floor, bounds, seeds or helper),
+// under the leak rule and language filter.
+func exhaustiveBM25(s *Snapshot, q *Query, p BM25Params, n int) []Hit {
+	ix := s.base
+	N := s.Len()
+	kA, kB := p.norm(N, s.liveDL())
+	bq := getBM25Query(ix)
+	defer bm25QueryPool.Put(bq)
+	bq.prepare(s, ix, q, p, N, kA, kB)
+	k := func(e uint32) float64 { return kA + kB*float64(ix.bm.dlOf(e)) }
+	acc := make([]int64, ix.Len())
+	for _, r := range bq.rare {
+		i, j := ix.bm.postAt[r.t], ix.bm.postManyAt[r.t]
+		for e := range ix.postings(r.t) {
+			tf := uint32(1)
+			if ix.bm.postTF.isMany(i) {
+				tf = ix.bm.postTF.tfMany(i, j)
+				j++
+			}
+			i++
+			acc[e] += bm25Term(r.w, tf, k(e))
+		}
+	}
+	var v entryView
+	var hits []Hit
+	for fi := range ix.files {
+		f := &ix.files[fi]
+		if q.Language != "" && f.language != q.Language {
+			continue
+		}
+		end := uint32(ix.Len())
+		if fi+1 < len(ix.files) {
+			end = ix.files[fi+1].entryBase
+		}
+		for e := f.entryBase; e < end; e++ {
+			score := acc[e] + ix.bm25Mask(bq, e, k(e))
+			if score <= 0 || f.path == q.Path && ix.leaks(q, e, &v) {
+				continue
+			}
+			hits = append(hits, Hit{int(e), float64(score) / bm25Unit})
+			if len(hits) == 64*n {
+				hits = sortHits(hits, n)
+			}
+		}
+	}
+	return sortHits(hits, n)
+}
+
 // TestBuiltRankEqualsExhaustive: on an index graphcoder build wrote
 // (GRAPHCODER_BENCH_INDEX), over 300 seeded queries, the Jaccard top 1,
 // 10 and 50 (second mask, block and entry bounds, seeds, and the window
 // and split walk when a query's postings are long) and the Jaccard list
-// of the joint walk of mode hybrid are exactly exhaustiveJaccard's, ties
-// included.
+// of the joint walk of mode hybrid are exactly exhaustiveJaccard's, and
+// on every other query the BM25 top 1, 10 and 50 (regions, floor, block
+// and entry bounds, seeds), walked on one goroutine and with a helper
+// (bm25split.go), and the BM25 list of the joint walk are exactly
+// exhaustiveBM25's, ties included.
 func TestBuiltRankEqualsExhaustive(t *testing.T) {
 	ix := builtIndex(t)
 	s := &Snapshot{base: ix}
 	qs := builtQueries(t, s, ix, 300, 7)
+	splitBytes, canHelp := bm25SplitBytes, canHelpBM25
+	defer func() { bm25SplitBytes, canHelpBM25 = splitBytes, canHelp }()
 	for i, q := range qs {
 		n := []int{1, 10, 50}[i%3]
 		what := fmt.Sprintf("%s:%d n %d", q.Path, q.Line, n)
@@ -238,6 +294,15 @@ func TestBuiltRankEqualsExhaustive(t *testing.T) {
 			t.Fatal(err)
 		}
 		equalHits(t, "joint: "+what, lists[0], want)
+		if i%2 != 0 {
+			continue
+		}
+		want = exhaustiveBM25(s, q, DefaultBM25, n)
+		equalHits(t, "joint bm25: "+what, lists[1], want)
+		bm25SplitBytes, canHelpBM25 = 1<<62, canHelp
+		equalHits(t, "bm25: "+what, mustRank(t, BM25(DefaultBM25), s, q, n), want)
+		bm25SplitBytes, canHelpBM25 = 0, func() bool { return true }
+		equalHits(t, "bm25 with a helper: "+what, mustRank(t, BM25(DefaultBM25), s, q, n), want)
 	}
 }
 
