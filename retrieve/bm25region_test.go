@@ -181,3 +181,34 @@ func BenchmarkBuiltBM25Tail(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuiltBM25Split times BM25's top 50 and mode hybrid's coarse
+// stage (as BenchmarkBuiltBM25Tail) over 500 seeded queries of an index
+// graphcoder build wrote (GRAPHCODER_BENCH_INDEX), query by query walked
+// on one goroutine and with a helper when a core is free (bm25split.go)
+// in turn, and reports the median, p95 and p99 of the wall time and of
+// the CPU time of the calling thread (Linux: the helper's is not
+// counted, nor in hybrid the rankers' own goroutines').
+func BenchmarkBuiltBM25Split(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	split := bm25SplitBytes
+	defer func() { bm25SplitBytes = split }()
+	names := []string{"one", "helper"}
+	opt := Options{Mode: Hybrid, TopK: 50}.withDefaults()
+	for _, what := range []string{"bm25", "hybrid"} {
+		b.Run(what, func(b *testing.B) {
+			timeVariants(b, qs, names, func(i int, q *Query) error {
+				bm25SplitBytes = []int{1 << 62, split}[i]
+				if what == "bm25" {
+					_, _, err := BM25(DefaultBM25).Rank(context.Background(), s, q, 50, time.Time{})
+					return err
+				}
+				var st Stats
+				_, err := s.hybrid(context.Background(), q, opt, time.Time{}, &st)
+				return err
+			})
+		})
+	}
+}

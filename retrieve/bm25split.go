@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // BM25's walk on two cores.
@@ -28,7 +29,13 @@ import (
 // GOMAXPROCS, as the rule of Options.Walk and splitwalk.go count them: a
 // lone hybrid request takes a helper once its Jaccard ranking is done, a
 // lone BM25 ranking from its first long region; the joint walk of mode
-// hybrid (taken when the cores are busy) never does.
+// hybrid (taken when the cores are busy) never does. The rule sees the
+// process only: on a machine whose cores other processes keep busy the
+// helper's thread waits for one, and the caller for the helper at the
+// end of the region. So a caller that waited for its helper longer than
+// a region's share of a list takes (bm25LateHelper) walks the rest of
+// its ranking alone, and no walk of the process takes a helper for a
+// while (bm25HelperPause).
 
 // bm25SplitBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking walks its regions on two cores when one is
@@ -42,8 +49,20 @@ var bm25Running, bm25Helpers atomic.Int32
 // canHelpBM25 reports whether a BM25 walk may take a helper now (a
 // variable: the property tests split on any machine).
 var canHelpBM25 = func() bool {
-	return int(jaccardRunning.Load()+bm25Running.Load()+bm25Helpers.Load()) < runtime.GOMAXPROCS(0)
+	return int(jaccardRunning.Load()+bm25Running.Load()+bm25Helpers.Load()) < runtime.GOMAXPROCS(0) &&
+		time.Now().UnixNano() >= bm25HelpFrom.Load()
 }
+
+// bm25LateHelper is how long a caller may wait for its helper at the end
+// of a region before it walks on alone, bm25HelperPause how long the
+// process then takes no helper, and bm25HelpFrom (Unix nanoseconds) the
+// end of the pause.
+const (
+	bm25LateHelper  = 250 * time.Microsecond
+	bm25HelperPause = 100 * time.Millisecond
+)
+
+var bm25HelpFrom atomic.Int64
 
 // bm25WaitHelper makes the caller wait for the helper to take a list
 // before it takes one, so that the property tests see both walk.
@@ -79,6 +98,7 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 	bm25Helpers.Add(1)
 	h.wg.Add(1)
 	go sc.helpWalk(lists)
+	var waited time.Time
 	func() {
 		// A panic of the caller's walk (a damaged index) waits for the
 		// helper, which writes into the pooled scratch.
@@ -93,7 +113,12 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 			}
 			sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, nil)
 		}
+		waited = time.Now()
 	}()
+	if now := time.Now(); now.Sub(waited) > bm25LateHelper {
+		sc.split = false
+		bm25HelpFrom.Store(now.Add(bm25HelperPause).UnixNano())
+	}
 	if h.failed != nil {
 		r := h.failed
 		h.failed = nil
