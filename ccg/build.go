@@ -60,8 +60,11 @@ func Build(f *lang.File) *Graph {
 	for i := range cdFrom {
 		edges = append(edges, Edge{From: cdFrom[i], To: cdTo[i], Type: CD})
 	}
+	// The names of the variables, sorted, and each name's number in them.
+	var rank []int32
+	g.Vars, rank = sortedNames(dd.names)
 	for i := range dd.from {
-		edges = append(edges, Edge{From: dd.from[i], To: dd.to[i], Type: DD, Var: dd.names[dd.vars[i]]})
+		edges = append(edges, Edge{From: dd.from[i], To: dd.to[i], Type: DD, Var: rank[dd.vars[i]] + 1})
 	}
 	slices.SortFunc(edges, compareEdges)
 	g.Edges = slices.Compact(edges)
@@ -88,6 +91,28 @@ func compareEdges(a, b Edge) int {
 		return c
 	}
 	return cmp.Compare(a.Var, b.Var)
+}
+
+// sortedNames returns names sorted and without duplicates, and the index
+// of each of names in them.
+func sortedNames(names []string) (sorted []string, rank []int32) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	order := make([]int32, len(names))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(names[a], names[b]) })
+	rank = make([]int32, len(names))
+	sorted = make([]string, 0, len(names))
+	for _, i := range order {
+		if len(sorted) == 0 || sorted[len(sorted)-1] != names[i] {
+			sorted = append(sorted, names[i])
+		}
+		rank[i] = int32(len(sorted) - 1)
+	}
+	return sorted, rank
 }
 
 // index rebuilds the adjacency lists from Edges, in compressed rows (one

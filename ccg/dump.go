@@ -120,8 +120,8 @@ func writeText(w *bufio.Writer, g *Graph, sub *Subset, nodes []int32, hops map[i
 	}
 	for _, e := range edges {
 		fmt.Fprintf(w, "%d -%s-> %d", e.From, e.Type, e.To)
-		if e.Var != "" {
-			fmt.Fprintf(w, " %s", e.Var)
+		if v := g.Var(e); v != "" {
+			fmt.Fprintf(w, " %s", v)
 		}
 		w.WriteByte('\n')
 	}
@@ -180,7 +180,7 @@ func writeJSON(w io.Writer, g *Graph, sub *Subset, nodes []int32, hops map[int32
 		out.Nodes = append(out.Nodes, jn)
 	}
 	for _, e := range edges {
-		out.Edges = append(out.Edges, jsonEdge{From: e.From, To: e.To, Type: e.Type.String(), Var: e.Var})
+		out.Edges = append(out.Edges, jsonEdge{From: e.From, To: e.To, Type: e.Type.String(), Var: g.Var(e)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -214,8 +214,8 @@ func writeDot(w *bufio.Writer, g *Graph, sub *Subset, nodes []int32, hops map[in
 	}
 	for _, e := range edges {
 		fmt.Fprintf(w, "  n%d -> n%d [%s", e.From, e.To, dotStyle[e.Type])
-		if e.Var != "" {
-			fmt.Fprintf(w, ", label=%s", strconv.Quote(e.Var))
+		if v := g.Var(e); v != "" {
+			fmt.Fprintf(w, ", label=%s", strconv.Quote(v))
 		}
 		w.WriteString("];\n")
 	}

@@ -34,7 +34,12 @@ const NoScope = -1
 // Node is one vertex: a statement of the file.
 type Node struct {
 	Kind lang.Kind
-	Type string // grammar node type
+	// Dummy marks the query-side target vertex, which has no text.
+	Dummy bool
+	// Scope is the id of the Func/Class header (or the statement owning an
+	// Inner block) whose body holds this statement, or NoScope.
+	Scope int32
+	Type  string // grammar node type
 	// StartRow and EndRow are 0-based, inclusive.
 	StartRow, EndRow int
 	Defs, Uses       []string
@@ -42,19 +47,17 @@ type Node struct {
 	// (lang.Stmt.Params): their definitions reach the vertices of that
 	// scope and nothing after the vertex in its own scope.
 	Params []string
-	// Scope is the id of the Func/Class header (or the statement owning an
-	// Inner block) whose body holds this statement, or NoScope.
-	Scope int32
-	// Dummy marks the query-side target vertex, which has no text.
-	Dummy bool
 }
 
-// Edge is a typed directed edge between two vertex ids. Var names the
-// variable of a DD edge.
+// Edge is a typed directed edge between two vertex ids. A DD edge names
+// its variable by number (Graph.Var): a file has several edges a
+// statement, and an edge is 16 bytes where one holding the name took 32.
 type Edge struct {
 	From, To int32
-	Type     EdgeType
-	Var      string
+	// Var is 1 + the index in Graph.Vars of the variable of a DD edge, 0
+	// for none.
+	Var  int32
+	Type EdgeType
 }
 
 // Graph is the code context graph of one file. Vertex ids are indexes into
@@ -64,8 +67,11 @@ type Graph struct {
 	Language string
 	Lines    []string
 	Nodes    []Node
-	// Edges are sorted by (From, To, Type, Var) and free of duplicates.
+	// Edges are sorted by (From, To, Type, Var) and free of duplicates;
+	// Vars, the names of the DD edges' variables, are sorted, so that
+	// the order of Var is that of the names.
 	Edges []Edge
+	Vars  []string
 
 	in, out [3]csr // adjacency by edge type, built by index()
 
@@ -76,6 +82,14 @@ type Graph struct {
 	// into the statement following it. AppendTarget reads both.
 	enclosing []link
 	after     map[int32][]int32
+}
+
+// Var returns the name of the variable of edge e, "" for none.
+func (g *Graph) Var(e Edge) string {
+	if e.Var <= 0 || int(e.Var) > len(g.Vars) {
+		return ""
+	}
+	return g.Vars[e.Var-1]
 }
 
 // Text returns the source text of vertex v ("" for a dummy).

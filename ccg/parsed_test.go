@@ -17,7 +17,7 @@ func hasDD(g *ccg.Graph, from, to, name string) bool {
 		return strings.TrimSpace(line)
 	}
 	for _, e := range g.Edges {
-		if e.Type == ccg.DD && e.Var == name && first(e.From) == from && first(e.To) == to {
+		if e.Type == ccg.DD && g.Var(e) == name && first(e.From) == from && first(e.To) == to {
 			return true
 		}
 	}

@@ -214,13 +214,13 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 		}
 		switch e.Type {
 		case ccg.DD:
-			from := &g.Nodes[e.From]
-			param := slices.Contains(from.Params, e.Var) && !slices.Contains(from.Defs, e.Var)
-			if !(param || slices.Contains(from.Defs, e.Var)) || !slices.Contains(g.Nodes[e.To].Uses, e.Var) {
-				t.Fatalf("%s: DD edge %d->%d %q: defs %v params %v uses %v", f.Path, e.From, e.To, e.Var, from.Defs, from.Params, g.Nodes[e.To].Uses)
+			from, v := &g.Nodes[e.From], g.Var(e)
+			param := slices.Contains(from.Params, v) && !slices.Contains(from.Defs, v)
+			if !(param || slices.Contains(from.Defs, v)) || !slices.Contains(g.Nodes[e.To].Uses, v) {
+				t.Fatalf("%s: DD edge %d->%d %q: defs %v params %v uses %v", f.Path, e.From, e.To, v, from.Defs, from.Params, g.Nodes[e.To].Uses)
 			}
 			if param && !within(g, e.To, e.From) {
-				t.Fatalf("%s: DD edge %d->%d %q carries a parameter out of its scope", f.Path, e.From, e.To, e.Var)
+				t.Fatalf("%s: DD edge %d->%d %q carries a parameter out of its scope", f.Path, e.From, e.To, v)
 			}
 		case ccg.CF, ccg.CD:
 			// Within a scope, or from a scope's header into it.

@@ -12,11 +12,19 @@ import (
 type outliner struct {
 	t *frontend.Tree
 	f *lang.File
+	// syms collects the symbols, joined into f.Symbols at the end;
+	// symbol k is syms.At(k-base).
+	syms frontend.Chunks[lang.Symbol]
+	base int
 }
+
+// sym returns symbol k.
+func (o *outliner) sym(k int) *lang.Symbol { return o.syms.At(k - o.base) }
 
 // outline fills f's outline from the file node root.
 func outline(t *frontend.Tree, root int32, f *lang.File) {
-	o := outliner{t: t, f: f}
+	o := outliner{t: t, f: f, base: len(f.Symbols)}
+	defer func() { f.Symbols = o.syms.Join(f.Symbols) }()
 	for c := t.First(root); c >= 0; c = t.Next(c) {
 		if t.Comment(c) {
 			continue
@@ -79,8 +87,7 @@ func (o *outliner) add(kind lang.SymbolKind, whole, name int32, sigEnd, parent i
 		DocRow: frontend.DocAbove(o.f.Lines, start)}
 	s.SigEnd = min(max(sigEnd, s.NameRow), s.EndRow)
 	s.NameRow = min(s.NameRow, s.SigEnd)
-	o.f.Symbols = append(o.f.Symbols, s)
-	return len(o.f.Symbols) - 1
+	return o.base + o.syms.Add(s)
 }
 
 // function records a function, or a method as a top-level symbol whose
@@ -116,9 +123,9 @@ func (o *outliner) function(i int32) {
 		kind = lang.SymMethod
 	}
 	k := o.add(kind, i, name, sigEnd, -1)
-	o.f.Symbols[k].Type = typ
+	o.sym(k).Type = typ
 	if kind == lang.SymMethod && recv != "" {
-		o.f.Symbols[k].Bases = []string{recv}
+		o.sym(k).Bases = []string{recv}
 	}
 }
 
@@ -242,7 +249,7 @@ func (o *outliner) valueSpec(whole, spec int32, isConst bool) {
 			continue
 		}
 		k := o.add(kind, whole, c, t.EndRow(whole), -1)
-		o.f.Symbols[k].Type = typ
+		o.sym(k).Type = typ
 	}
 }
 
@@ -299,7 +306,7 @@ func (o *outliner) typeSpec(whole, spec int32) {
 	if members < 0 {
 		if ty >= 0 {
 			if base := o.typeName(ty); base != "" {
-				o.f.Symbols[k].Bases = []string{base}
+				o.sym(k).Bases = []string{base}
 			}
 		}
 		return
@@ -319,7 +326,7 @@ func (o *outliner) typeSpec(whole, spec int32) {
 			}
 			m := o.add(lang.SymMethod, c, n, t.EndRow(c), k)
 			if r := t.Child(c, fResult); r >= 0 {
-				o.f.Symbols[m].Type = o.resultType(r)
+				o.sym(m).Type = o.resultType(r)
 			}
 		default:
 			if t.Type(c) == "type_elem" {
@@ -329,7 +336,7 @@ func (o *outliner) typeSpec(whole, spec int32) {
 			}
 		}
 	}
-	o.f.Symbols[k].Bases = bases
+	o.sym(k).Bases = bases
 }
 
 // field records the names of a struct's field declaration as fields of
@@ -352,7 +359,7 @@ func (o *outliner) field(c int32, parent int, bases []string) []string {
 			continue
 		}
 		k := o.add(lang.SymField, c, d, t.EndRow(c), parent)
-		o.f.Symbols[k].Type = typ
+		o.sym(k).Type = typ
 	}
 	if named || ty < 0 || typ == "" {
 		return bases
@@ -375,7 +382,7 @@ func (o *outliner) field(c int32, parent int, bases []string) []string {
 	}
 	if n >= 0 && t.Type(n) == "type_identifier" {
 		k := o.add(lang.SymField, c, n, t.EndRow(c), parent)
-		o.f.Symbols[k].Type = typ
+		o.sym(k).Type = typ
 	}
 	return append(bases, typ)
 }

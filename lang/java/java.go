@@ -3,6 +3,7 @@ package java
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -62,10 +63,9 @@ var cut = frontend.BlockCutter(frontend.Lexis{TextBlocks: true}, frontend.LineSt
 // parser and scratch buffers between files; it is not safe for concurrent
 // use.
 type Parser struct {
-	ts    *sitter.Parser
-	flat  []tsflat.Node
-	nodes []node
-	b     builder
+	ts   *sitter.Parser
+	flat []tsflat.Node // the records, and the nodes made over them
+	b    builder
 }
 
 // NewParser returns a Java parser.
@@ -80,27 +80,34 @@ func NewParser() *Parser {
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	// A pooled parser keeps no large buffer.
-	defer func() { p.flat, p.nodes = tsflat.Keep(p.flat), tsflat.Keep(p.nodes) }()
+	defer func() { p.flat = tsflat.Keep(p.flat) }()
 	src, flat, err := p.syntax(ctx, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	text := string(src)
 	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
-	// The outline first, from the syntax records, which are garbage once
-	// the statement mapping's own nodes are made from them. The garbage
-	// of each stage is collected (tsflat.CollectFrom) before the next:
-	// the outline's before the nodes, the records before the statement
-	// tree, the largest thing a parse makes, is built.
+	// The outline first, from the syntax records, which the statement
+	// mapping's own nodes are then written over. The garbage of each
+	// stage is collected (tsflat.CollectFrom) before the next: the
+	// outline's before the nodes, the records' room that the nodes do
+	// not take before the statement tree, the largest thing a parse
+	// makes, is built.
 	outline(f, flat, text)
 	tsflat.Collect(len(src))
-	nodes, err := flatten(ctx, flat, src, p.nodes)
+	nodes, err := flatten(ctx, flat, src)
+	flat = nil // written over
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	p.nodes = nodes
-	p.flat, flat = tsflat.Keep(flat), nil
-	tsflat.Collect(len(src))
+	if len(src) >= tsflat.CollectFrom && cap(nodes)-len(nodes) > len(nodes)/4 {
+		// Nodes are left out (the insides of types, literals and
+		// annotations, comments): a large file's nodes are copied out of
+		// the records' room when they fill less of it than four fifths.
+		nodes = slices.Clone(nodes)
+		p.flat = nil
+		tsflat.Collect(len(src))
+	}
 
 	b := &p.b
 	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
@@ -116,7 +123,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		frontend.Monotone(f.Stmts)
 	}
 	for i := range nodes {
-		if nodes[i].missing {
+		if nodes[i].flags&nodeMissing != 0 {
 			f.Errors++
 		}
 	}

@@ -69,7 +69,7 @@ func (b *builder) path(i int32) (string, bool) {
 		t := b.text(i)
 		return t, t != "" // a name inserted by error recovery is empty
 	case kFieldAccess:
-		obj := n.child
+		obj := b.first(i)
 		if obj < 0 {
 			return "", false
 		}
@@ -110,7 +110,7 @@ func cleanPath(t string) bool {
 
 // collectChildren collects names from every child of i.
 func (b *builder) collectChildren(i int32) {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		b.collect(c)
 	}
 }
@@ -127,15 +127,15 @@ func (b *builder) collect(i int32) {
 	case kFieldAccess:
 		if p, ok := b.path(i); ok {
 			b.usePath(p)
-		} else if n.child >= 0 {
+		} else if b.first(i) >= 0 {
 			// f().x reads what f() reads; the field of a computed
 			// object is no name of its own.
-			b.collect(n.child)
+			b.collect(b.first(i))
 		}
 	case kCall:
 		b.call(i)
 	case kMethodRef:
-		if obj := n.child; obj >= 0 {
+		if obj := b.first(i); obj >= 0 {
 			if p, ok := b.path(obj); ok {
 				b.usePath(p)
 			} else {
@@ -143,7 +143,7 @@ func (b *builder) collect(i int32) {
 			}
 		}
 	case kAssignExpr:
-		left := n.child
+		left := b.first(i)
 		if left < 0 {
 			return
 		}
@@ -156,7 +156,7 @@ func (b *builder) collect(i int32) {
 			}
 		}
 	case kUpdateExpr:
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.n[c].kind != kIncDec {
 				b.target(c, true)
 			}
@@ -166,7 +166,7 @@ func (b *builder) collect(i int32) {
 	case kLambda:
 		b.lambda(i)
 	case kNew:
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.n[c].kind == kClassBody {
 				b.innerBlock(c, true)
 			} else {
@@ -175,7 +175,7 @@ func (b *builder) collect(i int32) {
 		}
 	case kInstanceof:
 		first := true
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			switch {
 			case first:
 				b.collect(c)
@@ -187,7 +187,7 @@ func (b *builder) collect(i int32) {
 			}
 		}
 	case kTypePattern, kRecordComponent:
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.n[c].kind == kIdent {
 				b.def(b.text(c))
 			} else {
@@ -196,8 +196,8 @@ func (b *builder) collect(i int32) {
 		}
 	case kRecordPattern:
 		// The first child names the record type; the rest binds.
-		if n.child >= 0 {
-			for c := b.n[n.child].next; c >= 0; c = b.n[c].next {
+		if b.first(i) >= 0 {
+			for c := b.n[b.first(i)].next; c >= 0; c = b.n[c].next {
 				b.collect(c)
 			}
 		}
@@ -217,7 +217,7 @@ func (b *builder) collect(i int32) {
 // collectFlat reads every name inside a syntax error that sits within an
 // expression, without building nested statements.
 func (b *builder) collectFlat(i int32) {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent, kThis, kSuper:
 			b.use(b.text(c))
@@ -239,7 +239,7 @@ func (b *builder) call(i int32) {
 	var parts [4]int32
 	np := 0
 	var args int32 = -1
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kArgs:
 			args = c
@@ -308,7 +308,7 @@ func (b *builder) target(i int32, alsoUse bool) {
 	n := &b.n[i]
 	switch n.kind {
 	case kParenExpr:
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.named(c) {
 				b.target(c, alsoUse)
 			}
@@ -331,7 +331,7 @@ func (b *builder) target(i int32, alsoUse bool) {
 			b.usePath(p[:dot])
 		}
 	case kArrayAccess:
-		arr := n.child
+		arr := b.first(i)
 		if arr < 0 {
 			return
 		}
@@ -352,7 +352,7 @@ func (b *builder) target(i int32, alsoUse bool) {
 // declarator defines a variable and reads its initializer.
 func (b *builder) declarator(i int32) {
 	named := false
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if !named && b.n[c].kind == kIdent {
 			b.def(b.text(c))
 			named = true
@@ -368,7 +368,7 @@ func (b *builder) declarator(i int32) {
 // since they are not the enclosing statement's variables.
 func (b *builder) lambda(i int32) {
 	mark := len(b.params)
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent, kParams:
 			if b.n[c].kind == kIdent {

@@ -7,6 +7,7 @@ import (
 	"github.com/smacker/go-tree-sitter/java"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -151,6 +152,10 @@ type outliner struct {
 	n   []tsflat.Node
 	src string
 	f   *lang.File
+	// syms collects the symbols, joined into f.Symbols at the end;
+	// symbol k is syms.At(k-base).
+	syms frontend.Chunks[lang.Symbol]
+	base int
 }
 
 func (o *outliner) kind(i int32) okind {
@@ -215,8 +220,9 @@ func outline(f *lang.File, flat []tsflat.Node, src string) {
 	if len(flat) == 0 || len(f.Lines) == 0 {
 		return
 	}
-	o := &outliner{n: flat, src: src, f: f}
+	o := &outliner{n: flat, src: src, f: f, base: len(f.Symbols)}
 	o.members(0, -1, "")
+	f.Symbols = o.syms.Join(f.Symbols)
 }
 
 // members walks the children of a program, type body or ERROR node:
@@ -333,8 +339,7 @@ func (o *outliner) add(s lang.Symbol) int {
 	if s.Name == "" {
 		return -1
 	}
-	o.f.Symbols = append(o.f.Symbols, s)
-	return len(o.f.Symbols) - 1
+	return o.base + o.syms.Add(s)
 }
 
 // header returns the last row of a declaration's header: the end of its
@@ -549,7 +554,7 @@ func (o *outliner) recover(i int32, parent int, enum string, doc int32) {
 			}
 			kw, name, typ = c, -1, -1
 		case oIdent:
-			if name < 0 && (kw >= 0 || typ >= 0) || name < 0 && top >= 0 && o.text(c) == o.f.Symbols[top].Name {
+			if name < 0 && (kw >= 0 || typ >= 0) || name < 0 && top >= 0 && o.text(c) == o.syms.At(top-o.base).Name {
 				name = c
 				if start < 0 {
 					start = c

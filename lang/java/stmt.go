@@ -56,6 +56,15 @@ func (b *builder) close(s *lang.Stmt, f frame) *lang.Stmt {
 
 func (b *builder) text(i int32) string { return b.src[b.n[i].start:b.n[i].end] }
 
+// first returns the first child of node i, or -1: the node after it when
+// it has children.
+func (b *builder) first(i int32) int32 {
+	if b.n[i].flags&nodeHasChild != 0 && int(i)+1 < len(b.n) {
+		return i + 1
+	}
+	return -1
+}
+
 func (b *builder) name(i int32) string { return symbolOf(b.n[i].sym).name }
 
 func (b *builder) named(i int32) bool { return symbolOf(b.n[i].sym).named }
@@ -68,7 +77,7 @@ func (b *builder) newStmt(k lang.Kind, i int32, endRow int32) *lang.Stmt {
 // switch group, ...) to out. members selects class-body rules, where a bare
 // block is an instance initializer rather than an inlined block.
 func (b *builder) body(i int32, members bool, out []*lang.Stmt) []*lang.Stmt {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kBlock:
 			if members {
@@ -121,7 +130,7 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 			k = lang.Continue
 		}
 		s := b.newStmt(k, i, n.endRow)
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.n[c].kind == kIdent {
 				s.Clause().Label = b.text(c)
 			}
@@ -134,7 +143,7 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 	case kExplicitCtor:
 		s := b.newStmt(lang.Simple, i, n.endRow)
 		f := b.open()
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if k := b.n[c].kind; k != kThis && k != kSuper {
 				b.collect(c)
 			}
@@ -158,7 +167,7 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 		return append(out, b.header(lang.Func, i, false))
 	case kStaticInit:
 		s := b.newStmt(lang.Func, i, n.startRow)
-		for c := n.child; c >= 0; c = b.n[c].next {
+		for c := b.first(i); c >= 0; c = b.n[c].next {
 			if b.n[c].kind == kBlock {
 				s.EndRow = int(b.n[c].startRow)
 				s.Body = b.body(c, false, nil)
@@ -192,7 +201,7 @@ func (b *builder) simple(k lang.Kind, i int32) *lang.Stmt {
 // and reads its arguments or default value.
 func (b *builder) enumConstant(i int32) {
 	named := false
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent:
 			if !named {
@@ -214,7 +223,7 @@ func (b *builder) enumConstant(i int32) {
 func (b *builder) importStmt(i int32) *lang.Stmt {
 	s := b.newStmt(lang.Simple, i, b.n[i].endRow)
 	var last string
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kAsterisk:
 			return s
@@ -232,7 +241,7 @@ func (b *builder) importStmt(i int32) *lang.Stmt {
 
 func (b *builder) lastIdent(i int32) string {
 	var last string
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if b.n[c].kind == kIdent {
 			last = b.text(c)
 		}
@@ -241,7 +250,7 @@ func (b *builder) lastIdent(i int32) string {
 }
 
 func (b *builder) firstNamed(i int32) int32 {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if b.named(c) {
 			return c
 		}
@@ -259,7 +268,7 @@ func (b *builder) header(k lang.Kind, i int32, members bool) *lang.Stmt {
 	end := n.startRow
 	var bodyNode int32 = -1
 	nameSeen := false
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch cn.kind {
 		case kBlock, kClassBody, kEnumBody, kModuleBody:
@@ -294,18 +303,18 @@ func (b *builder) header(k lang.Kind, i int32, members bool) *lang.Stmt {
 // formalParams records the names of formal or inferred parameters (and
 // record components) as Params of the statement being built.
 func (b *builder) formalParams(i int32) {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kIdent:
 			b.param(b.text(c))
 		case kParam:
-			for d := b.n[c].child; d >= 0; d = b.n[d].next {
+			for d := b.first(c); d >= 0; d = b.n[d].next {
 				switch b.n[d].kind {
 				case kIdent:
 					b.param(b.text(d))
 				case kDeclarator:
 					// A spread parameter: T... name.
-					for e := b.n[d].child; e >= 0; e = b.n[e].next {
+					for e := b.first(d); e >= 0; e = b.n[e].next {
 						if b.n[e].kind == kIdent {
 							b.param(b.text(e))
 							break
@@ -323,7 +332,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 	f := b.open()
 	var cons, alt, elseTok int32 = -1, -1, -1
 	condSeen := false
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		switch {
 		case b.n[c].kind == kElse:
 			elseTok = c
@@ -366,7 +375,7 @@ func (b *builder) loop(i int32) *lang.Stmt {
 	end := n.startRow
 	var bodyNode int32 = -1
 	colonSeen := false
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		if n.kind == kWhileStmt && cn.kind == kParenExpr {
 			end = max(end, cn.endRow)
@@ -414,7 +423,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 	s := b.newStmt(lang.Do, i, n.startRow)
 	var cond *lang.Stmt
 	var f frame
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch {
 		case cn.kind == kWhile:
@@ -435,7 +444,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 func (b *builder) labeled(i int32) *lang.Stmt {
 	n := &b.n[i]
 	s := b.newStmt(lang.With, i, n.startRow)
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch {
 		case s.Label() == "" && cn.kind == kIdent:
@@ -459,14 +468,14 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 	n := &b.n[i]
 	s := b.newStmt(lang.Try, i, n.startRow)
 	f := b.open()
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if b.n[c].kind == kResourceSpec {
 			s.EndRow = int(b.n[c].endRow)
 			b.resources(c)
 		}
 	}
 	b.close(s, f)
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch cn.kind {
 		case kBlock:
@@ -475,7 +484,7 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 			s.Clause().Handlers = append(s.Handlers(), b.catchClause(c))
 		case kFinally:
 			fs := b.newStmt(lang.Finally, c, cn.startRow)
-			for d := cn.child; d >= 0; d = b.n[d].next {
+			for d := b.first(c); d >= 0; d = b.n[d].next {
 				if b.n[d].kind == kBlock {
 					fs.Body = b.body(d, false, nil)
 				}
@@ -488,17 +497,17 @@ func (b *builder) tryStmt(i int32) *lang.Stmt {
 
 // resources defines declared resources and uses referenced ones.
 func (b *builder) resources(i int32) {
-	for c := b.n[i].child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if b.n[c].kind != kResource {
 			continue
 		}
 		assign := false
-		for d := b.n[c].child; d >= 0; d = b.n[d].next {
+		for d := b.first(c); d >= 0; d = b.n[d].next {
 			if b.n[d].kind == kAssign {
 				assign = true
 			}
 		}
-		for d := b.n[c].child; d >= 0; d = b.n[d].next {
+		for d := b.first(c); d >= 0; d = b.n[d].next {
 			if assign && b.n[d].kind == kIdent {
 				b.def(b.text(d))
 				assign = false // only the name before '=' is defined
@@ -513,11 +522,11 @@ func (b *builder) catchClause(i int32) *lang.Stmt {
 	n := &b.n[i]
 	s := b.newStmt(lang.Catch, i, n.startRow)
 	f := b.open()
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		switch cn.kind {
 		case kCatchParam:
-			for d := cn.child; d >= 0; d = b.n[d].next {
+			for d := b.first(c); d >= 0; d = b.n[d].next {
 				if b.n[d].kind == kIdent {
 					b.def(b.text(d))
 				}
@@ -540,7 +549,7 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 	s := b.newStmt(lang.Switch, i, n.startRow)
 	f := b.open()
 	var block int32 = -1
-	for c := n.child; c >= 0; c = b.n[c].next {
+	for c := b.first(i); c >= 0; c = b.n[c].next {
 		if b.n[c].kind == kSwitchBlock {
 			block = c
 			break
@@ -552,7 +561,7 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 	if block < 0 {
 		return s
 	}
-	for c := b.n[block].child; c >= 0; c = b.n[c].next {
+	for c := b.first(block); c >= 0; c = b.n[c].next {
 		switch b.n[c].kind {
 		case kSwitchGroup:
 			s.Clause().FallThrough = true
@@ -574,11 +583,11 @@ func (b *builder) caseStmt(i int32, sw *lang.Stmt) *lang.Stmt {
 	n := &b.n[i]
 	s := b.newStmt(lang.Case, i, n.startRow)
 	f := b.open()
-	c := n.child
+	c := b.first(i)
 	for ; c >= 0; c = b.n[c].next {
 		cn := &b.n[c]
 		if cn.kind == kSwitchLabel {
-			for d := cn.child; d >= 0; d = b.n[d].next {
+			for d := b.first(c); d >= 0; d = b.n[d].next {
 				switch {
 				case b.n[d].kind == kDefault:
 					sw.Clause().Exhaustive = true

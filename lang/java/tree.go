@@ -2,6 +2,8 @@ package java
 
 import (
 	"context"
+	"errors"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/java"
@@ -263,18 +265,36 @@ func symbolOf(sym uint16) symbolInfo {
 
 // node is a syntax node copied out of tree-sitter into a flat array, so the
 // mapping runs on plain Go memory instead of crossing into C for every
-// question it asks of a node.
+// question it asks of a node. Its first child, if it has one, is the node
+// after it (builder.first). It is the size of a tsflat.Node and holds no
+// pointer, so that flatten writes the nodes over the records it reads
+// them from: a large file's records and nodes are never both in memory.
 type node struct {
 	kind     kind
-	missing  bool // zero-width node inserted by error recovery
+	flags    uint8 // nodeMissing, nodeHasChild
 	sym      uint16
 	startRow int32
 	endRow   int32 // last row holding a byte of the node
 	start    uint32
 	end      uint32
-	child    int32 // first child, or -1
 	next     int32 // next sibling, or -1
 }
+
+// Flags of a node.
+const (
+	nodeMissing  = 1 << iota // a zero-width node inserted by error recovery
+	nodeHasChild             // the node has children: its first is the next node
+)
+
+// errLayout is set when node and tsflat.Node differ in size or
+// alignment, which would make writing nodes over records unsafe; Parse
+// then refuses to run.
+var errLayout = func() error {
+	if unsafe.Sizeof(node{}) != unsafe.Sizeof(tsflat.Node{}) || unsafe.Alignof(node{}) > unsafe.Alignof(tsflat.Node{}) {
+		return errors.New("internal error: syntax node layout mismatch")
+	}
+	return nil
+}()
 
 // rowsOfChildren marks the nodes whose header rows are measured from their
 // children's rows, including tokens such as ')' or 'else'.
@@ -298,32 +318,39 @@ func needsChildRows(k kind) bool { return int(k) < len(rowsOfChildren) && rowsOf
 // end of a name found by scanning the source. When the tree holds syntax
 // errors every node gets its own rows and ends, since recovery breaks these
 // shortcuts (zero-width tokens, names cut short).
-func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) ([]node, error) {
-	nodes = nodes[:0]
+//
+// The nodes are written over the records, which are lost (flat must not
+// be read afterwards): at most one node is made per record and records
+// are visited in increasing order, so node k is written over record k
+// or one before it, once that record is read. The records of the
+// ancestors of the record being visited are behind it, so the walk keeps
+// what it needs of them (their next sibling) on its own stack.
+func flatten(ctx context.Context, flat []tsflat.Node, src []byte) ([]node, error) {
+	if errLayout != nil {
+		return nil, errLayout
+	}
+	nodes := unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(flat))), cap(flat))[:0]
 	if len(flat) == 0 {
 		return nodes, nil
-	}
-	if cap(nodes) < len(flat) {
-		// At most one node per record: no garbage from growing.
-		nodes = make([]node, 0, len(flat))
 	}
 	broken := flat[0].Flags&tsflat.HasError != 0
 
 	// last[d] is the most recent node at depth d, to link siblings;
-	// up[d] the record being visited at depth d (the records hold no
-	// parents).
+	// upNext[d] the next sibling of the record whose children are being
+	// visited at depth d (the records hold no parents).
 	last := make([]int32, 0, 64)
-	up := make([]int32, 1, 64)
+	upNext := make([]int32, 1, 64)
 	depth := 0
 	i := int32(0)
 	for {
-		n := &flat[i]
+		rec := flat[i] // a copy: node len(nodes) may be written over it
+		n := &rec
 		info := symbolOf(n.Sym)
 		keep := info.kind != kComment
 		descend := false
 		if keep {
 			idx := int32(len(nodes))
-			nd := node{kind: info.kind, sym: n.Sym, child: -1, next: -1}
+			nd := node{kind: info.kind, sym: n.Sym, next: -1}
 			parent := int32(-1)
 			if depth > 0 {
 				parent = last[depth-1]
@@ -334,7 +361,9 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 				// A node that ends with a newline has its last byte on
 				// the row before.
 				nd.startRow, nd.endRow = int32(n.StartRow), int32(tsflat.LastRow(n, src))
-				nd.missing = broken && n.StartByte == n.EndByte && n.Flags&tsflat.Missing != 0
+				if broken && n.StartByte == n.EndByte && n.Flags&tsflat.Missing != 0 {
+					nd.flags |= nodeMissing
+				}
 			case parent < 0 || needsChildRows(nodes[parent].kind):
 				nd.startRow = int32(n.StartRow)
 				nd.endRow = nd.startRow
@@ -362,8 +391,10 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			} else {
 				last = append(last, idx)
 			}
-			if parent >= 0 && nodes[parent].child < 0 {
-				nodes[parent].child = idx
+			if parent >= 0 && nodes[parent].flags&nodeHasChild == 0 {
+				// A node's first child is made right after it (the
+				// walk is in pre-order).
+				nodes[parent].flags |= nodeHasChild
 			}
 			descend = !leaf && (info.kind != kSkip || (broken && n.Flags&tsflat.HasError != 0))
 			if broken && !info.named {
@@ -371,8 +402,8 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			}
 		}
 		// A record's first child is the record after it.
-		if descend && tsflat.FirstChild(flat, i) >= 0 {
-			up = append(up[:depth+1], i)
+		if descend && n.Flags&tsflat.HasChild != 0 && int(i)+1 < len(flat) {
+			upNext = append(upNext[:depth+1], n.Next)
 			i++
 			depth++
 			if depth < len(last) {
@@ -380,14 +411,15 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte, nodes []node) 
 			}
 			continue
 		}
-		for flat[i].Next < 0 || int(flat[i].Next) >= len(flat) {
+		next := n.Next
+		for next < 0 || int(next) >= len(flat) {
 			if depth == 0 {
 				return nodes, nil
 			}
-			i = up[depth]
+			next = upNext[depth]
 			depth--
 		}
-		i = flat[i].Next
+		i = next
 		if len(nodes)&0xFFF == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

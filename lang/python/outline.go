@@ -1,10 +1,10 @@
 package python
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 )
 
 // This file fills a File's Symbols and Imports (see the package comment,
@@ -32,8 +32,8 @@ const (
 type outliner struct {
 	b    *builder
 	f    *lang.File
-	seen map[nameKey]bool    // names recorded per enclosing symbol
-	syms chunks[lang.Symbol] // the symbols, joined into f.Symbols at the end
+	seen map[nameKey]bool             // names recorded per enclosing symbol
+	syms frontend.Chunks[lang.Symbol] // the symbols, joined into f.Symbols at the end
 }
 
 type nameKey struct {
@@ -49,7 +49,7 @@ func (b *builder) outline(f *lang.File) {
 	}
 	o := &outliner{b: b, f: f, seen: map[nameKey]bool{}}
 	o.statements(0, scope{kind: inModule, class: -1})
-	f.Symbols = o.syms.join(f.Symbols)
+	f.Symbols = o.syms.Join(f.Symbols)
 }
 
 // statements walks the statements held by node i (a module, a block, or
@@ -119,45 +119,7 @@ func (o *outliner) add(s lang.Symbol) int {
 		return -1
 	}
 	o.seen[k] = true
-	return o.syms.add(s) + len(o.f.Symbols)
-}
-
-// chunks collects values in blocks that are never moved, and joins them
-// once at the end: a slice grown by append is copied at every growth, a
-// quarter at a time once it is long, which allocates several times its
-// final size on the way (20,000 symbols: 15 MB for 2.4 MB).
-type chunks[T any] struct {
-	full [][]T
-	cur  []T
-	n    int
-}
-
-// add appends v and returns its index.
-func (c *chunks[T]) add(v T) int {
-	if len(c.cur) == cap(c.cur) {
-		if c.cur != nil {
-			c.full = append(c.full, c.cur)
-		}
-		c.cur = make([]T, 0, min(max(2*cap(c.cur), 8), 1024))
-	}
-	c.cur = append(c.cur, v)
-	c.n++
-	return c.n - 1
-}
-
-// join returns dst with every value appended.
-func (c *chunks[T]) join(dst []T) []T {
-	if c.n == 0 {
-		return dst
-	}
-	if dst == nil && len(c.full) == 0 {
-		return slices.Clip(c.cur)
-	}
-	out := slices.Grow(dst, c.n)
-	for _, b := range c.full {
-		out = append(out, b...)
-	}
-	return append(out, c.cur...)
+	return o.syms.Add(s) + len(o.f.Symbols)
 }
 
 func (o *outliner) function(i, decorated int32, sc scope) {

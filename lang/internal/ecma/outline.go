@@ -14,13 +14,24 @@ type outliner struct {
 	t *frontend.Tree
 	f *fieldIDs
 	o *lang.File
+	// syms collects the symbols, joined into o.Symbols at the end;
+	// symbol k is syms.At(k-base).
+	syms frontend.Chunks[lang.Symbol]
+	base int
 }
+
+// sym returns symbol k.
+func (o *outliner) sym(k int) *lang.Symbol { return o.syms.At(k - o.base) }
+
+// nsyms returns the number of symbols so far.
+func (o *outliner) nsyms() int { return o.base + o.syms.Len() }
 
 // maxNamespaceDepth bounds the nesting of namespaces outlined.
 const maxNamespaceDepth = 8
 
 func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File) {
-	o := outliner{t: t, f: f, o: file}
+	o := outliner{t: t, f: f, o: file, base: len(file.Symbols)}
+	defer func() { file.Symbols = o.syms.Join(file.Symbols) }()
 	if t.Kind(root) == kError {
 		o.errorRegion(root) // the whole file is one region error recovery left
 		return
@@ -35,7 +46,7 @@ func (o *outliner) statements(body int32, parent, depth int) {
 		if !t.Named(c) || t.Comment(c) {
 			continue
 		}
-		first := len(o.o.Symbols)
+		first := o.nsyms()
 		switch t.Kind(c) {
 		case kImport:
 			if parent < 0 {
@@ -90,8 +101,8 @@ func (o *outliner) rescan(c int32, first int) {
 		}
 		end--
 	}
-	for k := first; k < len(o.o.Symbols); k++ {
-		s := &o.o.Symbols[k]
+	for k := first; k < o.nsyms(); k++ {
+		s := o.sym(k)
 		if s.NameRow >= at {
 			continue
 		}
@@ -101,13 +112,16 @@ func (o *outliner) rescan(c int32, first int) {
 	// Keep the source order: c's symbols after the first found
 	// declaration are dropped (they are found again by the scan, or lost
 	// with their region).
-	keep := o.o.Symbols[:first]
-	for _, s := range o.o.Symbols[first:] {
-		if s.NameRow < at {
-			keep = append(keep, s)
+	var keep []lang.Symbol
+	for k := first; k < o.nsyms(); k++ {
+		if s := o.sym(k); s.NameRow < at {
+			keep = append(keep, *s)
 		}
 	}
-	o.o.Symbols = keep
+	o.syms.Truncate(first - o.base)
+	for _, s := range keep {
+		o.syms.Add(s)
+	}
 	o.scanRows(at, t.EndRow(c))
 }
 
@@ -123,8 +137,7 @@ func (o *outliner) add(kind lang.SymbolKind, outer, name int32, start, sigEnd, p
 		SigStart: start, NameRow: min(max(t.StartRow(name), start), end),
 		DocRow: frontend.DocAbove(o.o.Lines, start)}
 	s.SigEnd = min(max(sigEnd, s.NameRow), end)
-	o.o.Symbols = append(o.o.Symbols, s)
-	return len(o.o.Symbols) - 1
+	return o.base + o.syms.Add(s)
 }
 
 // named returns the name node of a declaration, -1 when it has none or
@@ -158,7 +171,7 @@ func (o *outliner) decl(outer, d int32, parent, depth int) int {
 			return -1
 		}
 		k := o.add(lang.SymFunction, outer, n, start, o.headerEnd(d), parent)
-		o.o.Symbols[k].Type = o.annotation(t.Child(d, o.f.returnType))
+		o.sym(k).Type = o.annotation(t.Child(d, o.f.returnType))
 		return k
 	case kClassDecl, kClassExpr:
 		n := o.named(d)
@@ -184,7 +197,7 @@ func (o *outliner) decl(outer, d int32, parent, depth int) int {
 		}
 		k := o.add(lang.SymClass, outer, n, start, t.EndRow(outer), parent)
 		if b := o.typeName(v); b != "" {
-			o.o.Symbols[k].Bases = []string{b}
+			o.sym(k).Bases = []string{b}
 		}
 		return k
 	case kEnum:
@@ -284,7 +297,7 @@ func (o *outliner) class(outer, d, name int32, start, parent int) int {
 			}
 		}
 	}
-	o.o.Symbols[k].Bases = bases
+	o.sym(k).Bases = bases
 	if body < 0 {
 		return k
 	}
@@ -324,10 +337,10 @@ func (o *outliner) errorRegion(e int32) {
 	var prev int32 = -1
 	next := t.StartRow(e) // the first row not yet scanned for declarations
 	closeClass := func(row int) {
-		cs := &o.o.Symbols[class]
+		cs := o.sym(class)
 		cs.EndRow = max(row-1, cs.SigEnd)
-		for k := class + 1; k < len(o.o.Symbols); k++ {
-			ms := &o.o.Symbols[k]
+		for k := class + 1; k < o.nsyms(); k++ {
+			ms := o.sym(k)
 			ms.EndRow = max(min(ms.EndRow, cs.EndRow), ms.SigEnd)
 		}
 		class = -1
@@ -338,7 +351,7 @@ func (o *outliner) errorRegion(e int32) {
 			continue
 		}
 		row := t.StartRow(c)
-		if class >= 0 && row > o.o.Symbols[class].SigEnd && row < len(lines) {
+		if class >= 0 && row > o.sym(class).SigEnd && row < len(lines) {
 			if _, _, ok := declLine(lines[row]); ok {
 				closeClass(row)
 			}
@@ -378,7 +391,7 @@ func (o *outliner) errorRegion(e int32) {
 				}
 				o.scanRows(next, start-1)
 				k := o.add(lang.SymClass, e, n, start, t.StartRow(n), -1)
-				o.o.Symbols[k].SigStart = start
+				o.sym(k).SigStart = start
 				class = k
 				next = t.EndRow(e) + 1 // its rows are not scanned
 			}
@@ -390,7 +403,7 @@ func (o *outliner) errorRegion(e int32) {
 				kind = lang.SymConstructor
 			}
 			k := o.add(kind, e, prev, t.StartRow(prev), t.EndRow(c), class)
-			o.o.Symbols[k].EndRow = o.o.Symbols[class].EndRow
+			o.sym(k).EndRow = o.sym(class).EndRow
 		}
 	}
 	if class < 0 {
@@ -428,7 +441,7 @@ func (o *outliner) member(c int32, start, parent int) {
 		switch t.Type(c) {
 		case "property_signature":
 			k := o.add(lang.SymField, c, n, start, t.EndRow(c), parent)
-			o.o.Symbols[k].Type = o.annotation(t.Child(c, o.f.typ))
+			o.sym(k).Type = o.annotation(t.Child(c, o.f.typ))
 			return
 		case "index_signature", "call_signature", "construct_signature":
 			return
@@ -442,7 +455,7 @@ func (o *outliner) member(c int32, start, parent int) {
 			}
 		}
 		k := o.add(kind, c, n, start, o.headerEnd(c), parent)
-		o.o.Symbols[k].Type = o.annotation(t.Child(c, o.f.returnType))
+		o.sym(k).Type = o.annotation(t.Child(c, o.f.returnType))
 	case kField:
 		n := t.Child(c, o.f.name)
 		if n < 0 {
@@ -456,11 +469,11 @@ func (o *outliner) member(c int32, start, parent int) {
 		if typ == "" {
 			typ = o.newType(t.Child(c, o.f.value))
 		}
-		o.o.Symbols[k].Type = typ
+		o.sym(k).Type = typ
 		if v := t.Child(c, o.f.value); v >= 0 && (t.Kind(v) == kArrow || t.Kind(v) == kFuncExpr) {
-			o.o.Symbols[k].Kind = lang.SymMethod
-			o.o.Symbols[k].SigEnd = max(o.o.Symbols[k].NameRow, min(o.headerEnd(v), o.o.Symbols[k].EndRow))
-			o.o.Symbols[k].Type = o.annotation(t.Child(v, o.f.returnType))
+			o.sym(k).Kind = lang.SymMethod
+			o.sym(k).SigEnd = max(o.sym(k).NameRow, min(o.headerEnd(v), o.sym(k).EndRow))
+			o.sym(k).Type = o.annotation(t.Child(v, o.f.returnType))
 		}
 	}
 }
@@ -495,7 +508,7 @@ func (o *outliner) iface(outer, d, name int32, start, parent int) int {
 			}
 		}
 	}
-	o.o.Symbols[k].Bases = bases
+	o.sym(k).Bases = bases
 	if body < 0 {
 		return k
 	}
@@ -544,7 +557,7 @@ func (o *outliner) enum(outer, d int32, start, parent int) int {
 			continue
 		}
 		e := o.add(lang.SymConstant, c, m, t.StartRow(c), t.EndRow(c), k)
-		o.o.Symbols[e].Type = t.Text(n)
+		o.sym(e).Type = t.Text(n)
 	}
 	return k
 }
@@ -602,7 +615,7 @@ func (o *outliner) variables(outer, d int32, start, parent int) {
 		}
 		if v >= 0 && (t.Kind(v) == kArrow || t.Kind(v) == kFuncExpr) {
 			k := o.add(lang.SymFunction, outer, n, start, o.headerEnd(v), parent)
-			o.o.Symbols[k].Type = o.annotation(t.Child(v, o.f.returnType))
+			o.sym(k).Type = o.annotation(t.Child(v, o.f.returnType))
 			continue
 		}
 		k := o.add(kind, outer, n, start, t.EndRow(outer), parent)
@@ -610,7 +623,7 @@ func (o *outliner) variables(outer, d int32, start, parent int) {
 		if typ == "" {
 			typ = o.newType(v)
 		}
-		o.o.Symbols[k].Type = typ
+		o.sym(k).Type = typ
 	}
 }
 
@@ -755,7 +768,7 @@ func (o *outliner) exportStmt(i int32, parent, depth int) {
 	}
 	if d := t.Child(i, o.f.declaration); d >= 0 {
 		if k := o.decl(i, d, parent, depth); k >= 0 && isDefault && parent < 0 {
-			o.o.Imports = append(o.o.Imports, lang.Import{Row: row, Name: o.o.Symbols[k].Name, Alias: "default"})
+			o.o.Imports = append(o.o.Imports, lang.Import{Row: row, Name: o.sym(k).Name, Alias: "default"})
 		}
 		return
 	}
@@ -764,7 +777,7 @@ func (o *outliner) exportStmt(i int32, parent, depth int) {
 		switch t.Kind(v) {
 		case kFuncExpr, kClassExpr:
 			if k := o.decl(i, v, parent, depth); k >= 0 {
-				name = o.o.Symbols[k].Name
+				name = o.sym(k).Name
 			}
 		case kIdent:
 			name = t.Text(v)
@@ -834,7 +847,7 @@ func (o *outliner) scanRows(from, to int) {
 				break
 			}
 		}
-		o.o.Symbols = append(o.o.Symbols, lang.Symbol{Kind: kind, Name: name, Parent: -1,
+		o.syms.Add(lang.Symbol{Kind: kind, Name: name, Parent: -1,
 			StartRow: r, EndRow: end, SigStart: r, SigEnd: end, NameRow: r, DocRow: frontend.DocAbove(lines, r)})
 		r = end
 	}
