@@ -96,7 +96,8 @@ type pieces struct {
 	lo, hi int
 	head   []Node   // piece 0's records before its run (the container and what precedes its run)
 	tail   []Node   // piece 0's records after its run, Next relative to the tail's start
-	runs   [][]Node // the runs so far, Next as in the joined records
+	out    []Node   // the joined records so far from the second piece on: the head and the runs, Next as at the end
+	runs   [][]Node // the first piece's run, and the runs that do not fit in out, Next as at the end
 	n      int      // records in head and runs
 	spine  []int32
 }
@@ -158,8 +159,9 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 		}
 		if out != nil {
 			pieceStats.joined.Add(1)
-			// The runs and the pieces' buffer are garbage, as large as
-			// the records: collect them before the front end's stages.
+			// The pieces' buffer is garbage, and so is what the records
+			// were joined in when they were copied at the end: collect
+			// them before the front end's stages.
 			buf, p.runs = nil, nil
 			Collect(len(src))
 			return out, true, nil
@@ -288,9 +290,15 @@ func tailRef(n, b int32) int32 {
 
 // join adds piece i, flattened in recs, and returns the joined records
 // after the last piece. Each piece's run is copied out of the records
-// (the buffer of the next piece's), and the runs are joined once all are
-// parsed, in records of the exact size: they are the largest thing the
-// file holds until its statements are built.
+// (the buffer of the next piece's). The joined records are the largest
+// thing the file holds until its statements are built, so they are not
+// made only at the end from runs kept apart (the file's records twice):
+// at the second piece they are made for the records the file would hold
+// at that piece's records per byte (the first piece also holds what
+// precedes the container's children) and a thirty-second more, and the
+// runs are copied into them as they come. Runs that do not fit are kept
+// apart and joined at the end as before, and joined records that fill
+// less than fifteen sixteenths of their room are copied to their size.
 func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	a, b, last, spine, err := p.run(recs, i, p.spine)
 	p.spine = spine
@@ -318,14 +326,30 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	if p.n+int(b-a)+len(p.tail) >= math.MaxInt32 {
 		return nil, errPiece{}
 	}
-	run := append([]Node(nil), recs[a:b]...)
+	var run []Node
+	if i == 1 {
+		rest := int64(p.hi - p.cuts[i])
+		est := rest * int64(b-a) / int64(max(p.cuts[i+1]-p.cuts[i], 1))
+		est += est/32 + int64(p.n+len(p.tail)) + 64
+		p.out = make([]Node, 0, min(est, math.MaxInt32))
+		p.out = append(p.out, p.head...)
+		p.out = append(p.out, p.runs[0]...)
+		p.runs[0] = nil
+		p.runs = p.runs[:0]
+	}
+	if i >= 1 && len(p.runs) == 0 && len(p.out)+int(b-a) <= cap(p.out) {
+		p.out = append(p.out, recs[a:b]...)
+		run = p.out[off:]
+	} else {
+		run = append([]Node(nil), recs[a:b]...)
+		p.runs = append(p.runs, run)
+	}
 	for j := range run {
 		if n := run[j].Next; n >= a && n < b {
 			run[j].Next = n - a + off
 		}
 	}
 	p.n += len(run)
-	p.runs = append(p.runs, run)
 	lastMid := &run[last-a]
 	if i < len(p.cuts)-2 {
 		lastMid.Next = int32(p.n) // the next piece's first child
@@ -334,14 +358,20 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	// The last piece: its run's last child leads to the tail; the spine
 	// ends where the last piece's does.
 	lastMid.Next = tailRef(recs[last].Next, b)
-	for _, s := range spine {
-		p.head[s].EndByte, p.head[s].EndRow = recs[s].EndByte, recs[s].EndRow
+	var out []Node
+	if room := cap(p.out) - len(p.out) - len(p.tail); len(p.runs) == 0 && room >= 0 && room <= cap(p.out)/16 {
+		out = p.out
+	} else {
+		out = make([]Node, 0, p.n+len(p.tail))
+		out = append(out, p.out...)
+		for k, run := range p.runs {
+			out = append(out, run...)
+			p.runs[k] = nil
+		}
 	}
-	out := make([]Node, 0, p.n+len(p.tail))
-	out = append(out, p.head...)
-	for k, run := range p.runs {
-		out = append(out, run...)
-		p.runs[k] = nil
+	p.out, p.runs = nil, nil
+	for _, s := range spine {
+		out[s].EndByte, out[s].EndRow = recs[s].EndByte, recs[s].EndRow
 	}
 	end := int32(len(out))
 	out = append(out, p.tail...)
