@@ -63,7 +63,9 @@ import (
 // Mode hybrid ranks by Jaccard and BM25 at once: one walk over the rare
 // postings adds BM25's terms and counts the Jaccard intersections
 // (bm25Scratch.run), and the Jaccard scan then runs beside BM25's rank
-// of the last region (Snapshot.rankJaccardBM25).
+// of the last region (Snapshot.rankJaccardBM25). When a core is free, a
+// ranking that walks on its own has a helper walk half of each region's
+// lists (bm25split.go).
 
 // BM25Params are the parameters of Okapi BM25.
 type BM25Params struct {

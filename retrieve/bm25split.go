@@ -75,6 +75,7 @@ type bm25Helper struct {
 	acc    []int64
 	marked []uint64
 	bmax   []int64
+	lists  []bm25Weight // the region's lists
 	next   atomic.Int32 // the next list to take
 	lim    scanLimit
 	failed any  // the helper's panic
@@ -94,10 +95,21 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 		h.bmax = make([]int64, len(sc.bmax))
 	}
 	h.next.Store(0)
-	h.lim, h.failed, h.dirty = *lim, nil, true
+	h.lists, h.lim, h.failed, h.dirty = lists, *lim, nil, true
 	bm25Helpers.Add(1)
 	h.wg.Add(1)
-	go sc.helpWalk(lists)
+	if !sc.startHelper() {
+		bm25Helpers.Add(-1)
+		h.wg.Done()
+		h.lists, h.dirty = nil, false
+		for li := range lists {
+			if lim.stop() {
+				break
+			}
+			sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, nil)
+		}
+		return
+	}
 	var waited time.Time
 	func() {
 		// A panic of the caller's walk (a damaged index) waits for the
@@ -128,12 +140,47 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 		lim.err = h.lim.err
 	}
 	lim.partial = lim.partial || h.lim.partial
+	h.lists = nil
 	sc.mergeHelper()
 }
 
-// helpWalk is the helper's goroutine: it takes lists until none is left.
-func (sc *bm25Scratch) helpWalk(lists []bm25Weight) {
+// The helpers are goroutines that live as long as the process, at most
+// GOMAXPROCS of them, each waiting on bm25Work for a scratch whose region
+// it helps walk, so that a region's helper costs a hand-over, not a
+// goroutine (nor its allocation).
+var (
+	bm25Work    = make(chan *bm25Scratch)
+	bm25Workers atomic.Int32
+)
+
+// startHelper hands sc to an idle helper, or to a new one when fewer than
+// GOMAXPROCS exist; it reports false when every helper is busy.
+func (sc *bm25Scratch) startHelper() bool {
+	select {
+	case bm25Work <- sc:
+		return true
+	default:
+	}
+	if int(bm25Workers.Add(1)) <= runtime.GOMAXPROCS(0) {
+		go bm25Worker(sc)
+		return true
+	}
+	bm25Workers.Add(-1)
+	return false
+}
+
+// bm25Worker is a helper's goroutine.
+func bm25Worker(sc *bm25Scratch) {
+	for {
+		sc.helpWalk()
+		sc = <-bm25Work
+	}
+}
+
+// helpWalk takes lists of the region until none is left.
+func (sc *bm25Scratch) helpWalk() {
 	h := sc.help
+	lists := h.lists
 	defer func() {
 		if r := recover(); r != nil {
 			h.failed = r

@@ -72,7 +72,10 @@
 // (Snapshot.rankJaccardBM25) and then runs their scans side by side, the
 // least CPU time; otherwise each ranker runs whole on its own core, the
 // least wall time (Options.Walk). The lists are those of the two rankers
-// either way.
+// either way. BM25, the slower of the two on long queries, walks each
+// region's lists on two goroutines once a core is free (bm25split.go: in
+// a lone hybrid request, once its Jaccard ranking is done), the sums being
+// integers that do not depend on who added which list.
 //
 // The fine stage scores candidates with the subgraph edit distance of
 // package sed, in parallel, and ranks by distance ascending, coarse
