@@ -65,7 +65,10 @@ type xmaskData struct {
 // groups returns the unions of x's masks per group of blocks of an
 // index of nb blocks, deriving them on first use.
 func (x *xmaskData) groups(nb int) []uint64 {
-	x.gonce.Do(func() { x.gor = groupBounds(x.or, x.words, nb).or })
+	x.gonce.Do(func() {
+		x.gor = groupBounds(x.or, x.words, nb).or
+		x.size.Add(int64(8 * len(x.gor)))
+	})
 	return x.gor
 }
 
