@@ -18,7 +18,10 @@ import (
 // GRAPHCODER_BENCH_MODES (default coarse2fine) with the buffer cache
 // emptied first, so that each parses as a first request does. It reports
 // the median of each stage over the iterations (parse, coarse, fine,
-// definitions, prompt, total), for profiling one slow request of
+// definitions, prompt, total) and of the CPU time the process spent on
+// the request (cpu-ms: every goroutine's, which a busy machine inflates
+// far less than the wall times; 0 where it is not read), for profiling
+// one slow request of
 // BenchmarkRetrieval's TSV with -cpuprofile and comparing two builds on
 // it. It skips without GRAPHCODER_BENCH_AT.
 func BenchmarkCursor(b *testing.B) {
@@ -45,15 +48,17 @@ func BenchmarkCursor(b *testing.B) {
 			}
 			st := e.cur.Load()
 			req := Request{Path: path, Line: line, Source: src, Mode: mode}
-			var parse, coarse, fine, defs, prompt, total []time.Duration
+			var parse, coarse, fine, defs, prompt, total, cpu []time.Duration
 			for b.Loop() {
 				st.buffers.mu.Lock()
 				st.buffers.entries = nil
 				st.buffers.mu.Unlock()
+				c0 := processCPU()
 				res, err := e.Complete(context.Background(), req)
 				if err != nil {
 					b.Fatal(err)
 				}
+				cpu = append(cpu, processCPU()-c0)
 				s := res.Stats
 				parse, coarse, fine = append(parse, s.Parse), append(coarse, s.Coarse), append(fine, s.Fine)
 				defs, prompt, total = append(defs, s.Definitions), append(prompt, s.Prompt), append(total, s.Total)
@@ -61,7 +66,7 @@ func BenchmarkCursor(b *testing.B) {
 			for _, m := range []struct {
 				name string
 				d    []time.Duration
-			}{{"parse", parse}, {"coarse", coarse}, {"fine", fine}, {"definitions", defs}, {"prompt", prompt}, {"total", total}} {
+			}{{"parse", parse}, {"coarse", coarse}, {"fine", fine}, {"definitions", defs}, {"prompt", prompt}, {"total", total}, {"cpu", cpu}} {
 				b.ReportMetric(quantileMS(m.d, 0.5), m.name+"-ms")
 			}
 		})
