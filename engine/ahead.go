@@ -118,7 +118,11 @@ func linesBytes(lines []string) int {
 // (which bodies it blanked), so for a large buffer with a core to spare
 // it runs beside the retrieval, started once the query parse is done:
 // the same function on the same lines, so its outline is the one the
-// definition context would have parsed itself.
+// definition context would have parsed itself. Only beside a search
+// that runs on one goroutine (coarse2fine, coarse, bm25; the fine
+// stage's workers are short): hybrid's rankers run side by side and take
+// both cores of a two-core machine, and there a parse beside them slowed
+// the search by as much as it saved the definitions (bench/RESULTS.md).
 
 // afterAhead is the parse of the outline after the cursor under way.
 type afterAhead struct {

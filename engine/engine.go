@@ -965,11 +965,6 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 		return err
 	}
 	parse := time.Since(t0)
-	if !req.NoDefinitions && !e.opts.NoDefinitions {
-		// The definition context's parse of the code after the cursor
-		// runs beside the search (ahead.go).
-		buf.startAfter(ctx, l, st)
-	}
 	k := req.TopK
 	if k <= 0 {
 		k = 10
@@ -984,6 +979,11 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	mode := req.Mode
 	if mode == "" {
 		mode = DefaultMode(l.Name)
+	}
+	if !req.NoDefinitions && !e.opts.NoDefinitions && mode != retrieve.Hybrid && mode != retrieve.Fine {
+		// The definition context's parse of the code after the cursor
+		// runs beside a search that leaves a core to it (ahead.go).
+		buf.startAfter(ctx, l, st)
 	}
 	var embedTime time.Duration
 	var denseErr string
