@@ -298,7 +298,7 @@ func tailRef(n, b int32) int32 {
 // precedes the container's children) and a thirty-second more, and the
 // runs are copied into them as they come. Runs that do not fit are kept
 // apart and joined at the end as before, and joined records that fill
-// less than fifteen sixteenths of their room are copied to their size.
+// less than three quarters of their room are copied to their size.
 func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	a, b, last, spine, err := p.run(recs, i, p.spine)
 	p.spine = spine
@@ -359,7 +359,7 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	// ends where the last piece's does.
 	lastMid.Next = tailRef(recs[last].Next, b)
 	var out []Node
-	if room := cap(p.out) - len(p.out) - len(p.tail); len(p.runs) == 0 && room >= 0 && room <= cap(p.out)/16 {
+	if room := cap(p.out) - len(p.out) - len(p.tail); len(p.runs) == 0 && room >= 0 && room <= cap(p.out)/4 {
 		out = p.out
 	} else {
 		out = make([]Node, 0, p.n+len(p.tail))
