@@ -212,3 +212,23 @@ func BenchmarkBuiltBM25Split(b *testing.B) {
 		})
 	}
 }
+
+// TestPauseHelpers: a late helper pauses the helpers for 100 ms, each
+// next late one for twice as long up to 5 s, and one in time ends the
+// doubling.
+func TestPauseHelpers(t *testing.T) {
+	defer bm25Pause.Store(0)
+	defer bm25HelpFrom.Store(0)
+	now := time.Unix(1000, 0)
+	for i, want := range []time.Duration{100, 200, 400, 800, 1600, 3200, 5000, 5000} {
+		pauseHelpers(true, now)
+		if got := time.Duration(bm25HelpFrom.Load() - now.UnixNano()); got != want*time.Millisecond {
+			t.Fatalf("late helper %d: pause %v, want %v", i+1, got, want*time.Millisecond)
+		}
+	}
+	pauseHelpers(false, now)
+	pauseHelpers(true, now)
+	if got := time.Duration(bm25HelpFrom.Load() - now.UnixNano()); got != 100*time.Millisecond {
+		t.Fatalf("late helper after one in time: pause %v, want 100ms", got)
+	}
+}

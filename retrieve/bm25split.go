@@ -22,7 +22,8 @@ import (
 // are those of one walk whatever goroutine walked which list; a list's
 // cursor is moved by the one that walked it, and the next region starts
 // only once both are done. The caller never waits for the helper to start:
-// a helper the scheduler runs late finds the lists taken and returns.
+// a helper that has not started when the lists are all taken is
+// cancelled, and does nothing when the scheduler runs it.
 //
 // A core is free when the coarse rankings under way in the process
 // (Jaccard and BM25 rankings, and the helpers themselves) are fewer than
@@ -35,7 +36,8 @@ import (
 // end of the region. So a caller that waited for its helper longer than
 // a region's share of a list takes (bm25LateHelper) walks the rest of
 // its ranking alone, and no walk of the process takes a helper for a
-// while (bm25HelperPause).
+// while: 100 ms after a late helper, twice as long after each next one
+// up to 5 s, back to 100 ms once a helper comes in time (pauseHelpers).
 
 // bm25SplitBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking walks its regions on two cores when one is
@@ -54,15 +56,26 @@ var canHelpBM25 = func() bool {
 }
 
 // bm25LateHelper is how long a caller may wait for its helper at the end
-// of a region before it walks on alone, bm25HelperPause how long the
-// process then takes no helper, and bm25HelpFrom (Unix nanoseconds) the
-// end of the pause.
-const (
-	bm25LateHelper  = 250 * time.Microsecond
-	bm25HelperPause = 100 * time.Millisecond
-)
+// of a region before it walks on alone; bm25HelpFrom (Unix nanoseconds)
+// is the end of the pause after a late helper, bm25Pause its length.
+const bm25LateHelper = 250 * time.Microsecond
 
-var bm25HelpFrom atomic.Int64
+var bm25HelpFrom, bm25Pause atomic.Int64
+
+// pauseHelpers notes whether a helper came late (at now): a late one
+// doubles the pause (from 100 ms, up to 5 s) and starts it, one in time
+// ends the doubling.
+func pauseHelpers(late bool, now time.Time) {
+	if !late {
+		if bm25Pause.Load() != 0 {
+			bm25Pause.Store(0)
+		}
+		return
+	}
+	p := min(max(2*time.Duration(bm25Pause.Load()), 100*time.Millisecond), 5*time.Second)
+	bm25Pause.Store(int64(p))
+	bm25HelpFrom.Store(now.Add(p).UnixNano())
+}
 
 // bm25WaitHelper makes the caller wait for the helper to take a list
 // before it takes one, so that the property tests see both walk.
@@ -70,17 +83,29 @@ var bm25WaitHelper = false
 
 // bm25Helper is the helper's state, kept with the scratch: accumulators
 // of a region, their touched bits and block maxima (as bm25Scratch's).
+// A region's walk arms it with a new generation: state is gen<<2 and
+// then gen<<2|helpStarted when the helper starts, or gen<<2|helpCancelled
+// when the caller finds, its lists all taken, that it has not; the
+// helper then does nothing (nor a helper still holding an older
+// generation), and the caller does not wait for it.
 type bm25Helper struct {
 	wg     sync.WaitGroup
 	acc    []int64
 	marked []uint64
 	bmax   []int64
+	gen    uint64
+	state  atomic.Uint64
 	lists  []bm25Weight // the region's lists
 	next   atomic.Int32 // the next list to take
 	lim    scanLimit
 	failed any  // the helper's panic
 	dirty  bool // acc, marked or bmax may hold a walk's sums
 }
+
+const (
+	helpStarted   = 1
+	helpCancelled = 2
+)
 
 // walkSplit walks the region's lists on two goroutines (see above).
 func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
@@ -96,11 +121,22 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 	}
 	h.next.Store(0)
 	h.lists, h.lim, h.failed, h.dirty = lists, *lim, nil, true
+	h.gen++
+	g := h.gen
+	h.state.Store(g << 2)
 	bm25Helpers.Add(1)
 	h.wg.Add(1)
-	if !sc.startHelper() {
+	armed := time.Now()
+	cancel := func() bool {
+		if !h.state.CompareAndSwap(g<<2, g<<2|helpCancelled) {
+			return false
+		}
 		bm25Helpers.Add(-1)
 		h.wg.Done()
+		return true
+	}
+	if !sc.startHelper(g) {
+		cancel()
 		h.lists, h.dirty = nil, false
 		for li := range lists {
 			if lim.stop() {
@@ -111,10 +147,14 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 		return
 	}
 	var waited time.Time
+	cancelled := false
 	func() {
-		// A panic of the caller's walk (a damaged index) waits for the
-		// helper, which writes into the pooled scratch.
-		defer h.wg.Wait()
+		// A panic of the caller's walk (a damaged index) waits for a
+		// helper that started, which writes into the pooled scratch.
+		defer func() {
+			cancelled = cancel()
+			h.wg.Wait()
+		}()
 		for bm25WaitHelper && h.next.Load() == 0 {
 			runtime.Gosched()
 		}
@@ -127,9 +167,13 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 		}
 		waited = time.Now()
 	}()
-	if now := time.Now(); now.Sub(waited) > bm25LateHelper {
+	// A helper is late when the caller waited for it, or when it had
+	// not started by then, long after it was handed the region.
+	now := time.Now()
+	late := now.Sub(waited) > bm25LateHelper || cancelled && waited.Sub(armed) > bm25LateHelper
+	pauseHelpers(late, now)
+	if late {
 		sc.split = false
-		bm25HelpFrom.Store(now.Add(bm25HelperPause).UnixNano())
 	}
 	if h.failed != nil {
 		r := h.failed
@@ -149,20 +193,29 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 // it helps walk, so that a region's helper costs a hand-over, not a
 // goroutine (nor its allocation).
 var (
-	bm25Work    = make(chan *bm25Scratch)
+	bm25Work    = make(chan bm25Job)
 	bm25Workers atomic.Int32
 )
 
-// startHelper hands sc to an idle helper, or to a new one when fewer than
-// GOMAXPROCS exist; it reports false when every helper is busy.
-func (sc *bm25Scratch) startHelper() bool {
+// bm25Job is a region to help walk: the scratch and its helper's
+// generation.
+type bm25Job struct {
+	sc  *bm25Scratch
+	gen uint64
+}
+
+// startHelper hands generation gen of sc to an idle helper, or to a new
+// one when fewer than GOMAXPROCS exist; it reports false when every
+// helper is busy.
+func (sc *bm25Scratch) startHelper(gen uint64) bool {
+	j := bm25Job{sc, gen}
 	select {
-	case bm25Work <- sc:
+	case bm25Work <- j:
 		return true
 	default:
 	}
 	if int(bm25Workers.Add(1)) <= runtime.GOMAXPROCS(0) {
-		go bm25Worker(sc)
+		go bm25Worker(j)
 		return true
 	}
 	bm25Workers.Add(-1)
@@ -170,16 +223,20 @@ func (sc *bm25Scratch) startHelper() bool {
 }
 
 // bm25Worker is a helper's goroutine.
-func bm25Worker(sc *bm25Scratch) {
+func bm25Worker(j bm25Job) {
 	for {
-		sc.helpWalk()
-		sc = <-bm25Work
+		j.sc.helpWalk(j.gen)
+		j = <-bm25Work
 	}
 }
 
-// helpWalk takes lists of the region until none is left.
-func (sc *bm25Scratch) helpWalk() {
+// helpWalk takes lists of the region of generation gen until none is
+// left, unless the caller cancelled it.
+func (sc *bm25Scratch) helpWalk(gen uint64) {
 	h := sc.help
+	if !h.state.CompareAndSwap(gen<<2, gen<<2|helpStarted) {
+		return
+	}
 	lists := h.lists
 	defer func() {
 		if r := recover(); r != nil {
