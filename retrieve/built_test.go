@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -335,5 +336,103 @@ func BenchmarkBuiltSecondMask(b *testing.B) {
 				return err
 			})
 		})
+	}
+}
+
+// cursorQuery is the query of the cursor at line of the file at path of
+// ix, made as builtQueries makes them.
+func cursorQuery(t testing.TB, s *Snapshot, ix *Index, path string, line int) *Query {
+	fi, ok := ix.byPath[path]
+	if !ok {
+		t.Fatalf("the index holds no file %s", path)
+	}
+	f := &ix.files[fi]
+	l := lang.ByName(f.language)
+	lines := ix.Lines(f.path)
+	if l == nil || line < 2 || line > len(lines)+1 {
+		t.Fatalf("%s:%d: no cursor there", path, line)
+	}
+	src := strings.Join(lines[:line-1], "\n") + "\n"
+	pf, err := l.NewParser().Parse(context.Background(), f.path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ccg.Build(pf)
+	sl := slice.Of(g, g.AppendTarget(), slice.DefaultOptions())
+	q := s.NewQuery(g, sl, f.path, line)
+	q.Language = l.Name
+	return q
+}
+
+// BenchmarkBuiltCursors times, for each cursor PATH:LINE that
+// GRAPHCODER_BENCH_CURSORS lists (space-separated) on an index
+// graphcoder build wrote (GRAPHCODER_BENCH_INDEX), BM25's and the
+// Jaccard top 50 and mode hybrid's coarse stage (both rankers for their
+// top 50, fused), and logs per cursor the best over the iterations of the
+// wall time and of the CPU time of the calling thread (Linux: a helper's
+// or a hybrid ranker's own goroutine's is not counted), with the size of
+// the query's key and of its rare postings and BM25's RankStats.
+func BenchmarkBuiltCursors(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	var qs []*Query
+	for _, c := range strings.Fields(os.Getenv("GRAPHCODER_BENCH_CURSORS")) {
+		i := strings.LastIndexByte(c, ':')
+		line, err := strconv.Atoi(c[i+1:])
+		if i < 0 || err != nil {
+			b.Fatalf("cursor %q: want PATH:LINE", c)
+		}
+		qs = append(qs, cursorQuery(b, s, ix, c[:i], line))
+	}
+	if len(qs) == 0 {
+		b.Skip("GRAPHCODER_BENCH_CURSORS lists no cursor")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ctx := context.Background()
+	opt := Options{Mode: Hybrid, TopK: 50}.withDefaults()
+	type times struct{ wall, cpu [3]time.Duration }
+	best := make([]times, len(qs))
+	for i := range best {
+		for j := range 3 {
+			best[i].wall[j], best[i].cpu[j] = 1<<62, 1<<62
+		}
+	}
+	stats := make([]RankStats, len(qs))
+	for b.Loop() {
+		for i, q := range qs {
+			for j := range 3 {
+				t0, c0 := time.Now(), threadCPU()
+				var err error
+				switch j {
+				case 0:
+					_, stats[i], err = BM25(DefaultBM25).Rank(ctx, s, q, 50, time.Time{})
+				case 1:
+					_, _, err = Jaccard().Rank(ctx, s, q, 50, time.Time{})
+				default:
+					var st Stats
+					_, err = s.hybrid(ctx, q, opt, time.Time{}, &st)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				best[i].cpu[j] = min(best[i].cpu[j], threadCPU()-c0)
+				best[i].wall[j] = min(best[i].wall[j], time.Since(t0))
+			}
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for i, q := range qs {
+		rare, lists := 0, 0
+		for _, t := range q.Key {
+			if int(t) < len(ix.maskBit) && ix.maskBit[t] < 0 {
+				rare += ix.postLen(t)
+				lists++
+			}
+		}
+		bt := best[i]
+		b.Logf("%s:%d key %d, %d rare lists of %d bytes; bm25 wall %.2f cpu %.2f ms (scanned %d, scored %d); jaccard wall %.2f cpu %.2f ms; hybrid wall %.2f ms",
+			q.Path, q.Line, len(q.Key), lists, rare, ms(bt.wall[0]), ms(bt.cpu[0]), stats[i].Scanned, stats[i].Scored,
+			ms(bt.wall[1]), ms(bt.cpu[1]), ms(bt.wall[2]))
 	}
 }
