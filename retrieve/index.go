@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -54,6 +52,7 @@ type fileData struct {
 	src            []byte // the lines joined by '\n', compressed
 	srcLen         int32  // length of the joined lines
 	lines          int32
+	frame0         uint32 // first frame of src in the frame table (source.go)
 	stmtBase       uint32 // first global statement id
 	entryBase      uint32 // first entry id
 }
@@ -81,6 +80,8 @@ type Index struct {
 	srcs *sourceCache
 
 	files []fileData
+	// frameTab is the frame table of the files' compressed sources.
+	frameTab frameTable
 
 	// Statements, by global id.
 	stmtRows    [][2]int32
@@ -148,7 +149,7 @@ type Builder struct {
 	tmp, tmp2 []uint32
 	union     []uint64
 	derive    deriveScratch
-	encoder   *zstd.Encoder
+	cutter    frameCutter
 }
 
 // NewBuilder starts an index whose queries are tokenized with tok and
@@ -167,7 +168,8 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		bounds:      &blockBounds{},
 		langs:       &langBlocks{},
 		xm:          &xmaskData{},
-	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64, encoder: newEncoder()}
+	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64,
+		cutter: frameCutter{enc: newEncoder(), size: frameBytes}}
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -199,9 +201,10 @@ func (b *Builder) Add(f *File) error {
 	}
 	fi := int32(len(ix.files))
 	base := uint32(len(ix.stmtRows))
-	src, srcLen := compress(b.encoder, f.Lines)
+	frame0 := uint32(ix.frameTab.len())
+	src, srcLen := b.cutter.compress(f.Lines, &ix.frameTab)
 	ix.files = append(ix.files, fileData{path: f.Path, language: f.Language,
-		src: src, srcLen: int32(srcLen), lines: int32(len(f.Lines)),
+		src: src, srcLen: int32(srcLen), lines: int32(len(f.Lines)), frame0: frame0,
 		stmtBase: base, entryBase: uint32(len(ix.keyLen))})
 	ix.byPath[f.Path] = fi
 
@@ -460,7 +463,7 @@ func (b *Builder) Finish() (*Index, error) {
 		bm.endEntry2()
 	}
 	b.keys.close()
-	b.df, b.seen, b.tf, b.encoder = nil, nil, nil, nil
+	b.df, b.seen, b.tf, b.cutter = nil, nil, nil, frameCutter{}
 
 	// Copy the arenas grown by append to their exact size (those a Grow
 	// hint sized well are only clipped).
@@ -546,6 +549,7 @@ func (ix *Index) Bytes() int64 {
 	for _, f := range ix.files {
 		n += int64(len(f.src) + len(f.path) + 64)
 	}
+	n += int64(ix.frameTab.len()) * 12
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}

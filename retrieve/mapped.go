@@ -41,6 +41,24 @@ import (
 // union). An index read from a file without them has no second mask and
 // is searched as before them; readers older than them ignore them, so
 // they need no new version.
+//
+// The sources in "ix.src" are compressed in frames (source.go): a file's
+// are consecutive zstd frames, which read together are its whole source.
+// The frame table is in "ix.frames.head" (uvarints: framesVersion, the
+// number of frames), "ix.frames.file" (uint32 per file: its first frame;
+// the frames of a file run up to the next file's first) and, per frame,
+// "ix.frames.row" (uint32, its first row), "ix.frames.comp" (uint32, its
+// offset in the file's compressed source) and "ix.frames.raw" (uint32, its
+// offset in the file's joined lines). Opening checks that the table holds
+// together (every file's frames start at row 0 and offsets 0 and grow
+// strictly within its source; a file has at least one frame) and refuses
+// the file when not; reading a frame checks its length and its line ends
+// against the table (ErrDamaged, SourceError). A file without the table,
+// written before frames, holds one frame per file and is read as before,
+// each file's source decompressed whole; so is a file whose table has
+// another framesVersion than this reader's. Readers older than the table
+// ignore it and read the frames of a file together as its whole source, so
+// the table needs no new mappedVersion either.
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
@@ -52,6 +70,13 @@ var writeSecondMask = true
 
 // mappedVersion is the version of the sections' layout.
 const mappedVersion = 1
+
+// framesVersion is the version of the frame table's layout.
+const framesVersion = 1
+
+// writeFrames says whether WriteTo stores the frame table; the tests turn
+// it off to write a file as those before it.
+var writeFrames = true
 
 // ErrDamaged is wrapped by the errors of an index opened from a file
 // whose content does not hold together: a search that meets it fails
@@ -86,6 +111,19 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 	w.Begin("ix.src")
 	for i := range ix.files {
 		w.Write(ix.files[i].src)
+	}
+	if writeFrames {
+		fh := binary.AppendUvarint(nil, framesVersion)
+		fh = binary.AppendUvarint(fh, uint64(ix.frameTab.len()))
+		w.Section("ix.frames.head", fh)
+		first := make([]uint32, len(ix.files))
+		for i := range ix.files {
+			first[i] = ix.files[i].frame0
+		}
+		mapfile.Put(w, "ix.frames.file", first)
+		mapfile.Put(w, "ix.frames.row", ix.frameTab.row)
+		mapfile.Put(w, "ix.frames.comp", ix.frameTab.comp)
+		mapfile.Put(w, "ix.frames.raw", ix.frameTab.raw)
 	}
 
 	mapfile.Put(w, "ix.vocab.Off", ix.vocab.Off)
@@ -322,6 +360,9 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	if ix.files, err = decodeFiles(get("ix.files", -1), get("ix.src", -1), nFiles, nStmts, nEntries); err != nil {
 		return nil, err
 	}
+	if err := ix.openFrames(m, get); err != nil {
+		return nil, err
+	}
 	ix.byPath = make(map[string]int32, nFiles)
 	for i := range ix.files {
 		if _, dup := ix.byPath[ix.files[i].path]; dup {
@@ -368,6 +409,83 @@ func decodeFiles(b, src []byte, n, nStmts, nEntries int) ([]fileData, error) {
 		return nil, errors.New("section ix.files: trailing bytes")
 	}
 	return files, nil
+}
+
+// openFrames reads the frame table of the files' sources, or gives each
+// file a single frame when the file has no table of this reader's
+// version.
+func (ix *Index) openFrames(m *mapfile.File, get func(string, int) []byte) error {
+	version, n := uint64(0), 0
+	if m.Has("ix.frames.head") {
+		d := secDecoder{b: get("ix.frames.head", -1)}
+		version, n = d.uv(), d.int()
+		if d.err != nil {
+			return fmt.Errorf("section ix.frames.head: %w", d.err)
+		}
+	}
+	if version != framesVersion {
+		ix.frameTab = singleFrames(len(ix.files))
+		for i := range ix.files {
+			ix.files[i].frame0 = uint32(i)
+		}
+		return nil
+	}
+	var errs []error
+	u32 := func(name string, n int) []uint32 {
+		s, err := mapfile.View[uint32](get(name, 4*n))
+		errs = append(errs, err)
+		return s
+	}
+	first := u32("ix.frames.file", len(ix.files))
+	t := frameTable{row: u32("ix.frames.row", n), comp: u32("ix.frames.comp", n), raw: u32("ix.frames.raw", n)}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := checkFrames(ix.files, first, &t); err != nil {
+		return fmt.Errorf("frame table: %w", err)
+	}
+	for i := range ix.files {
+		ix.files[i].frame0 = first[i]
+	}
+	ix.frameTab = t
+	return nil
+}
+
+// singleFrames is the frame table of n files of one frame each.
+func singleFrames(n int) frameTable {
+	z := make([]uint32, n)
+	return frameTable{row: z, comp: z, raw: z}
+}
+
+// checkFrames checks that t, with first[i] the first frame of files[i],
+// is a frame table of the files' sources: consecutive runs of frames, one
+// or more per file, each starting at row 0 and offsets 0 and growing
+// strictly, within the file's rows and bytes.
+func checkFrames(files []fileData, first []uint32, t *frameTable) error {
+	n := t.len()
+	if len(first) != len(files) || len(t.comp) != n || len(t.raw) != n {
+		return errors.New("sizes do not match")
+	}
+	for i := range files {
+		f := &files[i]
+		a, b := int(first[i]), n
+		if i+1 < len(files) {
+			b = int(first[i+1])
+		}
+		if i == 0 && a != 0 || a >= b || b > n {
+			return fmt.Errorf("file %s: frames %d to %d of %d", f.path, a, b, n)
+		}
+		if t.row[a] != 0 || t.comp[a] != 0 || t.raw[a] != 0 {
+			return fmt.Errorf("file %s: the first frame does not start the source", f.path)
+		}
+		for g := a + 1; g < b; g++ {
+			if t.row[g] <= t.row[g-1] || t.comp[g] <= t.comp[g-1] || t.raw[g] <= t.raw[g-1] ||
+				t.row[g] >= uint32(f.lines) || t.comp[g] >= uint32(len(f.src)) || t.raw[g] >= uint32(f.srcLen) {
+				return fmt.Errorf("file %s: frame %d out of order or range", f.path, g-a)
+			}
+		}
+	}
+	return nil
 }
 
 func decodeExplicit(b []byte, n, nEntries int) (map[uint32]*explicitGraph, error) {

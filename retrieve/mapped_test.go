@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphcoder/graphcoder/internal/mapfile"
@@ -48,6 +49,18 @@ func sameIndex(t testing.TB, a, b *Index) {
 		if !reflect.DeepEqual(x, y) {
 			t.Fatalf("%s differs", name)
 		}
+	}
+	if b.keep == nil || b.keep.Has("ix.frames.head") {
+		eq("frames.row", a.frameTab.row, b.frameTab.row)
+		eq("frames.comp", a.frameTab.comp, b.frameTab.comp)
+		eq("frames.raw", a.frameTab.raw, b.frameTab.raw)
+		for i := range a.files {
+			if a.files[i].frame0 != b.files[i].frame0 {
+				t.Fatalf("file %d: first frame %d, want %d", i, b.files[i].frame0, a.files[i].frame0)
+			}
+		}
+	} else if b.frameTab.len() != len(b.files) {
+		t.Fatal("a file without the frame table gave more than a frame per file")
 	}
 	eq("blocks.or", a.blocks().or, b.blocks().or)
 	eq("blocks.lmin", a.blocks().lmin, b.blocks().lmin)
@@ -114,6 +127,7 @@ func TestMappedIndex(t *testing.T) {
 		nFiles := 1 + r.IntN(6)
 		b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 30})
 		b.maskBits = []int{0, 3, 64, 128}[r.IntN(4)]
+		b.cutter.size = []int{frameBytes, 1, 30, 200}[r.IntN(4)]
 		for i := range nFiles {
 			f := randomFile(r, fmt.Sprintf("f%d.py", i), 1+r.IntN(60), alphabet)
 			if trial%3 == 1 {
@@ -130,9 +144,11 @@ func TestMappedIndex(t *testing.T) {
 		// Every third trial writes the file without the second mask, as
 		// files written before it: the reader goes without, and answers
 		// the same.
-		writeSecondMask = trial%3 != 2
+		// Every fourth, without the frame table, as files written before
+		// frames: the reader reads each source whole, the same text.
+		writeSecondMask, writeFrames = trial%3 != 2, trial%4 != 3
 		mapped := mapIndex(t, built)
-		writeSecondMask = true
+		writeSecondMask, writeFrames = true, true
 		if mapped.keep.Has("ix.xmask.tok") != (trial%3 != 2) {
 			t.Fatalf("trial %d: second mask stored %v", trial, mapped.keep.Has("ix.xmask.tok"))
 		}
@@ -206,8 +222,11 @@ func stripNaN(cs []Candidate) []Candidate {
 func TestMappedDamage(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 30})
+	b.cutter.size = 40 // several frames a file
+	var files []*File
 	for i := range 3 {
-		b.Add(randomFile(r, fmt.Sprintf("f%d.py", i), 40, 30))
+		files = append(files, randomFile(r, fmt.Sprintf("f%d.py", i), 40, 30))
+		b.Add(files[len(files)-1])
 	}
 	ix := b.Index()
 	m0 := mapIndex(t, ix).keep
@@ -245,6 +264,13 @@ func TestMappedDamage(t *testing.T) {
 					t.Fatalf("section %s: %v", sec.Name, err)
 				}
 				continue
+			}
+			if strings.HasPrefix(sec.Name, "ix.frames.") || sec.Name == "ix.src" {
+				// Damage in the sources or their frame table is refused,
+				// or every window reads right or is reported.
+				if err := sameWindows(mix, files); err != nil && mix.SourceError() == nil {
+					t.Fatalf("section %s: %v, and no source error", sec.Name, err)
+				}
 			}
 			s, err := NewSnapshot(mix, nil, []string{"f1.py"})
 			if err != nil {

@@ -33,23 +33,8 @@ import (
 func (ix *Index) Predict(q *Query, c *Candidate) string {
 	fi := ix.fileOf(uint32(c.Entry))
 	row := int(ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))][0])
-	var line string
-	prevCand := 0
-	ix.withSource(fi, func(s *source) {
-		src := s.text
-		a, b := s.span(row, row)
-		line = string(src[a:b])
-		// The last non-blank line before the statement, walking back.
-		for end := a - 1; end > 0; {
-			start := bytes.LastIndexByte(src[:end], '\n') + 1
-			prev := src[start:end]
-			if t := bytes.TrimLeft(prev, " \t"); len(t) > 0 {
-				prevCand = len(prev) - len(t)
-				break
-			}
-			end = start - 1
-		}
-	})
+	line := ix.rowsString(fi, row, row)
+	prevCand := ix.indentBefore(fi, row)
 	body := strings.TrimLeft(line, " \t")
 	candIndent := len(line) - len(body)
 	if m := ix.renames(q, c); len(m) > 0 {
@@ -61,6 +46,26 @@ func (ix *Index) Predict(q *Query, c *Candidate) string {
 		unit = "\t"
 	}
 	return strings.Repeat(unit, indent) + body
+}
+
+// indentBefore returns the indentation (leading blanks and tabs) of the
+// last non-blank row of file fi before row, 0 when there is none; it reads
+// back through the frames before row's only as far as that row.
+func (ix *Index) indentBefore(fi int32, row int) int {
+	indent, found := 0, false
+	for r := row - 1; r >= 0 && !found; {
+		ix.withRows(fi, r, r, func(s *source) {
+			for ; r >= s.first; r-- {
+				a, b := s.span(r, r)
+				prev := s.text[a:b]
+				if t := bytes.TrimLeft(prev, " \t"); len(t) > 0 {
+					indent, found = len(prev)-len(t), true
+					return
+				}
+			}
+		})
+	}
+	return indent
 }
 
 // renames builds the candidate-name -> query-name map of Predict.

@@ -865,31 +865,15 @@ func (ix *Index) graphOf(e uint32, fs *fineScratch) {
 // Value returns the code window of a candidate (its value), lines
 // StartLine..EndLine joined by '\n'.
 func (ix *Index) Value(c *Candidate) string {
-	var v string
-	ix.withSource(ix.fileOf(uint32(c.Entry)), func(src *source) {
-		a, b := src.span(c.StartLine-1, c.EndLine-1)
-		v = string(src.text[a:b])
-	})
-	return v
+	return ix.rowsString(ix.fileOf(uint32(c.Entry)), c.StartLine-1, c.EndLine-1)
 }
 
-// Values returns the values of cands, reading each file once.
+// Values returns the values of cands, reading for each only the frames of
+// its file that its window covers.
 func (ix *Index) Values(cands []Candidate) []string {
 	out := make([]string, len(cands))
-	done := make([]bool, len(cands))
 	for i := range cands {
-		if done[i] {
-			continue
-		}
-		fi := ix.fileOf(uint32(cands[i].Entry))
-		ix.withSource(fi, func(src *source) {
-			for j := i; j < len(cands); j++ {
-				if c := &cands[j]; !done[j] && ix.fileOf(uint32(c.Entry)) == fi {
-					a, b := src.span(c.StartLine-1, c.EndLine-1)
-					out[j], done[j] = string(src.text[a:b]), true
-				}
-			}
-		})
+		out[i] = ix.Value(&cands[i])
 	}
 	return out
 }
@@ -898,10 +882,5 @@ func (ix *Index) Values(cands []Candidate) []string {
 func (ix *Index) Statement(c *Candidate) string {
 	fi := ix.fileOf(uint32(c.Entry))
 	r := ix.stmtRows[ix.files[fi].stmtBase+ix.entryTarget(uint32(c.Entry))]
-	var v string
-	ix.withSource(fi, func(src *source) {
-		a, b := src.span(int(r[0]), int(r[1]))
-		v = string(src.text[a:b])
-	})
-	return v
+	return ix.rowsString(fi, int(r[0]), int(r[1]))
 }

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -10,13 +11,28 @@ import (
 )
 
 // The index keeps each file's source compressed: the source is the
-// largest part of an index in memory and only the few files a query
-// returns are ever read back, each in tens of microseconds.
+// largest part of an index in memory, and a query reads back only the
+// windows of the few candidates it returns. So the source is compressed
+// in frames: its lines joined by '\n', cut after the first line end past
+// every frameBytes bytes, each piece compressed on its own (a zstd frame,
+// the frames of a file stored one after another). A frame table gives
+// each frame's first row and its offsets in the compressed and the joined
+// text, so that reading a window decompresses only the frames it covers,
+// a few KiB, instead of the whole file. The frames of a file concatenated
+// are one valid zstd stream of the whole text, so a reader that knows no
+// frame table (or an index without one, which has a single frame per
+// file) reads the file whole, as before frames.
+
+// frameBytes is the joined text a frame holds at least (all but a file's
+// last frame, which holds what remains): see bench/RESULTS.md for the
+// measurement that chose it (request time against index size).
+const frameBytes = 4 << 10
 
 var (
 	decoderOnce sync.Once
 	decoder     *zstd.Decoder
 	srcPool     sync.Pool // *[]byte, decompression buffers
+	regionPool  sync.Pool // *source, the frames of a window read together
 )
 
 // newEncoder returns the encoder of a Builder; it is dropped with the
@@ -30,66 +46,119 @@ func newEncoder() *zstd.Encoder {
 	return enc
 }
 
-// compress returns the lines joined by '\n', compressed, and the length
-// of the joined text.
-func compress(encoder *zstd.Encoder, lines []string) ([]byte, int) {
-	n := 0
+// frameTable is the frame table of an index's sources: frame g starts at
+// row row[g] of its file, at byte comp[g] of the file's compressed source
+// and byte raw[g] of its joined lines. The frames of file fi are
+// fileData.frame0 up to the next file's (or the end).
+type frameTable struct {
+	row, comp, raw []uint32
+}
+
+func (t *frameTable) len() int { return len(t.row) }
+
+func (t *frameTable) add(row, comp, raw int) {
+	t.row = append(t.row, uint32(row))
+	t.comp = append(t.comp, uint32(comp))
+	t.raw = append(t.raw, uint32(raw))
+}
+
+// frameCutter compresses sources into frames, reusing its buffer.
+type frameCutter struct {
+	enc   *zstd.Encoder
+	size  int // frameBytes, or smaller in tests
+	plain []byte
+}
+
+// compress appends the frames of the lines (joined by '\n') to t and
+// returns their compressed bytes and the length of the joined text.
+func (c *frameCutter) compress(lines []string, t *frameTable) ([]byte, int) {
+	n := max(len(lines)-1, 0)
 	for _, l := range lines {
-		n += len(l) + 1
+		n += len(l)
 	}
-	buf := make([]byte, 0, n)
+	var out []byte
+	raw, start := 0, 0
+	buf := c.plain[:0]
+	flush := func(next int) {
+		t.add(start, len(out), raw)
+		out = c.enc.EncodeAll(buf, out)
+		raw += len(buf)
+		buf, start = buf[:0], next
+	}
 	for i, l := range lines {
-		if i > 0 {
-			buf = append(buf, '\n')
-		}
 		buf = append(buf, l...)
+		if i+1 < len(lines) {
+			buf = append(buf, '\n')
+			// No frame of nothing: an empty last line stays with the
+			// line before it.
+			if len(buf) >= c.size && (i+2 < len(lines) || lines[i+1] != "") {
+				flush(i + 1)
+			}
+		}
 	}
-	out := encoder.EncodeAll(buf, nil)
-	return append(make([]byte, 0, len(out)), out...), len(buf)
+	flush(len(lines))
+	c.plain = buf
+	if cap(c.plain) > 1<<20 {
+		c.plain = nil // one long line: not kept for the next file
+	}
+	return append(make([]byte, 0, len(out)), out...), n
 }
 
-// withSource calls fn with the source of file fi (the lines joined by
-// '\n') and the offset of each of its lines; the bytes are only valid
-// during the call, and fn must not change them.
-func (ix *Index) withSource(fi int32, fn func(src *source)) {
-	if s := ix.srcs.get(fi); s != nil {
-		fn(s)
-		return
+// frames returns the first and the end of file fi's frames.
+func (ix *Index) frames(fi int32) (int, int) {
+	end := ix.frameTab.len()
+	if int(fi)+1 < len(ix.files) {
+		end = int(ix.files[fi+1].frame0)
 	}
-	if n := int(ix.files[fi].srcLen); ix.srcs != nil && n <= maxCachedSource {
-		src := ix.decompress(fi, make([]byte, 0, n))
-		fn(ix.srcs.put(fi, &source{text: src, starts: lineStarts(src)}))
-		return
-	}
-	ix.withPooled(fi, func(src []byte) {
-		fn(&source{text: src, starts: lineStarts(src)})
-	})
+	return int(ix.files[fi].frame0), end
 }
 
-// withPooled calls fn with the source of file fi decompressed into a
-// pooled buffer, not kept: the bytes are only valid during the call.
-func (ix *Index) withPooled(fi int32, fn func(src []byte)) {
-	bp, _ := srcPool.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
+// frameOf returns the frame of file fi that holds row, a row of the file.
+func (ix *Index) frameOf(fi int32, row int) int {
+	a, b := ix.frames(fi)
+	k, found := slices.BinarySearch(ix.frameTab.row[a:b], uint32(row))
+	if !found {
+		k--
 	}
-	src := ix.decompress(fi, (*bp)[:0])
-	fn(src)
-	*bp = src[:0]
-	srcPool.Put(bp)
+	return a + max(k, 0)
 }
 
-// decompress appends the source of file fi to dst.
-func (ix *Index) decompress(fi int32, dst []byte) []byte {
+// frameSpan returns frame g's bytes in the compressed source of its file
+// fi and in the joined text, and the rows it holds.
+func (ix *Index) frameSpan(fi int32, g int) (comp, raw [2]int, rows [2]int) {
+	t, f := &ix.frameTab, &ix.files[fi]
+	comp = [2]int{int(t.comp[g]), len(f.src)}
+	raw = [2]int{int(t.raw[g]), int(f.srcLen)}
+	rows = [2]int{int(t.row[g]), int(f.lines)}
+	if _, end := ix.frames(fi); g+1 < end {
+		comp[1], raw[1], rows[1] = int(t.comp[g+1]), int(t.raw[g+1]), int(t.row[g+1])
+	}
+	return comp, raw, rows
+}
+
+// decodeFrames appends frames a..b-1 of file fi, decompressed, to dst:
+// the joined text of their rows (with the '\n' after each but the file's
+// last).
+func (ix *Index) decodeFrames(fi int32, a, b int, dst []byte) []byte {
 	f := &ix.files[fi]
 	decoderOnce.Do(func() {
 		// The constructor cannot fail with these options.
 		decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxMemory(maxSource))
 	})
-	src, err := decoder.DecodeAll(f.src, dst)
-	if err == nil && len(src) != int(f.srcLen) {
-		err = fmt.Errorf("%d bytes, want %d", len(src), f.srcLen)
+	ca, ra, rowsA := ix.frameSpan(fi, a)
+	cb, rb, rowsB := ix.frameSpan(fi, b-1)
+	start := len(dst)
+	out, err := decoder.DecodeAll(f.src[ca[0]:cb[1]], dst)
+	// The frames' rows, less the file's last, end in '\n'.
+	ends := rowsB[1] - rowsA[0]
+	if rowsB[1] == int(f.lines) {
+		ends--
+	}
+	if want := rb[1] - ra[0]; err == nil && len(out)-start != want {
+		err = fmt.Errorf("%d bytes, want %d", len(out)-start, want)
+	} else if err == nil && bytes.Count(out[start:], []byte{'\n'}) != ends {
+		err = fmt.Errorf("%d lines, want %d", bytes.Count(out[start:], []byte{'\n'}), ends)
 	}
 	if err != nil {
 		// The bytes were produced by compress in this process, so the
@@ -99,35 +168,128 @@ func (ix *Index) decompress(fi int32, dst []byte) []byte {
 			err = fmt.Errorf("%w: %w", ErrDamaged, err)
 		}
 		ix.damage.record(fmt.Errorf("the loaded source of %s does not decompress: %w", f.path, err))
-		src = append(dst[:0], bytes.Repeat([]byte{'\n'}, max(int(f.lines)-1, 0))...)
+		out = append(dst[:start], bytes.Repeat([]byte{'\n'}, max(ends, 0))...)
 	}
-	return src
+	return out
 }
 
-// source is one file's decompressed source: the lines joined by '\n',
-// and the offset in text of each line's first byte.
+// withRows calls fn with the source of the frames of file fi that hold
+// rows lo..hi (0-based, inclusive): fn's s.span(lo, hi) are the offsets of
+// those rows in s.text, as a span of the whole file's text would give.
+// The bytes are only valid during the call, and fn must not change them.
+// Rows out of the file's range read from the first or the last frame; a
+// negative lo reads the file whole.
+func (ix *Index) withRows(fi int32, lo, hi int, fn func(s *source)) {
+	a, b := ix.frames(fi)
+	if lo >= 0 {
+		last := int(ix.files[fi].lines) - 1
+		a = ix.frameOf(fi, min(lo, last))
+		if hi < lo {
+			hi = lo
+		}
+		if hi <= last {
+			b = ix.frameOf(fi, hi) + 1
+		}
+	}
+	if b-a == 1 {
+		if s := ix.frame(fi, a); s != nil {
+			fn(s)
+			return
+		}
+	}
+	// More than one frame, or a frame not kept: read into a region of
+	// the pool, from the frames kept or decompressed.
+	r, _ := regionPool.Get().(*source)
+	if r == nil {
+		r = new(source)
+	}
+	r.text = r.text[:0]
+	_, _, rows := ix.frameSpan(fi, a)
+	r.first = rows[0]
+	for g := a; g < b; g++ {
+		if s := ix.frame(fi, g); s != nil {
+			r.text = append(r.text, s.text...)
+		} else {
+			r.text = ix.decodeFrames(fi, g, g+1, r.text)
+		}
+	}
+	r.starts = appendLineStarts(r.starts[:0], r.text)
+	fn(r)
+	if cap(r.text) <= 1<<20 {
+		regionPool.Put(r)
+	}
+}
+
+// frame returns frame g of file fi decompressed, from the index's cache
+// or kept there; nil when the index keeps no frames or this one is too
+// long to keep.
+func (ix *Index) frame(fi int32, g int) *source {
+	if s := ix.srcs.get(g); s != nil {
+		return s
+	}
+	_, raw, rows := ix.frameSpan(fi, g)
+	if n := raw[1] - raw[0]; ix.srcs == nil || n > maxCachedSource {
+		return nil
+	}
+	text := ix.decodeFrames(fi, g, g+1, make([]byte, 0, raw[1]-raw[0]))
+	return ix.srcs.put(g, &source{text: text, starts: appendLineStarts(nil, text), first: rows[0]})
+}
+
+// appendRows appends rows lo..hi of file fi joined by '\n' to dst, as
+// Value reads a window (lo, hi as source.span takes them).
+func (ix *Index) appendRows(dst []byte, fi int32, lo, hi int) []byte {
+	ix.withRows(fi, lo, hi, func(s *source) {
+		a, b := s.span(lo, hi)
+		dst = append(dst, s.text[a:b]...)
+	})
+	return dst
+}
+
+// rowsString returns rows lo..hi of file fi joined by '\n'.
+func (ix *Index) rowsString(fi int32, lo, hi int) string {
+	var v string
+	ix.withRows(fi, lo, hi, func(s *source) {
+		a, b := s.span(lo, hi)
+		v = string(s.text[a:b])
+	})
+	return v
+}
+
+// source is the decompressed text of one or more consecutive frames of a
+// file: the rows from first on joined by '\n' (with the '\n' after the
+// last row unless it is the file's last), and the offset in text of each
+// row's first byte (one more, len(text), after a '\n' that ends text).
 type source struct {
 	text   []byte
 	starts []int32
+	first  int
 }
 
 // lineStarts returns the offset of each line of src.
-func lineStarts(src []byte) []int32 {
-	starts := make([]int32, 1, bytes.Count(src, []byte{'\n'})+1)
+func lineStarts(src []byte) []int32 { return appendLineStarts(nil, src) }
+
+// appendLineStarts appends the offset of each line of src to dst.
+func appendLineStarts(dst []int32, src []byte) []int32 {
+	dst = slices.Grow(dst, bytes.Count(src, []byte{'\n'})+1)
+	dst = append(dst, 0)
 	for off := 0; ; {
 		i := bytes.IndexByte(src[off:], '\n')
 		if i < 0 {
-			return starts
+			return dst
 		}
 		off += i + 1
-		starts = append(starts, int32(off))
+		dst = append(dst, int32(off))
 	}
 }
 
-// span returns the offsets of rows lo..hi (0-based, inclusive):
-// text[start:end] is those lines joined by '\n' (lineSpan, without
-// reading the lines before them).
+// span returns the offsets in text of rows lo..hi of the file (0-based,
+// inclusive): text[start:end] is those lines joined by '\n' (lineSpan of
+// the whole text, without reading the lines before them). The source
+// holds the rows withRows read for lo..hi.
 func (s *source) span(lo, hi int) (start, end int) {
+	if lo >= 0 {
+		lo, hi = lo-s.first, hi-s.first
+	}
 	n := len(s.starts)
 	switch {
 	case lo < 0:
@@ -142,23 +304,22 @@ func (s *source) span(lo, hi int) (start, end int) {
 	return int(s.starts[lo]), int(s.starts[hi+1]) - 1
 }
 
-// sourceCache keeps the decompressed sources of the files an index read
-// last, up to sourceCacheBytes: a request reads the windows of its
-// candidates, then the statement it predicts from and the definitions
-// it shows from the same files, and the next request at the same place
-// (an editor asks again at every key) reads the same files again.
-// Entries are never changed once stored, so a reader needs no lock once
-// it has one.
+// sourceCache keeps the decompressed frames an index read last, up to
+// sourceCacheBytes: a request reads the windows of its candidates, then
+// the statement it predicts from and the definitions it shows from the
+// same files, and the next request at the same place (an editor asks
+// again at every key) reads the same frames again. Entries are never
+// changed once stored, so a reader needs no lock once it has one.
 type sourceCache struct {
 	mu      sync.Mutex
-	entries map[int32]*source
-	order   []int32 // oldest first
+	entries map[int]*source // by frame
+	order   []int           // oldest first
 	bytes   int
 }
 
-// sourceCacheBytes bounds the sources (and their line offsets) one
-// index's cache holds; a source of more than maxCachedSource bytes is
-// not kept.
+// sourceCacheBytes bounds the frames (and their line offsets) one index's
+// cache holds; a frame of more than maxCachedSource bytes (the single
+// frame of a long file in an index written before frames) is not kept.
 const (
 	sourceCacheBytes = 4 << 20
 	maxCachedSource  = sourceCacheBytes / 8
@@ -167,26 +328,25 @@ const (
 // cost is what a source holds in the cache.
 func (s *source) cost() int { return cap(s.text) + 4*cap(s.starts) }
 
-func (c *sourceCache) get(fi int32) *source {
+func (c *sourceCache) get(g int) *source {
 	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries[fi]
+	return c.entries[g]
 }
 
-// put keeps s as the source of file fi, dropping the oldest sources for
-// room, and returns the source kept (the one another reader put
-// meanwhile, if any).
-func (c *sourceCache) put(fi int32, s *source) *source {
+// put keeps s as frame g, dropping the oldest frames for room, and
+// returns the frame kept (the one another reader put meanwhile, if any).
+func (c *sourceCache) put(g int, s *source) *source {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if have, ok := c.entries[fi]; ok {
+	if have, ok := c.entries[g]; ok {
 		return have
 	}
 	if c.entries == nil {
-		c.entries = map[int32]*source{}
+		c.entries = map[int]*source{}
 	}
 	for c.bytes+s.cost() > sourceCacheBytes && len(c.order) > 0 {
 		old := c.order[0]
@@ -194,8 +354,8 @@ func (c *sourceCache) put(fi int32, s *source) *source {
 		c.bytes -= c.entries[old].cost()
 		delete(c.entries, old)
 	}
-	c.entries[fi] = s
-	c.order = append(c.order, fi)
+	c.entries[g] = s
+	c.order = append(c.order, g)
 	c.bytes += s.cost()
 	return s
 }
@@ -230,21 +390,36 @@ func (ix *Index) SourceError() error {
 	return ix.damage.err
 }
 
-// lines returns the source lines of file fi: from the kept source, or
-// decompressed without keeping it.
+// lines returns the source lines of file fi: its frames kept, the others
+// decompressed without keeping them (a file read whole is a definition's,
+// and the engine keeps its lines).
 func (ix *Index) lines(fi int32) []string {
 	if ix.files[fi].lines == 0 {
 		return nil
 	}
-	if s := ix.srcs.get(fi); s != nil {
-		return strings.Split(string(s.text), "\n")
+	bp, _ := srcPool.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
 	}
-	// A file read whole is a definition's (the engine keeps its lines):
-	// not kept among the candidates' sources.
-	var lines []string
-	ix.withPooled(fi, func(src []byte) {
-		lines = strings.Split(string(src), "\n")
-	})
+	src := (*bp)[:0]
+	a, b := ix.frames(fi)
+	for g := a; g < b; {
+		if s := ix.srcs.get(g); s != nil {
+			src = append(src, s.text...)
+			g++
+			continue
+		}
+		// The frames not kept that follow, in one call.
+		e := g + 1
+		for e < b && ix.srcs.get(e) == nil {
+			e++
+		}
+		src = ix.decodeFrames(fi, g, e, src)
+		g = e
+	}
+	lines := strings.Split(string(src), "\n")
+	*bp = src[:0]
+	srcPool.Put(bp)
 	return lines
 }
 

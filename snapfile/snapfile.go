@@ -49,6 +49,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/embed"
@@ -317,8 +318,13 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 			return nil, err
 		}
 	} else {
-		// The small sections read at once are checked in any case.
-		for _, name := range []string{"snap.head", "snap.files", "ix.head", "ix.files", "sym.head"} {
+		// The small sections read at once are checked in any case: the
+		// frame table of the sources too, where the file has one.
+		for _, name := range []string{"snap.head", "snap.files", "ix.head", "ix.files", "sym.head",
+			"ix.frames.head", "ix.frames.file", "ix.frames.row", "ix.frames.comp", "ix.frames.raw"} {
+			if !m.Has(name) && strings.HasPrefix(name, "ix.frames.") {
+				continue // written before frames (see retrieve.Index.WriteTo)
+			}
 			if err := m.Verify(name); err != nil {
 				return nil, err
 			}
