@@ -80,8 +80,10 @@ type Index struct {
 	srcs *sourceCache
 
 	files []fileData
-	// frameTab is the frame table of the files' compressed sources.
+	// frameTab is the frame table of the files' compressed sources, and
+	// srcCodec their codec (source.go).
 	frameTab frameTable
+	srcCodec uint8
 
 	// Statements, by global id.
 	stmtRows    [][2]int32
@@ -169,7 +171,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		langs:       &langBlocks{},
 		xm:          &xmaskData{},
 	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64,
-		cutter: frameCutter{enc: newEncoder(), size: frameBytes}}
+		cutter: frameCutter{size: frameBytes}}
 }
 
 // Add adds one file. A malformed record (an index out of range) is an
@@ -549,7 +551,7 @@ func (ix *Index) Bytes() int64 {
 	for _, f := range ix.files {
 		n += int64(len(f.src) + len(f.path) + 64)
 	}
-	n += int64(ix.frameTab.len()) * 12
+	n += int64(ix.frameTab.len()) * 16
 	for _, x := range ix.explicit {
 		n += int64(len(x.hop)+6*len(x.edges)) + 64
 	}

@@ -42,23 +42,22 @@ import (
 // is searched as before them; readers older than them ignore them, so
 // they need no new version.
 //
-// The sources in "ix.src" are compressed in frames (source.go): a file's
-// are consecutive zstd frames, which read together are its whole source.
-// The frame table is in "ix.frames.head" (uvarints: framesVersion, the
-// number of frames), "ix.frames.file" (uint32 per file: its first frame;
-// the frames of a file run up to the next file's first) and, per frame,
-// "ix.frames.row" (uint32, its first row), "ix.frames.comp" (uint32, its
-// offset in the file's compressed source) and "ix.frames.raw" (uint32, its
-// offset in the file's joined lines). Opening checks that the table holds
-// together (every file's frames start at row 0 and offsets 0 and grow
-// strictly within its source; a file has at least one frame) and refuses
-// the file when not; reading a frame checks its length and its line ends
-// against the table (ErrDamaged, SourceError). A file without the table,
-// written before frames, holds one frame per file and is read as before,
-// each file's source decompressed whole; so is a file whose table has
-// another framesVersion than this reader's. Readers older than the table
-// ignore it and read the frames of a file together as its whole source, so
-// the table needs no new mappedVersion either.
+// Layout 2 stores the sources in frames (source.go): "ix.src" holds each
+// file's frames one after another, each an S2 block. The frame table is
+// in "ix.frames.file" (uint32 per file: its first frame; the frames of a
+// file run up to the next file's first) and, per frame, "ix.frames.row"
+// (uint32, its first row), "ix.frames.comp" (uint32, its offset in the
+// file's compressed source), "ix.frames.raw" (uint32, its offset in the
+// file's joined lines) and "ix.frames.sum" (uint32, the CRC-32C of its
+// text). Opening checks that the table holds together (a file has at
+// least one frame; its frames start at row 0 and offsets 0 and grow
+// strictly within its source) and refuses the file when not; reading a
+// frame checks its length, checksum and line ends (ErrDamaged,
+// SourceError). A layout 1 file, written before frames, has no frame
+// table and holds each file's source as one zstd frame: it is read as
+// before, each source decompressed whole. Readers of layout 1 only refuse
+// a layout 2 file (the engine then loads the blobs and graphcoder build
+// writes the file again).
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
@@ -68,15 +67,13 @@ const maxSource = 1 << 30
 // turn it off to write a file as those before it.
 var writeSecondMask = true
 
-// mappedVersion is the version of the sections' layout.
-const mappedVersion = 1
+// mappedVersion is the version of the sections' layout; a reader reads
+// files of layout 1 too.
+const mappedVersion = 2
 
-// framesVersion is the version of the frame table's layout.
-const framesVersion = 1
-
-// writeFrames says whether WriteTo stores the frame table; the tests turn
-// it off to write a file as those before it.
-var writeFrames = true
+// legacySource, set by the tests, makes WriteTo write a layout 1 file, the
+// sources as it returns them (each one zstd frame).
+var legacySource func(ix *Index, fi int32) []byte
 
 // ErrDamaged is wrapped by the errors of an index opened from a file
 // whose content does not hold together: a search that meets it fails
@@ -86,7 +83,14 @@ var ErrDamaged = errors.New("retrieval index is damaged")
 // WriteTo writes the index's sections to w. Dense vectors are written
 // too, when the index has them.
 func (ix *Index) WriteTo(w *mapfile.Writer) error {
-	h := binary.AppendUvarint(nil, mappedVersion)
+	version, srcs := mappedVersion, make([][]byte, len(ix.files))
+	for i := range ix.files {
+		srcs[i] = ix.files[i].src
+		if legacySource != nil {
+			version, srcs[i] = 1, legacySource(ix, int32(i))
+		}
+	}
+	h := binary.AppendUvarint(nil, uint64(version))
 	for _, v := range []int{ix.params.Hops, ix.params.MaxStatements, ix.maskWords, len(ix.files), len(ix.stmtRows),
 		ix.Len(), ix.vocab.Len(), ix.defNames.Len(), len(ix.explicit)} {
 		h = binary.AppendUvarint(h, uint64(v))
@@ -102,20 +106,17 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 		f := &ix.files[i]
 		files = appendStr(files, f.path)
 		files = appendStr(files, f.language)
-		for _, v := range []uint64{srcOff, uint64(len(f.src)), uint64(f.srcLen), uint64(f.lines), uint64(f.stmtBase), uint64(f.entryBase)} {
+		for _, v := range []uint64{srcOff, uint64(len(srcs[i])), uint64(f.srcLen), uint64(f.lines), uint64(f.stmtBase), uint64(f.entryBase)} {
 			files = binary.AppendUvarint(files, v)
 		}
-		srcOff += uint64(len(f.src))
+		srcOff += uint64(len(srcs[i]))
 	}
 	w.Section("ix.files", files)
 	w.Begin("ix.src")
-	for i := range ix.files {
-		w.Write(ix.files[i].src)
+	for _, src := range srcs {
+		w.Write(src)
 	}
-	if writeFrames {
-		fh := binary.AppendUvarint(nil, framesVersion)
-		fh = binary.AppendUvarint(fh, uint64(ix.frameTab.len()))
-		w.Section("ix.frames.head", fh)
+	if version >= 2 {
 		first := make([]uint32, len(ix.files))
 		for i := range ix.files {
 			first[i] = ix.files[i].frame0
@@ -124,6 +125,7 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 		mapfile.Put(w, "ix.frames.row", ix.frameTab.row)
 		mapfile.Put(w, "ix.frames.comp", ix.frameTab.comp)
 		mapfile.Put(w, "ix.frames.raw", ix.frameTab.raw)
+		mapfile.Put(w, "ix.frames.sum", ix.frameTab.sum)
 	}
 
 	mapfile.Put(w, "ix.vocab.Off", ix.vocab.Off)
@@ -234,8 +236,9 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 		return nil, err
 	}
 	d := secDecoder{b: head}
-	if v := d.uv(); v != mappedVersion {
-		return nil, fmt.Errorf("index layout version %d, want %d", v, mappedVersion)
+	version := d.uv()
+	if version != 1 && version != mappedVersion {
+		return nil, fmt.Errorf("index layout version %d, this graphcoder reads 1 and %d", version, mappedVersion)
 	}
 	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, srcs: &sourceCache{}, bounds: &blockBounds{}, langs: &langBlocks{}, xm: &xmaskData{}}
 	ix.params.Hops, ix.params.MaxStatements, ix.maskWords = d.int(), d.int(), d.int()
@@ -360,7 +363,7 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	if ix.files, err = decodeFiles(get("ix.files", -1), get("ix.src", -1), nFiles, nStmts, nEntries); err != nil {
 		return nil, err
 	}
-	if err := ix.openFrames(m, get); err != nil {
+	if err := ix.openFrames(version, get); err != nil {
 		return nil, err
 	}
 	ix.byPath = make(map[string]int32, nFiles)
@@ -411,20 +414,11 @@ func decodeFiles(b, src []byte, n, nStmts, nEntries int) ([]fileData, error) {
 	return files, nil
 }
 
-// openFrames reads the frame table of the files' sources, or gives each
-// file a single frame when the file has no table of this reader's
-// version.
-func (ix *Index) openFrames(m *mapfile.File, get func(string, int) []byte) error {
-	version, n := uint64(0), 0
-	if m.Has("ix.frames.head") {
-		d := secDecoder{b: get("ix.frames.head", -1)}
-		version, n = d.uv(), d.int()
-		if d.err != nil {
-			return fmt.Errorf("section ix.frames.head: %w", d.err)
-		}
-	}
-	if version != framesVersion {
-		ix.frameTab = singleFrames(len(ix.files))
+// openFrames reads the frame table of the files' sources (layout 2), or
+// gives each file a single zstd frame (layout 1).
+func (ix *Index) openFrames(version uint64, get func(string, int) []byte) error {
+	if version == 1 {
+		ix.srcCodec, ix.frameTab = codecZstd, singleFrames(len(ix.files))
 		for i := range ix.files {
 			ix.files[i].frame0 = uint32(i)
 		}
@@ -437,7 +431,9 @@ func (ix *Index) openFrames(m *mapfile.File, get func(string, int) []byte) error
 		return s
 	}
 	first := u32("ix.frames.file", len(ix.files))
-	t := frameTable{row: u32("ix.frames.row", n), comp: u32("ix.frames.comp", n), raw: u32("ix.frames.raw", n)}
+	t := frameTable{row: u32("ix.frames.row", -1)}
+	n := t.len()
+	t.comp, t.raw, t.sum = u32("ix.frames.comp", n), u32("ix.frames.raw", n), u32("ix.frames.sum", n)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -463,7 +459,7 @@ func singleFrames(n int) frameTable {
 // strictly, within the file's rows and bytes.
 func checkFrames(files []fileData, first []uint32, t *frameTable) error {
 	n := t.len()
-	if len(first) != len(files) || len(t.comp) != n || len(t.raw) != n {
+	if len(first) != len(files) || len(t.comp) != n || len(t.raw) != n || len(t.sum) != n {
 		return errors.New("sizes do not match")
 	}
 	for i := range files {

@@ -3,10 +3,12 @@ package retrieve
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -14,59 +16,55 @@ import (
 // largest part of an index in memory, and a query reads back only the
 // windows of the few candidates it returns. So the source is compressed
 // in frames: its lines joined by '\n', cut after the first line end past
-// every frameBytes bytes, each piece compressed on its own (a zstd frame,
-// the frames of a file stored one after another). A frame table gives
-// each frame's first row and its offsets in the compressed and the joined
-// text, so that reading a window decompresses only the frames it covers,
-// a few KiB, instead of the whole file. The frames of a file concatenated
-// are one valid zstd stream of the whole text, so a reader that knows no
-// frame table (or an index without one, which has a single frame per
-// file) reads the file whole, as before frames.
+// every frameBytes bytes, each piece compressed on its own as an S2 block
+// (the frames of a file stored one after another). A frame table gives
+// each frame's first row, its offsets in the compressed and the joined
+// text and the checksum of its text, so that reading a window
+// decompresses only the frames it covers, a few KiB, instead of the whole
+// file. S2 rather than zstd: zstd's ratio on source is better (4.0 against
+// 2.6 on the JDK), but each zstd frame builds its entropy tables before
+// its first byte, some 10 us, so that a few KiB decode at a fifth of the
+// speed of a whole file; S2 has no tables and decodes a frame of 8 KiB in
+// a few microseconds, and a whole file faster than zstd (bench/RESULTS.md,
+// "Source in frames"). An index file written before frames (layout 1,
+// mapped.go) holds each file's source as one zstd frame; it is read as
+// before, each source decompressed whole.
 
 // frameBytes is the joined text a frame holds at least (all but a file's
 // last frame, which holds what remains): see bench/RESULTS.md for the
 // measurement that chose it (request time against index size).
-const frameBytes = 4 << 10
+const frameBytes = 8 << 10
+
+// The codecs of an index's sources.
+const (
+	codecS2   = iota // S2 blocks, one a frame (an index built, or a layout 2 file)
+	codecZstd        // one zstd frame a file (a layout 1 file, before frames)
+)
 
 var (
 	decoderOnce sync.Once
 	decoder     *zstd.Decoder
 	srcPool     sync.Pool // *[]byte, decompression buffers
 	regionPool  sync.Pool // *source, the frames of a window read together
+	castagnoli  = crc32.MakeTable(crc32.Castagnoli)
 )
-
-// newEncoder returns the encoder of a Builder; it is dropped with the
-// builder, since its history buffers are large.
-func newEncoder() *zstd.Encoder {
-	// The constructor cannot fail with these options.
-	// SpeedBetterCompression: an eighth smaller than SpeedFastest on
-	// source files, about as fast to write, and as fast to read.
-	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
-		zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
-	return enc
-}
 
 // frameTable is the frame table of an index's sources: frame g starts at
 // row row[g] of its file, at byte comp[g] of the file's compressed source
-// and byte raw[g] of its joined lines. The frames of file fi are
-// fileData.frame0 up to the next file's (or the end).
+// and byte raw[g] of its joined lines, and sum[g] is the CRC-32C of its
+// text (none in a layout 1 file, whose zstd frames carry their own). The
+// frames of file fi are fileData.frame0 up to the next file's (or the
+// end).
 type frameTable struct {
-	row, comp, raw []uint32
+	row, comp, raw, sum []uint32
 }
 
 func (t *frameTable) len() int { return len(t.row) }
 
-func (t *frameTable) add(row, comp, raw int) {
-	t.row = append(t.row, uint32(row))
-	t.comp = append(t.comp, uint32(comp))
-	t.raw = append(t.raw, uint32(raw))
-}
-
-// frameCutter compresses sources into frames, reusing its buffer.
+// frameCutter compresses sources into frames, reusing its buffers.
 type frameCutter struct {
-	enc   *zstd.Encoder
-	size  int // frameBytes, or smaller in tests
-	plain []byte
+	size       int // frameBytes, or smaller in tests
+	plain, enc []byte
 }
 
 // compress appends the frames of the lines (joined by '\n') to t and
@@ -80,8 +78,14 @@ func (c *frameCutter) compress(lines []string, t *frameTable) ([]byte, int) {
 	raw, start := 0, 0
 	buf := c.plain[:0]
 	flush := func(next int) {
-		t.add(start, len(out), raw)
-		out = c.enc.EncodeAll(buf, out)
+		t.row = append(t.row, uint32(start))
+		t.comp = append(t.comp, uint32(len(out)))
+		t.raw = append(t.raw, uint32(raw))
+		t.sum = append(t.sum, crc32.Checksum(buf, castagnoli))
+		if m := s2.MaxEncodedLen(len(buf)); len(c.enc) < m {
+			c.enc = make([]byte, m)
+		}
+		out = append(out, s2.EncodeBetter(c.enc, buf)...)
 		raw += len(buf)
 		buf, start = buf[:0], next
 	}
@@ -99,7 +103,7 @@ func (c *frameCutter) compress(lines []string, t *frameTable) ([]byte, int) {
 	flush(len(lines))
 	c.plain = buf
 	if cap(c.plain) > 1<<20 {
-		c.plain = nil // one long line: not kept for the next file
+		c.plain, c.enc = nil, nil // one long line: not kept for the next file
 	}
 	return append(make([]byte, 0, len(out)), out...), n
 }
@@ -141,15 +145,33 @@ func (ix *Index) frameSpan(fi int32, g int) (comp, raw [2]int, rows [2]int) {
 // last).
 func (ix *Index) decodeFrames(fi int32, a, b int, dst []byte) []byte {
 	f := &ix.files[fi]
-	decoderOnce.Do(func() {
-		// The constructor cannot fail with these options.
-		decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxMemory(maxSource))
-	})
 	ca, ra, rowsA := ix.frameSpan(fi, a)
 	cb, rb, rowsB := ix.frameSpan(fi, b-1)
 	start := len(dst)
-	out, err := decoder.DecodeAll(f.src[ca[0]:cb[1]], dst)
+	out, err := dst, error(nil)
+	if ix.srcCodec == codecZstd {
+		decoderOnce.Do(func() {
+			// The constructor cannot fail with these options.
+			decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true),
+				zstd.WithDecoderMaxMemory(maxSource))
+		})
+		out, err = decoder.DecodeAll(f.src[ca[0]:cb[1]], dst)
+	} else {
+		out = slices.Grow(out, rb[1]-ra[0])
+		for g := a; g < b && err == nil; g++ {
+			comp, raw, _ := ix.frameSpan(fi, g)
+			n, at := raw[1]-raw[0], len(out)
+			frame := f.src[comp[0]:comp[1]]
+			if m, e := s2.DecodedLen(frame); e != nil || m != n {
+				err = fmt.Errorf("frame %d: %d bytes, want %d (%v)", g, m, n, e)
+				break
+			}
+			out = out[:at+n]
+			if _, err = s2.Decode(out[at:], frame); err == nil && crc32.Checksum(out[at:], castagnoli) != ix.frameTab.sum[g] {
+				err = fmt.Errorf("frame %d: checksum mismatch", g)
+			}
+		}
+	}
 	// The frames' rows, less the file's last, end in '\n'.
 	ends := rowsB[1] - rowsA[0]
 	if rowsB[1] == int(f.lines) {
@@ -168,7 +190,7 @@ func (ix *Index) decodeFrames(fi int32, a, b int, dst []byte) []byte {
 			err = fmt.Errorf("%w: %w", ErrDamaged, err)
 		}
 		ix.damage.record(fmt.Errorf("the loaded source of %s does not decompress: %w", f.path, err))
-		out = append(dst[:start], bytes.Repeat([]byte{'\n'}, max(ends, 0))...)
+		out = append(out[:start], bytes.Repeat([]byte{'\n'}, max(ends, 0))...)
 	}
 	return out
 }
@@ -390,9 +412,9 @@ func (ix *Index) SourceError() error {
 	return ix.damage.err
 }
 
-// lines returns the source lines of file fi: its frames kept, the others
-// decompressed without keeping them (a file read whole is a definition's,
-// and the engine keeps its lines).
+// lines returns the source lines of file fi: its frames the index keeps,
+// the others decompressed without keeping them (a file read whole is a
+// definition's, and the engine keeps its lines).
 func (ix *Index) lines(fi int32) []string {
 	if ix.files[fi].lines == 0 {
 		return nil

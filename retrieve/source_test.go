@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/graphcoder/graphcoder/lang"
 )
 
@@ -188,9 +190,11 @@ func TestFramesProperty(t *testing.T) {
 			}
 		}
 		built := b.Index()
-		writeFrames = trial%5 != 4
+		if trial%5 == 4 {
+			legacySource = legacyZstd // layout 1, written before frames
+		}
 		mapped := mapIndex(t, built)
-		writeFrames = true
+		legacySource = nil
 		uncached := *built
 		uncached.srcs = nil
 		for _, ix := range []*Index{built, mapped, &uncached} {
@@ -346,14 +350,15 @@ func FuzzFrameTable(f *testing.F) {
 	f.Add([]byte{1, 3, 200, 2, 5, 7})
 	f.Add([]byte{3, 0, 1, 4, 2, 2, 0, 9, 9})
 	f.Fuzz(func(t *testing.T, edits []byte) {
-		tab := frameTable{row: slices.Clone(ix.frameTab.row), comp: slices.Clone(ix.frameTab.comp), raw: slices.Clone(ix.frameTab.raw)}
+		tab := frameTable{row: slices.Clone(ix.frameTab.row), comp: slices.Clone(ix.frameTab.comp), raw: slices.Clone(ix.frameTab.raw),
+			sum: slices.Clone(ix.frameTab.sum)}
 		first := make([]uint32, len(ix.files))
 		for i := range ix.files {
 			first[i] = ix.files[i].frame0
 		}
 		// Each edit: which array, which element, the change.
 		for ; len(edits) >= 3; edits = edits[3:] {
-			arr := [][]uint32{tab.row, tab.comp, tab.raw, first}[edits[0]%4]
+			arr := [][]uint32{tab.row, tab.comp, tab.raw, tab.sum, first}[edits[0]%5]
 			arr[int(edits[1])%len(arr)] += uint32(int8(edits[2]))
 		}
 		if checkFrames(ix.files, first, &tab) != nil {
@@ -369,4 +374,14 @@ func FuzzFrameTable(f *testing.F) {
 			t.Fatalf("%v, and no source error", err)
 		}
 	})
+}
+
+// legacyZstd is the source of file fi as a layout 1 file holds it: its
+// text as one zstd frame.
+func legacyZstd(ix *Index, fi int32) []byte {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(err)
+	}
+	return enc.EncodeAll([]byte(strings.Join(ix.lines(fi), "\n")), nil)
 }

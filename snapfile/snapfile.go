@@ -321,7 +321,7 @@ func open(m *mapfile.File, meta db.Meta, verify bool) (*Image, error) {
 		// The small sections read at once are checked in any case: the
 		// frame table of the sources too, where the file has one.
 		for _, name := range []string{"snap.head", "snap.files", "ix.head", "ix.files", "sym.head",
-			"ix.frames.head", "ix.frames.file", "ix.frames.row", "ix.frames.comp", "ix.frames.raw"} {
+			"ix.frames.file", "ix.frames.row", "ix.frames.comp", "ix.frames.raw", "ix.frames.sum"} {
 			if !m.Has(name) && strings.HasPrefix(name, "ix.frames.") {
 				continue // written before frames (see retrieve.Index.WriteTo)
 			}
