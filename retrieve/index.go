@@ -632,7 +632,8 @@ func (ix *Index) entry(e uint32, v *entryView) {
 		}
 		b = b[k:]
 		prev += d
-		if n := base + prev; n < 0 || n >= int64(len(ix.stmtRows)) {
+		// A node is a statement of the entry's file: at or after base.
+		if n := base + prev; prev < 0 || n >= int64(len(ix.stmtRows)) {
 			panic(damaged("statement out of range"))
 		}
 		v.nodes = append(v.nodes, uint32(base+prev))

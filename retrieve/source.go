@@ -157,7 +157,6 @@ func (ix *Index) decodeFrames(fi int32, a, b int, dst []byte) []byte {
 		})
 		out, err = decoder.DecodeAll(f.src[ca[0]:cb[1]], dst)
 	} else {
-		out = slices.Grow(out, rb[1]-ra[0])
 		for g := a; g < b && err == nil; g++ {
 			comp, raw, _ := ix.frameSpan(fi, g)
 			n, at := raw[1]-raw[0], len(out)
@@ -166,7 +165,10 @@ func (ix *Index) decodeFrames(fi int32, a, b int, dst []byte) []byte {
 				err = fmt.Errorf("frame %d: %d bytes, want %d (%v)", g, m, n, e)
 				break
 			}
-			out = out[:at+n]
+			// Grown by the length the frame says and the table agrees
+			// with, never by the table's word alone (a damaged file's
+			// lengths are checked only against each other).
+			out = slices.Grow(out, n)[:at+n]
 			if _, err = s2.Decode(out[at:], frame); err == nil && crc32.Checksum(out[at:], castagnoli) != ix.frameTab.sum[g] {
 				err = fmt.Errorf("frame %d: checksum mismatch", g)
 			}
