@@ -197,11 +197,7 @@ func (s *Scratch) assignByPostings(q, c *Graph) float64 {
 				}
 			}
 		}
-		if best != Unaligned {
-			s.align[v] = best
-			s.taken[best] = true
-		}
-		cost += s.pow[q.Hop[v]] * bestCost // bestCost is 1 (deletion) when unaligned
+		cost += s.take(q, v, best, bestCost)
 	}
 	return cost
 }

@@ -178,13 +178,20 @@ func (s *Scratch) assignByMerge(q, c *Graph) float64 {
 				}
 			}
 		}
-		if best != Unaligned {
-			s.align[v] = best
-			s.taken[best] = true
-		}
-		cost += s.pow[q.Hop[v]] * bestCost // bestCost is 1 (deletion) when unaligned
+		cost += s.take(q, v, best, bestCost)
 	}
 	return cost
+}
+
+// take aligns query vertex v with candidate vertex best at cost
+// bestCost (deletes it at cost 1 when best is Unaligned) and returns its
+// part of the distance.
+func (s *Scratch) take(q *Graph, v, best int32, bestCost float64) float64 {
+	if best != Unaligned {
+		s.align[v] = best
+		s.taken[best] = true
+	}
+	return s.pow[q.Hop[v]] * bestCost
 }
 
 func tokensOf(g *Graph, v int) []uint32 {
