@@ -606,30 +606,27 @@ func TestRankAllocs(t *testing.T) {
 			t.Errorf("%s: %.1f allocations per ranking, want at most 4", rk.Name(), n)
 		}
 	}
-	// BM25 in regions of 64 entries, with a floor.
+	bm25Allocs := func(what string) {
+		t.Helper()
+		BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{})
+		if n := testing.AllocsPerRun(50, func() {
+			if _, _, err := BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		}); n > 4 {
+			t.Errorf("bm25 %s: %.1f allocations per ranking, want at most 4", what, n)
+		}
+	}
+	// BM25 in regions of 64 entries, with a floor, and walked on two
+	// goroutines (bm25split.go).
 	region, floor := bm25Region, bm25FloorBytes
 	defer func() { bm25Region, bm25FloorBytes = region, floor }()
 	bm25Region, bm25FloorBytes = 64, 0
-	BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{})
-	if n := testing.AllocsPerRun(50, func() {
-		if _, _, err := BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-	}); n > 4 {
-		t.Errorf("bm25 by regions with a floor: %.1f allocations per ranking, want at most 4", n)
-	}
-	// And walked on two goroutines (bm25split.go).
+	bm25Allocs("by regions with a floor")
 	splitBytes, canHelp := bm25SplitBytes, canHelpBM25
 	defer func() { bm25SplitBytes, canHelpBM25 = splitBytes, canHelp }()
 	bm25SplitBytes, canHelpBM25 = 0, func() bool { return true }
-	BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{})
-	if n := testing.AllocsPerRun(50, func() {
-		if _, _, err := BM25(DefaultBM25).Rank(ctx, s, q, 10, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-	}); n > 4 {
-		t.Errorf("bm25 on two goroutines: %.1f allocations per ranking, want at most 4", n)
-	}
+	bm25Allocs("on two goroutines")
 	bm25SplitBytes = splitBytes
 	// The joint ranking of mode hybrid: its two lists.
 	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})

@@ -165,11 +165,21 @@ func BenchmarkBuiltBM25Tail(b *testing.B) {
 	for _, v := range variants {
 		names = append(names, v.name)
 	}
+	timeBM25Variants(b, s, qs, names, func(i int) {
+		bm25Region, bm25FloorBytes = variants[i].region, variants[i].floor
+	})
+}
+
+// timeBM25Variants runs sub-benchmarks bm25 (BM25's top 50) and hybrid
+// (mode hybrid's coarse stage, both rankers for their top 50 fused, each
+// on its own core when one is free, as a lone request runs it) of
+// timeVariants over qs, set(i) choosing variant i of names.
+func timeBM25Variants(b *testing.B, s *Snapshot, qs []*Query, names []string, set func(i int)) {
 	opt := Options{Mode: Hybrid, TopK: 50}.withDefaults()
 	for _, what := range []string{"bm25", "hybrid"} {
 		b.Run(what, func(b *testing.B) {
 			timeVariants(b, qs, names, func(i int, q *Query) error {
-				bm25Region, bm25FloorBytes = variants[i].region, variants[i].floor
+				set(i)
 				if what == "bm25" {
 					_, _, err := BM25(DefaultBM25).Rank(context.Background(), s, q, 50, time.Time{})
 					return err
@@ -195,22 +205,7 @@ func BenchmarkBuiltBM25Split(b *testing.B) {
 	qs := builtQueries(b, s, ix, 500, 42)
 	split := bm25SplitBytes
 	defer func() { bm25SplitBytes = split }()
-	names := []string{"one", "helper"}
-	opt := Options{Mode: Hybrid, TopK: 50}.withDefaults()
-	for _, what := range []string{"bm25", "hybrid"} {
-		b.Run(what, func(b *testing.B) {
-			timeVariants(b, qs, names, func(i int, q *Query) error {
-				bm25SplitBytes = []int{1 << 62, split}[i]
-				if what == "bm25" {
-					_, _, err := BM25(DefaultBM25).Rank(context.Background(), s, q, 50, time.Time{})
-					return err
-				}
-				var st Stats
-				_, err := s.hybrid(context.Background(), q, opt, time.Time{}, &st)
-				return err
-			})
-		})
-	}
+	timeBM25Variants(b, s, qs, []string{"one", "helper"}, func(i int) { bm25SplitBytes = []int{1 << 62, split}[i] })
 }
 
 // TestPauseHelpers: a late helper pauses the helpers for 100 ms, each

@@ -190,6 +190,19 @@ func exhaustiveJaccard(ix *Index, q *Query, n int) []Hit {
 	sc := ix.getScratch()
 	defer ix.release(sc)
 	ix.count(q, sc)
+	return exhaustiveTop(ix, q, n, func(e uint32) float64 {
+		inter := ix.inter(sc, int(e))
+		if inter == 0 {
+			return 0 // (and 0/0 for an empty key against an empty query)
+		}
+		return float64(inter) / float64(uint32(len(q.Key))+ix.keyLen[e]-inter)
+	})
+}
+
+// exhaustiveTop returns the n best entries of ix of q's language by
+// score (0 or less: none), under the leak rule, scoring every one.
+func exhaustiveTop(ix *Index, q *Query, n int, score func(e uint32) float64) []Hit {
+	var v entryView
 	var hits []Hit
 	floor := 0.0
 	for fi := range ix.files {
@@ -202,13 +215,9 @@ func exhaustiveJaccard(ix *Index, q *Query, n int) []Hit {
 			end = ix.files[fi+1].entryBase
 		}
 		for e := f.entryBase; e < end; e++ {
-			inter := ix.inter(sc, int(e))
-			if inter == 0 || f.path == q.Path && ix.leaks(q, e, &sc.nodes) {
-				continue
-			}
-			h := Hit{int(e), float64(inter) / float64(uint32(len(q.Key))+ix.keyLen[e]-inter)}
-			if h.Score <= floor {
-				continue // worse than n hits of smaller ids
+			h := Hit{int(e), score(e)}
+			if h.Score <= floor || f.path == q.Path && ix.leaks(q, e, &v) {
+				continue // worse than n hits of smaller ids, or leaking
 			}
 			if hits = append(hits, h); len(hits) == 64*n {
 				hits = sortHits(hits, n)
@@ -245,29 +254,9 @@ func exhaustiveBM25(s *Snapshot, q *Query, p BM25Params, n int) []Hit {
 			acc[e] += bm25Term(r.w, tf, k(e))
 		}
 	}
-	var v entryView
-	var hits []Hit
-	for fi := range ix.files {
-		f := &ix.files[fi]
-		if q.Language != "" && f.language != q.Language {
-			continue
-		}
-		end := uint32(ix.Len())
-		if fi+1 < len(ix.files) {
-			end = ix.files[fi+1].entryBase
-		}
-		for e := f.entryBase; e < end; e++ {
-			score := acc[e] + ix.bm25Mask(bq, e, k(e))
-			if score <= 0 || f.path == q.Path && ix.leaks(q, e, &v) {
-				continue
-			}
-			hits = append(hits, Hit{int(e), float64(score) / bm25Unit})
-			if len(hits) == 64*n {
-				hits = sortHits(hits, n)
-			}
-		}
-	}
-	return sortHits(hits, n)
+	return exhaustiveTop(ix, q, n, func(e uint32) float64 {
+		return float64(acc[e]+ix.bm25Mask(bq, e, k(e))) / bm25Unit
+	})
 }
 
 // TestBuiltRankEqualsExhaustive: on an index graphcoder build wrote
