@@ -17,8 +17,9 @@
 //     induced on its statements, minus the DD and CD edges into its
 //     target), checked at build time, with the rare slice that does not
 //     follow the rule stored as given;
-//   - each file's source is kept compressed; a query reads back only the
-//     few files it returns.
+//   - each file's source is kept compressed in frames of a few KiB cut at
+//     line ends (source.go), so that a query decompresses only the frames
+//     of the windows it returns, not their whole files.
 //
 // The coarse stage is exact: the Jaccard similarity of the query's key
 // set against every entry. Walking the postings of the query's rarer
