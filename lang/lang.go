@@ -176,70 +176,44 @@ func (s *Stmt) Clause() *Clauses {
 	return s.clauses
 }
 
-// Clauses returns the clauses of s, nil when it has none.
-func (s *Stmt) Clauses() *Clauses { return s.clauses }
+// noClauses stands for the clauses of a statement that has none; it is
+// only read.
+var noClauses Clauses
+
+// clause returns the clauses of s for reading.
+func (s *Stmt) clause() *Clauses {
+	if s.clauses == nil {
+		return &noClauses
+	}
+	return s.clauses
+}
 
 // Label returns Clauses.Label, "" when s has no clauses.
-func (s *Stmt) Label() string {
-	if s.clauses == nil {
-		return ""
-	}
-	return s.clauses.Label
-}
+func (s *Stmt) Label() string { return s.clause().Label }
 
 // Else returns Clauses.Else.
-func (s *Stmt) Else() *Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Else
-}
+func (s *Stmt) Else() *Stmt { return s.clause().Else }
 
 // Handlers returns Clauses.Handlers.
-func (s *Stmt) Handlers() []*Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Handlers
-}
+func (s *Stmt) Handlers() []*Stmt { return s.clause().Handlers }
 
 // Finally returns Clauses.Finally.
-func (s *Stmt) Finally() *Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Finally
-}
+func (s *Stmt) Finally() *Stmt { return s.clause().Finally }
 
 // Cond returns Clauses.Cond.
-func (s *Stmt) Cond() *Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Cond
-}
+func (s *Stmt) Cond() *Stmt { return s.clause().Cond }
 
 // Cases returns Clauses.Cases.
-func (s *Stmt) Cases() []*Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Cases
-}
+func (s *Stmt) Cases() []*Stmt { return s.clause().Cases }
 
 // Inner returns Clauses.Inner.
-func (s *Stmt) Inner() [][]*Stmt {
-	if s.clauses == nil {
-		return nil
-	}
-	return s.clauses.Inner
-}
+func (s *Stmt) Inner() [][]*Stmt { return s.clause().Inner }
 
 // FallThrough returns Clauses.FallThrough.
-func (s *Stmt) FallThrough() bool { return s.clauses != nil && s.clauses.FallThrough }
+func (s *Stmt) FallThrough() bool { return s.clause().FallThrough }
 
 // Exhaustive returns Clauses.Exhaustive.
-func (s *Stmt) Exhaustive() bool { return s.clauses != nil && s.clauses.Exhaustive }
+func (s *Stmt) Exhaustive() bool { return s.clause().Exhaustive }
 
 // File is a parsed source file: its top-level statements as a tree.
 type File struct {
@@ -283,11 +257,7 @@ func walk1(s *Stmt, fn func(*Stmt)) {
 		return
 	}
 	fn(s)
-	c := s.clauses
-	if c == nil {
-		Walk(s.Body, fn)
-		return
-	}
+	c := s.clause()
 	for _, in := range c.Inner {
 		Walk(in, fn)
 	}
