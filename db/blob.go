@@ -145,7 +145,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // appendHead appends every section of the blob of r before the entries.
 func appendHead(dst []byte, r *FileRecord) []byte {
-	outline := appendOutline(make([]byte, 0, outlineHint(r.Package, r.Symbols, r.Imports)), r.Package, r.Symbols, r.Imports)
+	outline := appendOutline(nil, r.Package, r.Symbols, r.Imports)
 	return appendHeadOf(dst, r.Language, r.Lines, r.Vocab, recordStmts(r.Stmts), outline)
 }
 
@@ -620,7 +620,12 @@ func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]strin
 // appendOutline appends the outline section: its length, then the package,
 // the symbols and the imports (see the layout in doc.go).
 func appendOutline(dst []byte, pkg string, symbols []lang.Symbol, imports []lang.Import) []byte {
-	sec := make([]byte, 0, outlineHint(pkg, symbols, imports))
+	// The section is written after room for the largest length, known
+	// only at its end, and moved back over what the length leaves of it.
+	const lenRoom = binary.MaxVarintLen64
+	at := len(dst)
+	sec := slices.Grow(dst, lenRoom+outlineHint(pkg, symbols, imports))
+	sec = append(sec, make([]byte, lenRoom)...)
 	sec = appendString(sec, pkg)
 	sec = binary.AppendUvarint(sec, uint64(len(symbols)))
 	prevStart := 0
@@ -660,8 +665,8 @@ func appendOutline(dst []byte, pkg string, symbols []lang.Symbol, imports []lang
 		}
 		sec = append(sec, flags)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(sec)))
-	return append(dst, sec...)
+	n := binary.PutUvarint(sec[at:], uint64(len(sec)-at-lenRoom))
+	return append(sec[:at+n], sec[at+lenRoom:]...)
 }
 
 // outlineHint is about the size of an outline section's content.
