@@ -1043,8 +1043,7 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 // only the counts of js need) of the entries of the region into acc, from
 // the lists' cursors; on two cores when one is free (bm25split.go).
 func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch) {
-	if js == nil && sc.split && canHelpBM25() {
-		sc.walkSplit(lim, lists)
+	if js == nil && sc.split && canHelpBM25() && sc.walkSplit(lim, lists) {
 		return
 	}
 	for li := range lists {

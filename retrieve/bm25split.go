@@ -107,8 +107,9 @@ const (
 	helpCancelled = 2
 )
 
-// walkSplit walks the region's lists on two goroutines (see above).
-func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
+// walkSplit walks the region's lists on two goroutines (see above); it
+// reports false, having walked nothing, when every helper is busy.
+func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) bool {
 	h := sc.help
 	if h == nil {
 		h = &bm25Helper{}
@@ -138,13 +139,7 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 	if !sc.startHelper(g) {
 		cancel()
 		h.lists, h.dirty = nil, false
-		for li := range lists {
-			if lim.stop() {
-				break
-			}
-			sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, nil)
-		}
-		return
+		return false
 	}
 	var waited time.Time
 	cancelled := false
@@ -186,6 +181,7 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight) {
 	lim.partial = lim.partial || h.lim.partial
 	h.lists = nil
 	sc.mergeHelper()
+	return true
 }
 
 // The helpers are goroutines that live as long as the process, at most
