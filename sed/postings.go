@@ -12,7 +12,7 @@ package sed
 // vertices hold (a keyword, a bracket, the array's type) is counted the
 // other way round: one for every vertex, less one for each vertex of its
 // complement list. Then each free vertex's similarity is computed from
-// its intersection size with the very expression Jaccard uses, so the
+// its intersection size by jaccard, the expression Jaccard uses, so the
 // costs, the choices and the distance are bit for bit those of the merge.
 
 // usePostings reports whether the postings path is the cheaper for a
@@ -150,54 +150,43 @@ func (p *postings) build(c *Graph) {
 	p.count = grow(p.count, nc)
 }
 
-// assignByPostings does what assignByMerge does, with the intersection
-// sizes counted from c's inverted lists.
-func (s *Scratch) assignByPostings(q, c *Graph) float64 {
+// nearestByPostings is nearestByMerge with the intersection sizes
+// counted from the inverted lists build made of the candidate.
+func (s *Scratch) nearestByPostings(qt []uint32) (int32, float64) {
 	p := &s.post
-	p.build(c)
-	cost := 0.0
-	nc := c.Len()
-	for _, v := range s.order {
-		if s.align[v] != Unaligned {
-			continue // the target
+	clear(p.count)
+	base := int32(0)
+	for _, tok := range qt {
+		l := p.list(tok)
+		if l < 0 {
+			continue
 		}
-		qt := tokensOf(q, int(v))
-		clear(p.count)
-		base := int32(0)
-		for _, tok := range qt {
-			l := p.list(tok)
-			if l < 0 {
-				continue
+		list := p.verts[p.start[l]:p.start[l+1]]
+		if p.heavy[l] {
+			base++
+			for _, u := range list {
+				p.count[u]--
 			}
-			list := p.verts[p.start[l]:p.start[l+1]]
-			if p.heavy[l] {
-				base++
-				for _, u := range list {
-					p.count[u]--
-				}
-			} else {
-				for _, u := range list {
-					p.count[u]++
-				}
+		} else {
+			for _, u := range list {
+				p.count[u]++
 			}
 		}
-		best, bestCost := int32(Unaligned), 1.0
-		la := len(qt)
-		for u := range nc {
-			// A vertex sharing no token costs 1, which never beats the
-			// best so far (1 at the start), as in the merge.
-			inter := int(base + p.count[u])
-			if s.taken[u] || inter == 0 {
-				continue
-			}
-			if sc := 1 - float64(inter)/float64(la+int(p.size[u])-inter); sc < bestCost {
-				best, bestCost = int32(u), sc
-				if sc == 0 {
-					break
-				}
-			}
-		}
-		cost += s.take(q, v, best, bestCost)
 	}
-	return cost
+	best, bestCost := int32(Unaligned), 1.0
+	for u := range p.count {
+		// A vertex sharing no token costs 1, which never beats the
+		// best so far (1 at the start), as in the merge.
+		inter := int(base + p.count[u])
+		if s.taken[u] || inter == 0 {
+			continue
+		}
+		if sc := 1 - jaccard(inter, len(qt), int(p.size[u])); sc < bestCost {
+			best, bestCost = int32(u), sc
+			if sc == 0 {
+				break
+			}
+		}
+	}
+	return best, bestCost
 }

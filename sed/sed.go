@@ -72,7 +72,14 @@ func Jaccard(a, b []uint32) float64 {
 			j++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return jaccard(inter, len(a), len(b))
+}
+
+// jaccard is the Jaccard similarity of two sets of na and nb elements
+// with inter in common; both assignment paths compute it so, and give
+// the same costs bit for bit.
+func jaccard(inter, na, nb int) float64 {
+	return float64(inter) / float64(na+nb-inter)
 }
 
 // Distance returns the decay-with-distance subgraph edit distance from the
@@ -116,11 +123,7 @@ func distance(q, c *Graph, gamma float64, s *Scratch, byPostings bool) float64 {
 		s.align[q.Target] = int32(c.Target)
 		s.taken[c.Target] = true
 	}
-	if byPostings {
-		cost += s.assignByPostings(q, c)
-	} else {
-		cost += s.assignByMerge(q, c)
-	}
+	cost += s.assign(q, c, byPostings)
 
 	// Candidate adjacency as an nc x nc matrix of edge-type bits.
 	s.adj = growU8(s.adj, nc*nc)
@@ -155,43 +158,54 @@ func distance(q, c *Graph, gamma float64, s *Scratch, byPostings bool) float64 {
 	return cost
 }
 
-// assignByMerge gives the query vertices in s.order their partners as
-// the package doc says, computing each Jaccard similarity by merging the
-// two token sets, and returns the vertices' part of the distance.
-func (s *Scratch) assignByMerge(q, c *Graph) float64 {
+// assign gives the query vertices in s.order their partners as the
+// package doc says, the nearest free candidate vertex of each found from
+// c's inverted lists (byPostings, postings.go) or by merging the token
+// sets, and returns the vertices' part of the distance.
+func (s *Scratch) assign(q, c *Graph, byPostings bool) float64 {
+	if byPostings {
+		s.post.build(c)
+	}
 	cost := 0.0
-	nc := c.Len()
 	for _, v := range s.order {
 		if s.align[v] != Unaligned {
 			continue // the target
 		}
-		best, bestCost := int32(Unaligned), 1.0
 		qt := tokensOf(q, int(v))
-		for u := 0; u < nc; u++ {
-			if s.taken[u] {
-				continue
-			}
-			if sc := 1 - Jaccard(qt, tokensOf(c, u)); sc < bestCost {
-				best, bestCost = int32(u), sc
-				if sc == 0 {
-					break
-				}
-			}
+		var best int32
+		var bestCost float64
+		if byPostings {
+			best, bestCost = s.nearestByPostings(qt)
+		} else {
+			best, bestCost = s.nearestByMerge(qt, c)
 		}
-		cost += s.take(q, v, best, bestCost)
+		if best != Unaligned {
+			s.align[v] = best
+			s.taken[best] = true
+		}
+		cost += s.pow[q.Hop[v]] * bestCost // bestCost is 1 (deletion) when unaligned
 	}
 	return cost
 }
 
-// take aligns query vertex v with candidate vertex best at cost
-// bestCost (deletes it at cost 1 when best is Unaligned) and returns its
-// part of the distance.
-func (s *Scratch) take(q *Graph, v, best int32, bestCost float64) float64 {
-	if best != Unaligned {
-		s.align[v] = best
-		s.taken[best] = true
+// nearestByMerge returns the free candidate vertex of least cost 1 -
+// Jaccard with the query tokens qt, the first of them, and its cost;
+// Unaligned and 1 when none shares a token. Each similarity merges the
+// two token sets.
+func (s *Scratch) nearestByMerge(qt []uint32, c *Graph) (int32, float64) {
+	best, bestCost := int32(Unaligned), 1.0
+	for u := range c.Len() {
+		if s.taken[u] {
+			continue
+		}
+		if sc := 1 - Jaccard(qt, tokensOf(c, u)); sc < bestCost {
+			best, bestCost = int32(u), sc
+			if sc == 0 {
+				break
+			}
+		}
 	}
-	return s.pow[q.Hop[v]] * bestCost
+	return best, bestCost
 }
 
 func tokensOf(g *Graph, v int) []uint32 {
