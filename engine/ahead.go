@@ -38,40 +38,61 @@ const (
 // ahead.
 func parsesAhead(n int) bool { return n >= aheadMinBytes && n <= aheadMaxBytes }
 
-// closedAhead is the outline's parse under way beside the query's.
-type closedAhead struct {
-	src    []string // the lines it parses (before the closers)
-	stmts  bool     // with the statements (parseClosed)
+// aheadParse is a parse under way on its own goroutine beside the
+// request's work; its result v once done is closed.
+type aheadParse[T any] struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	f      *lang.File // closedOutline's result, once done is closed
+	v      T
 }
 
-// startClosed starts closedOutline(ctx, l, name, src, stmts) on its own
-// goroutine.
-func startClosed(ctx context.Context, l *lang.Language, name string, src []string, stmts bool) *closedAhead {
+// startAhead starts parse on its own goroutine, with a context the parse
+// ends with.
+func startAhead[T any](ctx context.Context, parse func(context.Context) T) *aheadParse[T] {
 	actx, cancel := context.WithCancel(ctx)
-	a := &closedAhead{src: src, stmts: stmts, cancel: cancel, done: make(chan struct{})}
+	a := &aheadParse[T]{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
-		a.f = closedOutline(actx, l, name, src, stmts)
+		a.v = parse(actx)
 	}()
 	return a
 }
 
 // wait returns the parse's result once it is done.
-func (a *closedAhead) wait() *lang.File {
+func (a *aheadParse[T]) wait() T {
 	<-a.done
 	a.cancel()
-	return a.f
+	return a.v
 }
 
 // stop ends the parse, when its result is not wanted, and waits for it:
-// no work of the request outlives it.
-func (a *closedAhead) stop() {
+// no work of the request outlives it. Nothing happens for a nil a.
+func (a *aheadParse[T]) stop() {
 	if a != nil {
 		a.cancel()
 		<-a.done
+	}
+}
+
+// closedAhead is the outline's parse under way beside the query's.
+type closedAhead struct {
+	src   []string // the lines it parses (before the closers)
+	stmts bool     // with the statements (parseClosed)
+	*aheadParse[*lang.File]
+}
+
+// startClosed starts closedOutline(ctx, l, name, src, stmts) on its own
+// goroutine.
+func startClosed(ctx context.Context, l *lang.Language, name string, src []string, stmts bool) *closedAhead {
+	return &closedAhead{src: src, stmts: stmts, aheadParse: startAhead(ctx, func(ctx context.Context) *lang.File {
+		return closedOutline(ctx, l, name, src, stmts)
+	})}
+}
+
+// stop is aheadParse.stop; nothing happens for a nil a.
+func (a *closedAhead) stop() {
+	if a != nil {
+		a.aheadParse.stop()
 	}
 }
 
@@ -125,11 +146,12 @@ func linesBytes(lines []string) int {
 // the search by as much as it saved the definitions (bench/RESULTS.md).
 
 // afterAhead is the parse of the outline after the cursor under way.
-type afterAhead struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	syms   []lang.Symbol // parsedAfter's result, once done is closed
-	ok     bool
+type afterAhead = aheadParse[afterOutline]
+
+// afterOutline is parsedAfter's result.
+type afterOutline struct {
+	syms []lang.Symbol
+	ok   bool
 }
 
 // startAfter starts parsedAfter for the buffer on its own goroutine when
@@ -141,27 +163,9 @@ func (b *buffer) startAfter(ctx context.Context, l *lang.Language, st *state) {
 		!parsesAhead(linesBytes(b.lines)+linesBytes(b.after)) || st.indexedAfter(b, l) != nil {
 		return
 	}
-	actx, cancel := context.WithCancel(ctx)
-	a := &afterAhead{cancel: cancel, done: make(chan struct{})}
 	path := b.path
-	go func() {
-		defer close(a.done)
-		a.syms, a.ok = st.parsedAfter(actx, b, l, path)
-	}()
-	b.afterAhead = a
-}
-
-// wait returns the parse's result once it is done.
-func (a *afterAhead) wait() ([]lang.Symbol, bool) {
-	<-a.done
-	a.cancel()
-	return a.syms, a.ok
-}
-
-// stop ends the parse, when its result is not wanted, and waits for it.
-func (a *afterAhead) stop() {
-	if a != nil {
-		a.cancel()
-		<-a.done
-	}
+	b.afterAhead = startAhead(ctx, func(ctx context.Context) afterOutline {
+		syms, ok := st.parsedAfter(ctx, b, l, path)
+		return afterOutline{syms, ok}
+	})
 }

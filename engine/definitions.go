@@ -270,7 +270,8 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 	} else {
 		var ok bool
 		if a := b.afterAhead; a != nil && name == b.path {
-			whole, ok = a.wait() // parsedAfter(ctx, b, l, b.path), parsed ahead
+			r := a.wait() // parsedAfter(ctx, b, l, b.path), parsed ahead
+			whole, ok = r.syms, r.ok
 		} else {
 			whole, ok = st.parsedAfter(ctx, b, l, name)
 		}
