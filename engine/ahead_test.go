@@ -42,19 +42,32 @@ func aheadPython() string {
 // cursor of a large Java file (inside the array initialiser, where the
 // query is recovered, and around it) and of a Python one, for the
 // indexed version and an edited one, bounded and whole-prefix.
+// aheadFixture is a source large enough to be parsed ahead, at its path
+// in a one-file repository.
+type aheadFixture struct{ rel, src string }
+
+func aheadFixtures() []aheadFixture {
+	return []aheadFixture{{"p/Bundle.java", aheadJava()}, {"store.py", aheadPython()}}
+}
+
+// open indexes the fixture's repository and returns the state of an
+// engine on it, the fixture's language and its lines as indexed.
+func (c aheadFixture) open(t *testing.T) (*state, *lang.Language, []string) {
+	t.Helper()
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, c.rel, c.src), idx)
+	e := openIndex(t, idx, Options{})
+	return e.cur.Load(), lang.ForPath(c.rel), lang.SplitLines(c.src)
+}
+
 func TestParseAhead(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range []struct{ rel, src string }{{"p/Bundle.java", aheadJava()}, {"store.py", aheadPython()}} {
+	for _, c := range aheadFixtures() {
 		t.Run(c.rel, func(t *testing.T) {
 			if len(c.src) < 2*aheadMinBytes {
 				t.Fatalf("fixture of %d bytes: too small to be parsed ahead", len(c.src))
 			}
-			idx := t.TempDir()
-			buildIndex(t, fileRepo(t, c.rel, c.src), idx)
-			e := openIndex(t, idx, Options{})
-			st := e.cur.Load()
-			l := lang.ForPath(c.rel)
-			indexed := lang.SplitLines(c.src)
+			st, l, indexed := c.open(t)
 			edited := append([]string{"// edited"}, indexed...)
 			recovered, ahead := 0, 0
 			for _, lines := range [][]string{indexed, edited} {
@@ -106,14 +119,9 @@ func TestParseAhead(t *testing.T) {
 // running.
 func TestAfterAhead(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range []struct{ rel, src string }{{"p/Bundle.java", aheadJava()}, {"store.py", aheadPython()}} {
+	for _, c := range aheadFixtures() {
 		t.Run(c.rel, func(t *testing.T) {
-			idx := t.TempDir()
-			buildIndex(t, fileRepo(t, c.rel, c.src), idx)
-			e := openIndex(t, idx, Options{})
-			st := e.cur.Load()
-			l := lang.ForPath(c.rel)
-			indexed := lang.SplitLines(c.src)
+			st, l, indexed := c.open(t)
 			edited := slices.Clone(indexed)
 			started := 0
 			for _, lines := range [][]string{indexed, edited} {
