@@ -959,6 +959,7 @@ func (sc *bm25Scratch) clear() {
 // release clears what the walk set and pools sc.
 func (sc *bm25Scratch) release() {
 	sc.clear()
+	sc.dropHelper()
 	sc.clearHelper()
 	sc.top = sc.scan.top[:0]
 	sc.scan = bm25Scan{}
@@ -1024,7 +1025,7 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 		}
 		sc.clear()
 		sc.lo, sc.hi = uint32(lo), uint32(hi)
-		sc.walkRegion(lim, lists, js)
+		sc.walkRegion(lim, lists, js, uint32(hi), uint32(min(hi+bm25Region, n)))
 		if !done && hi == n {
 			done = true
 			walked()
@@ -1041,28 +1042,29 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 
 // walkRegion adds the terms of the postings of lists (0: none, a token
 // only the counts of js need) of the entries of the region into acc, from
-// the lists' cursors; on two cores when one is free (bm25split.go).
-func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch) {
-	if js == nil && sc.split && canHelpBM25() && sc.walkSplit(lim, lists) {
+// the lists' cursors; on two cores when one is free (bm25split.go: the
+// helper may then walk the next region, nlo..nhi-1, while this one is
+// ranked).
+func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch, nlo, nhi uint32) {
+	if js == nil && sc.split && (sc.help != nil && sc.help.pending || canHelpBM25()) && sc.walkSplit(lim, lists, nlo, nhi) {
 		return
 	}
 	for li := range lists {
 		if lim.stop() {
 			break
 		}
-		sc.walkList(li, lists[li], sc.acc, sc.marked, sc.bmax, js)
+		sc.walkList(li, lists[li], sc.lo, sc.hi, sc.acc, sc.marked, sc.bmax, js)
 	}
 }
 
 // walkList adds the terms of the postings of list li (token r) of the
-// entries of the region into acc, marked and bmax, from the list's
-// cursor, and moves the cursor to the region's end.
-func (sc *bm25Scratch) walkList(li int, r bm25Weight, acc []int64, marked []uint64, bmax []int64, js *scratch) {
+// entries of the region lo..hi-1 into acc, marked and bmax, from the
+// list's cursor, and moves the cursor to the region's end.
+func (sc *bm25Scratch) walkList(li int, r bm25Weight, lo, hi uint32, acc []int64, marked []uint64, bmax []int64, js *scratch) {
 	s := &sc.scan
 	ix, bq := s.ix, s.bq
 	dl, bm := ix.bm.dl, &ix.bm
 	kA, kB := bq.kA, bq.kB
-	lo, hi := sc.lo, sc.hi
 	many := bm.postTF.many
 	c := &sc.cur[li]
 	b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]

@@ -65,7 +65,8 @@ func longQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
 // TestBM25RegionsEqualsBruteForce: ranked region by region (bm25Region
 // of 64 to 1024 entries, several to most indexes), with and without a
 // floor (bm25FloorBytes 0 or the default), walked on one goroutine or on
-// two (bm25split.go, the helper taking lists in every region), BM25 and
+// two (bm25split.go, the helper taking lists in every region, and walking
+// the next region while one is ranked or not), BM25 and
 // mode hybrid's lists are exactly the definitions', over random indexes,
 // indexes of two
 // languages (queries of either or none) and snapshots (masked files, a
@@ -74,7 +75,7 @@ func longQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
 func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 	region, floorBytes, splitBytes, canHelp := bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25
 	defer func() {
-		bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25, bm25WaitHelper = region, floorBytes, splitBytes, canHelp, false
+		bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25, bm25WaitHelper, bm25Ahead = region, floorBytes, splitBytes, canHelp, false, true
 	}()
 	canHelpBM25, bm25WaitHelper = func() bool { return true }, true
 	r := rand.New(rand.NewPCG(31, 32))
@@ -101,6 +102,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 			bm25Region = []int{64, 64, 128, 1024}[r.IntN(4)]
 			bm25FloorBytes = []int{0, floorBytes}[r.IntN(2)]
 			bm25SplitBytes = []int{0, splitBytes}[r.IntN(2)]
+			bm25Ahead = r.IntN(3) > 0
 			if s.base.Len() > bm25Region {
 				several++
 			}
@@ -109,7 +111,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 				q.Language = []string{"", "python", "java"}[r.IntN(3)]
 			}
 			n := 1 + r.IntN(20)
-			what := fmt.Sprintf("trial %d query %d n %d region %d floor %d split %d", trial, qi, n, bm25Region, bm25FloorBytes, bm25SplitBytes)
+			what := fmt.Sprintf("trial %d query %d n %d region %d floor %d split %d ahead %v", trial, qi, n, bm25Region, bm25FloorBytes, bm25SplitBytes, bm25Ahead)
 			got, st, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
 			if err != nil {
 				t.Fatal(err)
@@ -226,4 +228,18 @@ func TestPauseHelpers(t *testing.T) {
 	if got := time.Duration(bm25HelpFrom.Load() - now.UnixNano()); got != 100*time.Millisecond {
 		t.Fatalf("late helper after one in time: pause %v, want 100ms", got)
 	}
+}
+
+// BenchmarkBuiltBM25Ahead times BM25's top 50 and mode hybrid's coarse
+// stage (as BenchmarkBuiltBM25Tail) over 500 seeded queries of an index
+// graphcoder build wrote (GRAPHCODER_BENCH_INDEX), query by query with
+// the helper walking a region's lists beside the caller only ("beside",
+// as before) and also walking the next region while the caller ranks one
+// ("ahead", bm25split.go) in turn.
+func BenchmarkBuiltBM25Ahead(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	defer func() { bm25Ahead = true }()
+	timeBM25Variants(b, s, qs, []string{"beside", "ahead"}, func(i int) { bm25Ahead = i == 1 })
 }

@@ -75,8 +75,9 @@
 // least wall time (Options.Walk). The lists are those of the two rankers
 // either way. BM25, the slower of the two on long queries, walks each
 // region's lists on two goroutines once a core is free (bm25split.go: in
-// a lone hybrid request, once its Jaccard ranking is done), the sums being
-// integers that do not depend on who added which list.
+// a lone hybrid request, once its Jaccard ranking is done), the helper
+// walking the next region's lists while the caller ranks one, the sums
+// being integers that do not depend on who added which list.
 //
 // The fine stage scores candidates with the subgraph edit distance of
 // package sed, in parallel, and ranks by distance ascending, coarse
