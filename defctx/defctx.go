@@ -183,13 +183,39 @@ type Input struct {
 	Slice []string
 	// Candidates are the retrieved candidates, best first.
 	Candidates []Candidate
-	// Source returns the lines of a repository file, nil when unknown;
-	// the buffer's lines come from Lines.
-	Source func(path string) []string
+	// Source returns the lines of a repository file, nil when unknown
+	// (a nil interface); the buffer's lines come from Lines. The context
+	// reads a few rows of each file it shows (signatures, a local's
+	// declaration), so a Text that reads them row by row (the index's
+	// framed sources) need not produce the whole file.
+	Source func(path string) Text
 	// CommentPrefix is the language's line comment; Keywords its reserved
 	// words (never resolved).
 	CommentPrefix string
 	Keywords      []string
+}
+
+// Text is a file's lines, read by row.
+type Text interface {
+	Len() int            // the number of rows
+	Line(row int) string // row, 0-based, 0 <= row < Len()
+}
+
+// Lines is the Text of lines in memory.
+type Lines []string
+
+// Len returns len(l).
+func (l Lines) Len() int { return len(l) }
+
+// Line returns l[row].
+func (l Lines) Line(row int) string { return l[row] }
+
+// linesText returns l as a Text, nil for nil lines (unknown).
+func linesText(l []string) Text {
+	if l == nil {
+		return nil
+	}
+	return Lines(l)
 }
 
 // Definition is one definition a block shows, with why.
@@ -263,7 +289,7 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 	f := in.File
 	cursor := len(in.Lines)          // the cursor's 0-based row
 	class := f.Enclosing(cursor - 1) // the class of the cursor in the buffer, -1 for none
-	here := scopeText{f: f, lines: in.Lines, row: cursor}
+	here := scopeText{f: f, lines: linesText(in.Lines), row: cursor}
 	if !o.NoNear {
 		var chs []chain
 		for row := cursor - 1; row >= max(cursor-o.NearLines, 0); row-- {
@@ -343,12 +369,12 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			gclass := g.Enclosing(cand.Line - 1)
 			there := scopeText{f: g, row: cand.Line - 1}
 			if g == f {
-				there.lines = in.Lines
+				there.lines = linesText(in.Lines)
 			} else if in.Source != nil {
 				// Read when a local's declaration is looked for: most
 				// candidates' calls resolve without.
 				path := g.Path
-				there.load = &lazyLines{load: func() []string { return in.Source(path) }}
+				there.load = &lazyLines{load: func() Text { return in.Source(path) }}
 			}
 			w := 1.5 / float64(1+i)
 			predict := func(text string, w float64, where string) {
@@ -414,20 +440,20 @@ func (c *collector) after(d symtab.Def) bool {
 // of the reading statement, for finding the declarations of local names.
 type scopeText struct {
 	f     *symtab.File
-	lines []string
+	lines Text
 	row   int
 	load  *lazyLines // the lines, when read on first use (text)
 }
 
 // lazyLines are a file's lines read on first use.
 type lazyLines struct {
-	load  func() []string
-	lines []string
+	load  func() Text
+	lines Text
 	done  bool
 }
 
 // text returns the lines of the scope, nil when unknown.
-func (s scopeText) text() []string {
+func (s scopeText) text() Text {
 	if s.load == nil {
 		return s.lines
 	}
@@ -833,19 +859,22 @@ const (
 // block of the members its classes list for context only.
 func (c *collector) render(fb *fileBlock) (Block, Block) {
 	f := fb.f
-	var src []string
+	var src Text
 	cursor := -1 // the cursor's row in src, when src is the buffer's
 	if f == c.in.File {
-		src, cursor = c.in.Lines, len(c.in.Lines)
+		lines := c.in.Lines
+		cursor = len(lines)
 		if len(c.in.After) > 0 && !c.o.NoAfter {
-			src = append(append(slices.Clip(src), ""), c.in.After...)
+			lines = append(append(slices.Clip(lines), ""), c.in.After...)
 		}
+		src = linesText(lines)
 	} else if c.in.Source != nil {
 		src = c.in.Source(f.Path)
 	}
 	if src == nil {
 		return Block{}, Block{}
 	}
+	nsrc := src.Len()
 	b := Block{Path: f.Path, Score: fb.score}
 	rest := Block{Path: f.Path}
 	into := &b
@@ -853,10 +882,10 @@ func (c *collector) render(fb *fileBlock) (Block, Block) {
 	// sig says r is a signature's row: only those are shown at and
 	// after the cursor.
 	addRow := func(r int, sig bool) {
-		if r < 0 || r >= len(src) || seen[r] || len(into.Lines) >= c.o.MaxLines || cursor >= 0 && r >= cursor && (!sig || r == cursor) {
+		if r < 0 || r >= nsrc || seen[r] || len(into.Lines) >= c.o.MaxLines || cursor >= 0 && r >= cursor && (!sig || r == cursor) {
 			return
 		}
-		line := src[r]
+		line := src.Line(r)
 		if sig && f.Language != nil && !c.o.WholeRows {
 			if line = f.Language.Signatures.Compact(line); line == "" {
 				return // marker annotations alone

@@ -75,7 +75,7 @@ func (r *repo) input(t testing.TB, path string, line int, cands []Candidate) Inp
 	top := symtab.NewBuilder(r.root, false)
 	top.Add(buf)
 	return Input{View: r.view.With(top.Finish(), nil), File: buf, Lines: before, Line: line, Candidates: cands,
-		Source: func(p string) []string { return r.lines[p] }, CommentPrefix: l.CommentPrefix, Keywords: l.Keywords}
+		Source: func(p string) Text { return linesText(r.lines[p]) }, CommentPrefix: l.CommentPrefix, Keywords: l.Keywords}
 }
 
 func dump(blocks []Block, st Stats) string {

@@ -145,11 +145,11 @@ func addChain(out []chain, start int, ch chain) []chain {
 // `T<A> name;`, a Java parameter `T name,`; Go's `name *T,`, `var name
 // T`, a receiver `(name *T)`). Names are dotted; type
 // arguments are dropped. The caller keeps the first that resolves.
-func declaredTypes(lines []string, from, to int, name string, keywords map[string]bool) []declType {
+func declaredTypes(lines Text, from, to int, name string, keywords map[string]bool) []declType {
 	var out []declType
-	from, to = max(from, 0), min(to, len(lines))
+	from, to = max(from, 0), min(to, lines.Len())
 	for row := to - 1; row >= from && len(out) < 4; row-- {
-		line := lines[row]
+		line := lines.Line(row)
 		for at := 0; at < len(line); {
 			i := wordAt(line, name, at)
 			if i < 0 {

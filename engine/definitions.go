@@ -435,11 +435,19 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 func (st *state) definitionInput(buf *buffer, l *lang.Language) defctx.Input {
 	return defctx.Input{View: st.queryView(buf, l), File: buf.file, Lines: buf.lines, Line: len(buf.lines) + 1, Slice: buf.slice, After: buf.after,
 		CommentPrefix: l.CommentPrefix, Keywords: l.Keywords,
-		Source: func(p string) []string {
+		Source: func(p string) defctx.Text {
 			if p == buf.path {
-				return buf.lines
+				if buf.lines == nil {
+					return nil
+				}
+				return defctx.Lines(buf.lines)
 			}
-			return st.sources.lines(st.ix, p)
+			// Row by row from the index's frames (and the frames it
+			// keeps), a nil interface for no file.
+			if t := st.ix.Text(p); t != nil {
+				return t
+			}
+			return nil
 		}}
 }
 
@@ -544,9 +552,11 @@ func (r *Result) InPrompt(d defctx.Definition) bool {
 	return false
 }
 
-// sourceCache keeps the lines of the files definition blocks were last
-// rendered from, decompressed, for the requests of one state (whose files
-// do not change): the same few files serve many requests.
+// sourceCache keeps the lines of the buffers' indexed versions the
+// bounded parse compared the buffers with (state.indexed), decompressed,
+// for the requests of one state (whose files do not change): an editor
+// asks again and again in the same few files. (The definition context
+// reads the rows it shows from the index's frames instead, Snapshot.Text.)
 type sourceCache struct {
 	mu    sync.Mutex
 	files map[string][]string

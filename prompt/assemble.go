@@ -191,7 +191,7 @@ func Assemble(in Input, o Options) (*Context, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	a := &assembler{o: o, c: &counter{tok: o.Tokenizer}, in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords), frames: map[frameKey]int{}}
+	a := &assembler{o: o, c: newCounter(o.Tokenizer), in: in, budget: o.Budget(), keywords: keywordSet(o.Keywords), frames: map[frameKey]int{}}
 	if a.in.PrefixStart <= 0 {
 		a.in.PrefixStart = 1
 	}

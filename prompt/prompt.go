@@ -11,6 +11,13 @@ type Tokenizer interface {
 	Split(dst []string, text string) []string
 }
 
+// tokenCounter is a Tokenizer that also counts the tokens of a text
+// without making them (token.Code): CountTokens(text) must be
+// len(Split(nil, text)).
+type tokenCounter interface {
+	CountTokens(text string) int
+}
+
 // Source says where a piece of context came from.
 type Source string
 
@@ -296,6 +303,7 @@ func (whitespace) Split(dst []string, text string) []string {
 
 type counter struct {
 	tok Tokenizer
+	cnt tokenCounter // tok, when it counts without splitting
 	buf []string
 	// memo holds the count of each line counted so far (with its
 	// newline, when it had one): an assembly counts the same lines again
@@ -330,12 +338,25 @@ func (c *counter) line(line string) int {
 	if k, ok := c.memo[line]; ok {
 		return k
 	}
-	c.buf = c.tok.Split(c.buf[:0], line)
+	var n int
+	if c.cnt != nil {
+		n = c.cnt.CountTokens(line)
+	} else {
+		c.buf = c.tok.Split(c.buf[:0], line)
+		n = len(c.buf)
+	}
 	if c.memo == nil {
 		c.memo = make(map[string]int, 256)
 	}
-	c.memo[line] = len(c.buf)
-	return len(c.buf)
+	c.memo[line] = n
+	return n
+}
+
+// newCounter returns a counter of tok's tokens.
+func newCounter(tok Tokenizer) *counter {
+	c := &counter{tok: tok}
+	c.cnt, _ = tok.(tokenCounter)
+	return c
 }
 
 func joinLines(lines []string) string {

@@ -636,7 +636,7 @@ func countLines(tok Tokenizer, text string) int {
 // A docstring's first line leaves a quote open; the lines after it still
 // count.
 func TestCountOpenQuote(t *testing.T) {
-	c := &counter{tok: token.Code{}}
+	c := newCounter(token.Code{})
 	text := "# \"\"\"Return the total.\n# def total(self, items) -> int:\n# x = a + b\n"
 	want := 0
 	for _, l := range strings.SplitAfter(text, "\n") {

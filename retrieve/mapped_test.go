@@ -206,6 +206,9 @@ func TestMappedIndex(t *testing.T) {
 				if !slices.Equal(p[1].Lines(path), p[0].Lines(path)) {
 					t.Fatalf("%s lines differ", path)
 				}
+				if got := textLines(p[1].Text(path)); !slices.Equal(got, p[0].Lines(path)) {
+					t.Fatalf("%s row by row %q, want %q", path, got, p[0].Lines(path))
+				}
 			}
 		}
 	}
@@ -301,6 +304,7 @@ func TestMappedDamage(t *testing.T) {
 				}
 			}
 			s.Lines("f0.py")
+			textLines(s.Text("f0.py"))
 		}
 	}
 }

@@ -142,6 +142,23 @@ func (s *Snapshot) Lines(path string) []string {
 	return nil
 }
 
+// Text returns the indexed source of the live file at path row by row
+// (Index.Text), or nil where Lines returns nil.
+func (s *Snapshot) Text(path string) *Text {
+	defer s.quiet()
+	var t *Text
+	if s.delta != nil {
+		t = s.delta.Text(path)
+	}
+	if fi, ok := s.base.byPath[path]; t == nil && ok && (s.dead == nil || !s.dead[fi]) {
+		t = s.base.Text(path)
+	}
+	if t != nil {
+		t.s = s
+	}
+	return t
+}
+
 func (ix *Index) length() int {
 	if ix == nil {
 		return 0

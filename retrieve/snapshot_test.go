@@ -219,6 +219,11 @@ func TestSnapshotMasksFiles(t *testing.T) {
 	if l := s.Lines("b.py"); l != nil {
 		t.Errorf("b.py = %q, want nil", l)
 	}
+	for _, path := range []string{"a.py", "b.py", "c.py", "unknown.py"} {
+		if got, want := textLines(s.Text(path)), s.Lines(path); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("%s row by row %q, want %q", path, got, want)
+		}
+	}
 	q := snapshotQueryWords(s, "alpha", "beta")
 	got, _, err := s.Search(context.Background(), q, Options{Mode: Coarse, TopK: 10})
 	if err != nil {
@@ -296,4 +301,16 @@ func TestAlign(t *testing.T) {
 			}
 		}
 	}
+}
+
+// textLines reads every row of t, nil for a nil t.
+func textLines(t *Text) []string {
+	if t == nil {
+		return nil
+	}
+	out := make([]string, t.Len())
+	for i := range out {
+		out[i] = t.Line(i)
+	}
+	return out
 }

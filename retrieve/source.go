@@ -471,3 +471,34 @@ func lineSpan(src []byte, lo, hi int) (start, end int) {
 	}
 	return start, end
 }
+
+// Text is the source of one stored file read row by row: a row's read
+// decompresses the frame holding it (or finds it kept), where Lines
+// decompresses the whole file and splits it. A caller that reads a few
+// rows of large files (the definition context's signatures) reads a few
+// KiB instead of the files.
+type Text struct {
+	s  *Snapshot // whose damage guard reads run under; nil for an Index's
+	ix *Index
+	fi int32
+}
+
+// Text returns the source of the file at path row by row, nil when the
+// index has no such file or it has no lines (where Lines returns nil).
+func (ix *Index) Text(path string) *Text {
+	if fi, ok := ix.byPath[path]; ok && ix.files[fi].lines > 0 {
+		return &Text{ix: ix, fi: fi}
+	}
+	return nil
+}
+
+// Len returns the number of rows, len(Lines(path)).
+func (t *Text) Len() int { return int(t.ix.files[t.fi].lines) }
+
+// Line returns row (0-based, 0 <= row < Len()), Lines(path)[row].
+func (t *Text) Line(row int) string {
+	if t.s != nil {
+		defer t.s.quiet()
+	}
+	return t.ix.rowsString(t.fi, row, row)
+}

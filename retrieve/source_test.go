@@ -236,6 +236,16 @@ func TestFramesProperty(t *testing.T) {
 				if got := ix.Lines(f.Path); !slices.Equal(got, f.Lines) {
 					t.Fatalf("trial %d %s: lines %q, want %q", trial, f.Path, got, f.Lines)
 				}
+				// Row by row, the same lines.
+				if tx := ix.Text(f.Path); tx == nil || tx.Len() != n {
+					t.Fatalf("trial %d %s: no text of %d rows (%v)", trial, f.Path, n, tx)
+				} else {
+					for row := range n {
+						if got := tx.Line(row); got != f.Lines[row] {
+							t.Fatalf("trial %d %s (frames of %d): row %d %q, want %q", trial, f.Path, b.cutter.size, row, got, f.Lines[row])
+						}
+					}
+				}
 			}
 			if err := ix.SourceError(); err != nil {
 				t.Fatal(err)

@@ -22,6 +22,23 @@ var operators = []string{
 
 // Split appends the tokens of text to dst.
 func (Code) Split(dst []string, text string) []string {
+	scan(text, func(tok string) { dst = append(dst, tok) }, func(id string) { dst = appendIdent(dst, id) })
+	return dst
+}
+
+// CountTokens returns the number of tokens Split gives for text,
+// len(Split(nil, text)), without making them: a prompt's budget counts
+// the tokens of thousands of lines and keeps none of them.
+func (Code) CountTokens(text string) int {
+	n := 0
+	scan(text, func(string) { n++ }, func(id string) { n += identTokens(id) })
+	return n
+}
+
+// scan calls tok with each token of text that is not an identifier and
+// ident with each identifier (whose tokens are itself and its sub-words,
+// appendIdent), in order.
+func scan(text string, tok, ident func(string)) {
 	i := 0
 	for i < len(text) {
 		c := text[i]
@@ -30,31 +47,31 @@ func (Code) Split(dst []string, text string) []string {
 			i++
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(text) && isDigit(text[i+1]):
 			j := NumberEnd(text, i)
-			dst = append(dst, text[i:j])
+			tok(text[i:j])
 			i = j
 		case IsQuote(c):
-			i = StringEnd(text, i, func(s, e int, ident bool) {
-				if ident {
-					dst = appendIdent(dst, text[s:e])
+			i = StringEnd(text, i, func(s, e int, id bool) {
+				if id {
+					ident(text[s:e])
 				} else {
-					dst = append(dst, text[s:e])
+					tok(text[s:e])
 				}
 			})
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(text[i:])
 			if IsIdentStart(r) {
 				j := IdentEnd(text, i)
-				dst = appendIdent(dst, text[i:j])
+				ident(text[i:j])
 				i = j
 			} else if unicode.IsSpace(r) {
 				i += n
 			} else {
-				dst = append(dst, text[i:i+n])
+				tok(text[i : i+n])
 				i += n
 			}
 		case IsIdentStart(rune(c)):
 			j := IdentEnd(text, i)
-			dst = appendIdent(dst, text[i:j])
+			ident(text[i:j])
 			i = j
 		default:
 			n := 1
@@ -67,11 +84,10 @@ func (Code) Split(dst []string, text string) []string {
 					break
 				}
 			}
-			dst = append(dst, text[i:i+n])
+			tok(text[i : i+n])
 			i += n
 		}
 	}
-	return dst
 }
 
 // isOperatorByte reports whether c can continue a multi-character operator.
@@ -84,17 +100,38 @@ func isOperatorByte(c byte) bool {
 }
 
 // appendIdent appends id and, when it has several words, its lowercase
-// sub-words: split on '_' and '$', on lower-to-upper case changes, before
-// the last capital of an upper-case run followed by lower case (HTTPServer
-// -> http, server) and between letters and digits are kept together.
+// sub-words (see words).
 func appendIdent(dst []string, id string) []string {
 	dst = append(dst, id)
 	mark := len(dst)
+	words(id, func(start, end int) { dst = append(dst, lower(id[start:end])) })
+	if len(dst)-mark < 2 {
+		// One word: the identifier itself already stands for it.
+		dst = dst[:mark]
+	}
+	return dst
+}
+
+// identTokens returns the number of tokens appendIdent appends for id.
+func identTokens(id string) int {
+	n := 0
+	words(id, func(int, int) { n++ })
+	if n < 2 {
+		return 1
+	}
+	return 1 + n
+}
+
+// words calls word with the bounds of each word of id, in order: split on
+// '_' and '$', on lower-to-upper case changes, before the last capital of
+// an upper-case run followed by lower case (HTTPServer -> HTTP, Server);
+// letters and digits are kept together.
+func words(id string, word func(start, end int)) {
 	start := -1 // start of the current word
 	prevLower, prevUpper := false, false
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			dst = append(dst, lower(id[start:end]))
+			word(start, end)
 		}
 		start = -1
 	}
@@ -134,11 +171,6 @@ func appendIdent(dst []string, id string) []string {
 		i += n
 	}
 	flush(len(id))
-	if len(dst)-mark < 2 {
-		// One word: the identifier itself already stands for it.
-		dst = dst[:mark]
-	}
-	return dst
 }
 
 // lower returns s in lower case, without allocating when it already is.

@@ -1,13 +1,15 @@
 package token
 
 import (
-	"github.com/graphcoder/graphcoder/internal/realcode"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/graphcoder/graphcoder/internal/realcode"
 )
 
 func TestCodeSplit(t *testing.T) {
@@ -45,6 +47,46 @@ func TestCodeSplit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// CountTokens is len(Split): on the table of TestCodeSplit, every line
+// of real code and random byte strings drawn from the characters the
+// scanner treats apart (it fails when an identifier's sub-words, a
+// string's words or an operator are counted otherwise).
+func TestCountTokens(t *testing.T) {
+	check := func(text string) {
+		t.Helper()
+		if got, want := (Code{}).CountTokens(text), len(Code{}.Split(nil, text)); got != want {
+			t.Fatalf("CountTokens(%q) = %d, want %d", text, got, want)
+		}
+	}
+	for _, text := range []string{"", " ", "x", "getValue", "HTTPServer", "a_b_c", "__x__", "$a$B", "größeWert",
+		"\"fooBar baz\"", " x  y", ">>>= ... ->", "0x1F.5e-3", "a\xffb", "é", "aB1c_D$e"} {
+		check(text)
+	}
+	for _, l := range strings.Split(sampleSourceOr(""), "\n") {
+		check(l)
+	}
+	const alphabet = "aZ_$09 .=-<>/*'\"\\\n\tÄß\xff€(\x00`"
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, rng.IntN(24))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
+}
+
+func FuzzCountTokens(f *testing.F) {
+	for _, s := range []string{"getValue()", "HTTPServer x_y", "\"a bC\" 'd'", "a\xffb", ">>>=b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := (Code{}).CountTokens(text), len(Code{}.Split(nil, text)); got != want {
+			t.Fatalf("CountTokens(%q) = %d, want %d", text, got, want)
+		}
+	})
 }
 
 func TestSplitAppends(t *testing.T) {
@@ -104,15 +146,25 @@ func TestCL100K(t *testing.T) {
 
 // sampleSource returns a few hundred KiB of real Python, or skips.
 func sampleSource(tb testing.TB) string {
+	s := sampleSourceOr("\x00")
+	if s == "\x00" {
+		tb.Skip("python stdlib not present")
+	}
+	return s
+}
+
+// sampleSourceOr returns sampleSource's code, or none when the standard
+// library is not present.
+func sampleSourceOr(none string) string {
 	dir := realcode.PythonStdlib()
 	if dir == "" {
-		tb.Skip("python stdlib not present")
+		return none
 	}
 	var sb strings.Builder
 	for _, f := range []string{"argparse.py", "ast.py", "difflib.py", "typing.py", "inspect.py"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
-			tb.Skip("python stdlib not present")
+			return none
 		}
 		sb.Write(b)
 	}
