@@ -270,7 +270,17 @@ type collector struct {
 	keywords map[string]bool
 	rel      *symtab.Relations
 	top      []namedKey // bestNamed's selection, reused
-	st       Stats
+	// named holds byName's lookups so far: the same names are called
+	// from the buffer and from several candidates, and a lookup walks
+	// every definition of a name (thousands of a common one).
+	named map[string]namedLookup
+	st    Stats
+}
+
+// namedLookup is what bestNamed returned for a name.
+type namedLookup struct {
+	defs  []symtab.Def
+	found bool
 }
 
 // Collect finds the repository definitions the code at the cursor
@@ -627,7 +637,15 @@ func (c *collector) byName(name string, w float64, reason string) {
 	if c.keywords[name] {
 		return
 	}
-	best, found := c.bestNamed(name, nil)
+	l, ok := c.named[name]
+	if !ok {
+		l.defs, l.found = c.bestNamed(name, nil)
+		if c.named == nil {
+			c.named = map[string]namedLookup{}
+		}
+		c.named[name] = l
+	}
+	best, found := l.defs, l.found
 	if !found {
 		return
 	}
