@@ -80,12 +80,15 @@ func nodesOf(recs []tsflat.Node) []node {
 	return unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(recs))), cap(recs))[:len(recs)]
 }
 
-// parseFlat parses src with ts into buf (tsflat.ParseFlat), in pieces
-// where cut finds them.
-func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, buf []node) ([]node, error) {
+// parseFlat parses src with ts into buf (tsflat.ParseRuns), in pieces
+// where cut finds them: each piece's records are handed to each, and
+// then parseFlat reports true and the number of records of the file;
+// otherwise it returns the file's records.
+func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, buf []node, each func(piece []node, first, last int32) error) ([]node, bool, int, error) {
 	if errLayout != nil {
-		return buf[:0], errLayout
+		return buf[:0], false, 0, errLayout
 	}
-	recs, err := tsflat.ParseFlat(ctx, ts, src, tsflat.MaxParseMicros, cut, records(buf[:0]))
-	return nodesOf(recs), err
+	recs, pieced, n, err := tsflat.ParseRuns(ctx, ts, src, tsflat.MaxParseMicros, cut, records(buf[:0]),
+		func(piece []tsflat.Node, _, first, last int32) error { return each(nodesOf(piece), first, last) })
+	return nodesOf(recs), pieced, n, err
 }

@@ -47,9 +47,34 @@ func (b *builder) outline(f *lang.File) {
 	if len(b.n) == 0 {
 		return
 	}
-	o := &outliner{b: b, f: f, seen: map[nameKey]bool{}}
-	o.statements(0, scope{kind: inModule, class: -1})
-	f.Symbols = o.syms.Join(f.Symbols)
+	o := b.newOutliner(f)
+	o.statements(0, moduleScope)
+	o.finish()
+}
+
+// moduleScope is the scope of a module's statements.
+var moduleScope = scope{kind: inModule, class: -1}
+
+// newOutliner returns an outliner of f, whose records the builder holds
+// (or will hold, a piece at a time).
+func (b *builder) newOutliner(f *lang.File) *outliner {
+	return &outliner{b: b, f: f, seen: map[nameKey]bool{}}
+}
+
+// finish joins the symbols into f.Symbols.
+func (o *outliner) finish() { o.f.Symbols = o.syms.Join(o.f.Symbols) }
+
+// children walks the statements from first to last, siblings linked by
+// their next records: the children of one node, or those of them that a
+// piece of the file holds.
+func (o *outliner) children(first, last int32, sc scope) {
+	b := o.b
+	for c := first; c >= 0; c = b.next(c) {
+		o.statement(c, sc)
+		if c == last {
+			break
+		}
+	}
 }
 
 // statements walks the statements held by node i (a module, a block, or

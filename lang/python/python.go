@@ -66,10 +66,42 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	src = lang.NormalizeCR(src)
-	nodes, err := parseFlat(ctx, p.ts, src, p.nodes)
+	f := &lang.File{Path: path, Language: "python", Lines: lang.SplitLines(src)}
+	b := &p.b
+	b.reset(nil, src, len(f.Lines))
+	defer b.reset(nil, nil, 0) // drop references to the file
+	// A large file parsed in pieces is mapped piece by piece: its
+	// outline and statements are made from each piece's records, so
+	// that only one piece's records live beside the statement tree
+	// (the records of a whole file are about as large as its
+	// statements). The pieces have no syntax error (tsflat.ParseRuns).
+	var o *outliner
+	each := func(piece []node, first, last int32) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b.n = piece
+		// Text is interned per piece: a name shared by two pieces is
+		// then held twice, but the table stays a piece's size, where a
+		// whole file's names grew it to several times their own size.
+		clear(b.intern)
+		if o == nil {
+			o = b.newOutliner(f)
+		}
+		o.children(first, last, moduleScope)
+		for c := first; c >= 0; c = b.next(c) {
+			f.Stmts = b.stmt(c, f.Stmts)
+			if c == last {
+				break
+			}
+		}
+		b.n = nil
+		return nil
+	}
+	nodes, pieced, n, err := parseFlat(ctx, p.ts, src, p.nodes, each)
 	p.nodes = nodes
 	if err == nil {
-		err = lang.CheckSyntaxNodes(len(nodes))
+		err = lang.CheckSyntaxNodes(n)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
@@ -77,21 +109,31 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	f := &lang.File{Path: path, Language: "python", Lines: lang.SplitLines(src)}
-	b := &p.b
-	b.reset(nodes, src, len(f.Lines))
-	if len(nodes) > 0 {
-		f.Errors = b.countErrors()
-		// The outline first, while the heap holds little but the
-		// syntax records; the two walks share nothing but interned text.
-		// Its garbage (name sets, the symbols' blocks) is collected
-		// before the statement tree, the largest thing a parse makes,
-		// is built (tsflat.CollectFrom).
-		b.outline(f)
-		tsflat.Collect(len(src))
-		f.Stmts = b.block(0, nil)
+	if pieced {
+		if o != nil {
+			// The outline's name sets and the pieces' garbage are
+			// collected before its symbols are joined.
+			o.seen = nil
+			tsflat.Collect(len(src))
+			o.finish()
+		}
+	} else {
+		// Parsed whole (or a piece did not fit): what the pieces before
+		// made is made again from the file's records.
+		f.Stmts, f.Imports, f.Symbols = nil, nil, nil
+		b.reset(nodes, src, len(f.Lines))
+		if len(nodes) > 0 {
+			f.Errors = b.countErrors()
+			// The outline first, while the heap holds little but the
+			// syntax records; the two walks share nothing but interned text.
+			// Its garbage (name sets, the symbols' blocks) is collected
+			// before the statement tree, the largest thing a parse makes,
+			// is built (tsflat.CollectFrom).
+			b.outline(f)
+			tsflat.Collect(len(src))
+			f.Stmts = b.block(0, nil)
+		}
 	}
-	b.reset(nil, nil, 0) // drop references to the file
 	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package tsflat
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync/atomic"
 	"time"
@@ -54,18 +55,54 @@ func PieceStats() (joined, whole int64) {
 // pieces) makes ParseFlat parse the file whole, as it does below
 // PieceFrom or without a cutter.
 func ParseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, error) {
+	recs, _, _, err := parseFlat(ctx, ts, src, maxMicros, cut, buf, nil)
+	return recs, err
+}
+
+// EachRun receives one piece of a parse in pieces (ParseRuns): recs are
+// the piece's records (valid only during the call), container is the
+// index in them of the node whose children the pieces divide, and first
+// and last are the indexes of the first and the last child of the
+// container the piece holds, linked by Next. The first piece also holds
+// the container's children before the cut region, the last piece those
+// after it, so that the pieces hold every child of the container once,
+// in source order. A non-nil error stops the parse and is returned.
+type EachRun func(recs []Node, container, first, last int32) error
+
+// ParseRuns is ParseFlat for a front end that maps a large file's
+// records piece by piece instead of joined, so that only one piece's
+// records live at a time beside what the front end makes of them. When
+// src is parsed in pieces it calls each for every piece, in source
+// order, and returns no records, true, and the number of records the
+// joined records would hold (those of the whole parse). Otherwise (below
+// PieceFrom, without a cut, or when a piece does not fit) it returns the
+// whole parse's records and false: what each made of the pieces before
+// the one that did not fit must then be thrown away, since it is made
+// again from the whole records. The records of the pieces are the whole
+// parse's but for their Next links, which are the piece's; the
+// container's byte and row range is the piece's own.
+func ParseRuns(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) (recs []Node, pieced bool, n int, err error) {
+	return parseFlat(ctx, ts, src, maxMicros, cut, buf, each)
+}
+
+// parseFlat is ParseFlat, or ParseRuns when each is not nil.
+func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) ([]Node, bool, int, error) {
 	if cut != nil && len(src) >= PieceFrom && len(src) < math.MaxInt32 {
 		start := time.Now()
-		recs, ok, err := parsePieces(ctx, ts, src, maxMicros, cut, buf)
-		if err != nil || ok {
-			return recs, err
+		recs, ok, n, err := parsePieces(ctx, ts, src, maxMicros, cut, buf, each)
+		if err != nil {
+			return recs, false, 0, err
+		}
+		if ok {
+			return recs, each != nil, n, nil
 		}
 		if maxMicros > 0 {
 			maxMicros = max(maxMicros-time.Since(start).Microseconds(), 1)
 		}
 		buf = recs
 	}
-	return parseWhole(ctx, ts, src, maxMicros, buf)
+	recs, err := parseWhole(ctx, ts, src, maxMicros, buf)
+	return recs, false, len(recs), err
 }
 
 // parseWhole parses src in one piece and flattens its tree into buf.
@@ -102,12 +139,14 @@ type pieces struct {
 	spine  []int32
 }
 
-// parsePieces parses src in pieces (ParseFlat). It reports false, with
-// buf to reuse, when the source cannot be cut or a piece does not fit.
-func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, bool, error) {
+// parsePieces parses src in pieces (ParseFlat), or hands each piece to
+// each (ParseRuns). It reports false, with buf to reuse, when the source
+// cannot be cut or a piece does not fit. With each, it returns the
+// piece's buffer and the number of records of the joined parse.
+func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) ([]Node, bool, int, error) {
 	lo, hi, starts := cut(src)
 	if lo < 0 || hi > len(src) || lo >= hi {
-		return buf, false, nil
+		return buf, false, 0, nil
 	}
 	// Every piece parses the text outside [lo, hi) again: the pieces are
 	// made few enough that this adds at most a quarter of the file.
@@ -115,7 +154,7 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	if outside := lo + len(src) - hi; outside > 0 {
 		most := len(src)/(4*outside) + 1
 		if most < 2 {
-			return buf, false, nil
+			return buf, false, 0, nil
 		}
 		size = max(size, (hi-lo)/most+1)
 	}
@@ -127,7 +166,7 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	}
 	p.cuts = append(p.cuts, hi)
 	if len(p.cuts) < 3 {
-		return buf, false, nil
+		return buf, false, 0, nil
 	}
 	p.pointsOf()
 	defer ts.SetIncludedRanges(everything)
@@ -141,21 +180,40 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 		ts.SetIncludedRanges(p.ranges(i))
 		tree, err := Parse(ctx, ts, src, limit)
 		if err != nil {
-			return buf[:0], false, err
+			return buf[:0], false, 0, err
 		}
 		if tree == nil {
-			return buf[:0], false, errNoTree
+			return buf[:0], false, 0, errNoTree
 		}
 		recs, err := Flatten(tree.RootNode(), buf)
 		tree.Close()
 		if err != nil {
-			return recs[:0], false, err
+			return recs[:0], false, 0, err
 		}
 		buf = recs
+		if each != nil {
+			// The front end's statements grow while the pieces are
+			// parsed: the piece's tree is handed back first, so that
+			// they do not stack on top of what glibc keeps of it.
+			trim()
+			last, err := p.visit(recs, i, each)
+			var fit errPiece
+			switch {
+			case errors.As(err, &fit):
+				pieceStats.whole.Add(1)
+				return buf, false, 0, nil
+			case err != nil:
+				return buf[:0], false, 0, err
+			case last:
+				pieceStats.joined.Add(1)
+				return buf, true, p.n + len(p.tail), nil
+			}
+			continue
+		}
 		out, err := p.join(recs, i)
 		if err != nil {
 			pieceStats.whole.Add(1)
-			return buf, false, nil // does not fit: parse whole
+			return buf, false, 0, nil // does not fit: parse whole
 		}
 		if out != nil {
 			pieceStats.joined.Add(1)
@@ -164,10 +222,10 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 			// them before the front end's stages.
 			buf, p.runs = nil, nil
 			Collect(len(src))
-			return out, true, nil
+			return out, true, len(out), nil
 		}
 	}
-	return buf, false, errNoTree // not reached: the last piece joins or fails
+	return buf, false, 0, errNoTree // not reached: the last piece joins or fails
 }
 
 // pointsOf sets the row and column of every cut, of lo and hi and of the
@@ -383,6 +441,48 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 		}
 	}
 	return out, nil
+}
+
+// visit checks piece i, flattened in recs, as join does, and hands its
+// children of the container to each; it reports whether i was the last
+// piece. An errPiece says that the piece does not fit.
+func (p *pieces) visit(recs []Node, i int, each EachRun) (bool, error) {
+	a, b, last, spine, err := p.run(recs, i, p.spine)
+	p.spine = spine
+	if err != nil {
+		return false, err
+	}
+	if i == 0 {
+		p.head = append(p.head[:0], recs[:a]...)
+		for j := range p.head {
+			p.head[j].Next = tailRef(p.head[j].Next, b)
+		}
+		p.tail = append(p.tail[:0], recs[b:]...)
+		for j := range p.tail {
+			if p.tail[j].Next >= 0 {
+				p.tail[j].Next -= b
+			}
+		}
+		p.n = len(p.head)
+	} else if err := p.same(recs, a, b, spine); err != nil {
+		return false, err
+	}
+	if p.n+int(b-a)+len(p.tail) >= math.MaxInt32 {
+		return false, errPiece{}
+	}
+	p.n += int(b - a)
+	container := spine[len(spine)-1]
+	first := a
+	if i == 0 {
+		first = FirstChild(recs, container)
+	}
+	final := i == len(p.cuts)-2
+	if final {
+		for recs[last].Next >= 0 {
+			last = recs[last].Next
+		}
+	}
+	return final, each(recs, container, first, last)
 }
 
 // same reports whether piece recs, whose run is [a, b), has the first
