@@ -69,15 +69,44 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
-	f, t, err := frontend.ParseFile(ctx, p.ts, grammar, "go", path, src, p.flat)
+	b := &p.b
+	b.errors = 0
+	// A large file parsed in pieces is mapped piece by piece: only one
+	// piece's records live beside the statements (the records of the
+	// whole file are about as large as its statements).
+	var o *outliner
+	f, t, pieced, err := frontend.ParseFileRuns(ctx, p.ts, grammar, "go", path, src, p.flat, func(f *lang.File, t frontend.Tree, first, last int32) error {
+		b.t = t
+		if o == nil {
+			o = newOutliner(&b.t, f)
+		}
+		o.children(first, last)
+		for c := first; c >= 0; c = b.t.Next(c) {
+			f.Stmts = b.stmt(c, f.Stmts)
+			if c == last {
+				break
+			}
+		}
+		b.t = frontend.Tree{}
+		return nil
+	})
 	p.flat = t.N
 	if err != nil {
+		b.names.Reset()
+		b.t = frontend.Tree{}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	b := &p.b
-	b.t = t
-	b.errors = 0
-	if len(t.N) > 0 {
+	if pieced {
+		if o != nil {
+			tsflat.Collect(len(t.Src)) // the pieces' garbage, before the symbols are joined
+			o.finish()
+		}
+	} else if len(t.N) > 0 {
+		// Parsed whole (or a piece did not fit): what the pieces before
+		// made is made again from the file's records.
+		f.Stmts, f.Symbols, f.Imports, f.Package = nil, nil, nil, ""
+		b.names.Reset()
+		b.t, b.errors = t, 0
 		// The outline first, its garbage collected before the statement
 		// tree, the largest thing a parse makes, is built.
 		outline(&b.t, 0, f)

@@ -23,24 +23,50 @@ func (o *outliner) sym(k int) *lang.Symbol { return o.syms.At(k - o.base) }
 
 // outline fills f's outline from the file node root.
 func outline(t *frontend.Tree, root int32, f *lang.File) {
-	o := outliner{t: t, f: f, base: len(f.Symbols)}
-	defer func() { f.Symbols = o.syms.Join(f.Symbols) }()
-	for c := t.First(root); c >= 0; c = t.Next(c) {
-		if t.Comment(c) {
-			continue
+	o := newOutliner(t, f)
+	o.children(t.First(root), -1)
+	o.finish()
+}
+
+// newOutliner returns an outliner of f over the records t holds (or
+// will hold, a piece of the file at a time).
+func newOutliner(t *frontend.Tree, f *lang.File) *outliner {
+	return &outliner{t: t, f: f, base: len(f.Symbols)}
+}
+
+// finish joins the symbols into f.Symbols.
+func (o *outliner) finish() { o.f.Symbols = o.syms.Join(o.f.Symbols) }
+
+// children outlines the declarations from first to last (to the end
+// for -1), siblings linked by their next records: the file node's
+// children, or those of them one piece of the file holds.
+func (o *outliner) children(first, last int32) {
+	t, f := o.t, o.f
+	for c := first; c >= 0; c = t.Next(c) {
+		o.declaration(c, f)
+		if c == last {
+			break
 		}
-		switch t.Kind(c) {
-		case kPackage:
-			if n := t.ChildOfKind(c, kPackageIdent); n >= 0 {
-				f.Package = t.Text(n)
-			}
-		case kImportDecl:
-			o.imports(c)
-		case kFuncDecl, kMethodDecl:
-			o.function(c)
-		case kTypeDecl, kConstDecl, kVarDecl:
-			o.decl(c)
+	}
+}
+
+// declaration outlines the top-level declaration c.
+func (o *outliner) declaration(c int32, f *lang.File) {
+	t := o.t
+	if t.Comment(c) {
+		return
+	}
+	switch t.Kind(c) {
+	case kPackage:
+		if n := t.ChildOfKind(c, kPackageIdent); n >= 0 {
+			f.Package = t.Text(n)
 		}
+	case kImportDecl:
+		o.imports(c)
+	case kFuncDecl, kMethodDecl:
+		o.function(c)
+	case kTypeDecl, kConstDecl, kVarDecl:
+		o.decl(c)
 	}
 }
 

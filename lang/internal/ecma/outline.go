@@ -30,8 +30,8 @@ func (o *outliner) nsyms() int { return o.base + o.syms.Len() }
 const maxNamespaceDepth = 8
 
 func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File) {
-	o := outliner{t: t, f: f, o: file, base: len(file.Symbols)}
-	defer func() { file.Symbols = o.syms.Join(file.Symbols) }()
+	o := newOutliner(t, f, file)
+	defer o.finish()
 	if t.Kind(root) == kError {
 		o.errorRegion(root) // the whole file is one region error recovery left
 		return
@@ -39,36 +39,61 @@ func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File) {
 	o.statements(root, -1, 0)
 }
 
+// newOutliner returns an outliner of file over the records t holds (or
+// will hold, a piece of the file at a time).
+func newOutliner(t *frontend.Tree, f *fieldIDs, file *lang.File) *outliner {
+	return &outliner{t: t, f: f, o: file, base: len(file.Symbols)}
+}
+
+// finish joins the symbols into the file's Symbols.
+func (o *outliner) finish() { o.o.Symbols = o.syms.Join(o.o.Symbols) }
+
 // statements outlines the statements of a program or namespace body.
 func (o *outliner) statements(body int32, parent, depth int) {
+	o.children(o.t.First(body), -1, parent, depth)
+}
+
+// children outlines the statements from first to last (to the end for
+// -1), siblings linked by their next records: the statements of a body,
+// or those of the program one piece of the file holds.
+func (o *outliner) children(first, last int32, parent, depth int) {
 	t := o.t
-	for c := t.First(body); c >= 0; c = t.Next(c) {
-		if !t.Named(c) || t.Comment(c) {
-			continue
+	for c := first; c >= 0; c = t.Next(c) {
+		o.statement(c, parent, depth)
+		if c == last {
+			break
 		}
-		first := o.nsyms()
-		switch t.Kind(c) {
-		case kImport:
-			if parent < 0 {
-				o.importStmt(c)
-			}
-		case kExport:
-			o.exportStmt(c, parent, depth)
-		case kError:
-			if parent < 0 {
-				o.errorRegion(c)
-			}
-		case kExprStmt:
-			// Older grammars wrap `namespace N {}` in an expression.
-			if n := t.FirstNamed(c); n >= 0 && t.Kind(n) == kNamespace {
-				o.decl(c, n, parent, depth)
-			}
-		default:
-			o.decl(c, c, parent, depth)
+	}
+}
+
+// statement outlines statement c of a program or namespace body.
+func (o *outliner) statement(c int32, parent, depth int) {
+	t := o.t
+	if !t.Named(c) || t.Comment(c) {
+		return
+	}
+	first := o.nsyms()
+	switch t.Kind(c) {
+	case kImport:
+		if parent < 0 {
+			o.importStmt(c)
 		}
-		if parent < 0 && t.HasError(c) && t.Kind(c) != kError {
-			o.rescan(c, first)
+	case kExport:
+		o.exportStmt(c, parent, depth)
+	case kError:
+		if parent < 0 {
+			o.errorRegion(c)
 		}
+	case kExprStmt:
+		// Older grammars wrap `namespace N {}` in an expression.
+		if n := t.FirstNamed(c); n >= 0 && t.Kind(n) == kNamespace {
+			o.decl(c, n, parent, depth)
+		}
+	default:
+		o.decl(c, c, parent, depth)
+	}
+	if parent < 0 && t.HasError(c) && t.Kind(c) != kError {
+		o.rescan(c, first)
 	}
 }
 

@@ -97,6 +97,45 @@ func ParseFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, pat
 	return &lang.File{Path: path, Language: language, Lines: lang.SplitLines(text)}, Tree{G: g, N: flat, Src: text}, nil
 }
 
+// ParseFileRuns is ParseFile for a front end that maps a large file
+// piece by piece (tsflat.ParseRuns), so that one piece's records live at
+// a time beside the statements made of them: when the file is parsed in
+// pieces of its root's children, each is called for every piece with
+// the file, the piece's tree (its records valid only during the call)
+// and the first and last child of the root the piece holds, and
+// ParseFileRuns returns true and a tree without records. Otherwise it
+// returns the whole file's tree, as ParseFile does, and false: then what
+// each made of the pieces before must be made again from that tree. The
+// pieces have no syntax error.
+func ParseFileRuns(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node,
+	each func(f *lang.File, t Tree, first, last int32) error) (*lang.File, Tree, bool, error) {
+	src = lang.NormalizeCR(src)
+	if err := lang.CheckLexemes(src); err != nil {
+		return nil, Tree{N: buf[:0]}, false, err
+	}
+	text := string(src)
+	f := &lang.File{Path: path, Language: language, Lines: lang.SplitLines(text)}
+	flat, pieced, n, err := tsflat.ParseRuns(ctx, ts, src, tsflat.MaxParseMicros, g.Cut, buf, func(piece []tsflat.Node, _, first, last int32) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return each(f, Tree{G: g, N: piece, Src: text}, first, last)
+	})
+	if err == nil {
+		err = lang.CheckSyntaxNodes(n)
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, Tree{N: flat}, false, err
+	}
+	if pieced {
+		return f, Tree{G: g, N: flat[:0], Src: text}, true, nil
+	}
+	return f, Tree{G: g, N: flat, Src: text}, false, nil
+}
+
 // Parse parses src with ts (see tsflat.Parse for the time bound and why
 // ctx is not handed to tree-sitter) and copies the tree into buf, in
 // pieces where cut finds them (tsflat.ParseFlat). A

@@ -72,11 +72,12 @@ type EachRun func(recs []Node, container, first, last int32) error
 // ParseRuns is ParseFlat for a front end that maps a large file's
 // records piece by piece instead of joined, so that only one piece's
 // records live at a time beside what the front end makes of them. When
-// src is parsed in pieces it calls each for every piece, in source
-// order, and returns no records, true, and the number of records the
-// joined records would hold (those of the whole parse). Otherwise (below
-// PieceFrom, without a cut, or when a piece does not fit) it returns the
-// whole parse's records and false: what each made of the pieces before
+// src is parsed in pieces of its root's children it calls each for
+// every piece, in source order, and returns the pieces' buffer (to
+// reuse), true, and the number of records the joined records would hold
+// (those of the whole parse). Otherwise (below PieceFrom, without a cut,
+// with a container below the root, or when a piece does not fit) it
+// returns the file's records as ParseFlat does and false: what each made of the pieces before
 // the one that did not fit must then be thrown away, since it is made
 // again from the whole records. The records of the pieces are the whole
 // parse's but for their Next links, which are the piece's; the
@@ -89,12 +90,12 @@ func ParseRuns(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int
 func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) ([]Node, bool, int, error) {
 	if cut != nil && len(src) >= PieceFrom && len(src) < math.MaxInt32 {
 		start := time.Now()
-		recs, ok, n, err := parsePieces(ctx, ts, src, maxMicros, cut, buf, each)
+		recs, ok, runs, n, err := parsePieces(ctx, ts, src, maxMicros, cut, buf, each)
 		if err != nil {
 			return recs, false, 0, err
 		}
 		if ok {
-			return recs, each != nil, n, nil
+			return recs, runs, n, nil
 		}
 		if maxMicros > 0 {
 			maxMicros = max(maxMicros-time.Since(start).Microseconds(), 1)
@@ -140,13 +141,20 @@ type pieces struct {
 }
 
 // parsePieces parses src in pieces (ParseFlat), or hands each piece to
-// each (ParseRuns). It reports false, with buf to reuse, when the source
-// cannot be cut or a piece does not fit. With each, it returns the
-// piece's buffer and the number of records of the joined parse.
-func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) ([]Node, bool, int, error) {
+// each (ParseRuns) when the container is the file's root (the cut region
+// starts the file); a nested container's pieces are joined, since the
+// front ends map the root's children alone piece by piece. It reports
+// false, with buf to reuse, when the source cannot be cut or a piece
+// does not fit. It reports whether the pieces were handed to each, and
+// then returns the pieces' buffer, and the number of records of the
+// joined parse.
+func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) (_ []Node, ok, runs bool, n int, _ error) {
 	lo, hi, starts := cut(src)
 	if lo < 0 || hi > len(src) || lo >= hi {
-		return buf, false, 0, nil
+		return buf, false, false, 0, nil
+	}
+	if lo != 0 {
+		each = nil
 	}
 	// Every piece parses the text outside [lo, hi) again: the pieces are
 	// made few enough that this adds at most a quarter of the file.
@@ -154,7 +162,7 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	if outside := lo + len(src) - hi; outside > 0 {
 		most := len(src)/(4*outside) + 1
 		if most < 2 {
-			return buf, false, 0, nil
+			return buf, false, false, 0, nil
 		}
 		size = max(size, (hi-lo)/most+1)
 	}
@@ -166,7 +174,7 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	}
 	p.cuts = append(p.cuts, hi)
 	if len(p.cuts) < 3 {
-		return buf, false, 0, nil
+		return buf, false, false, 0, nil
 	}
 	p.pointsOf()
 	defer ts.SetIncludedRanges(everything)
@@ -180,15 +188,15 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 		ts.SetIncludedRanges(p.ranges(i))
 		tree, err := Parse(ctx, ts, src, limit)
 		if err != nil {
-			return buf[:0], false, 0, err
+			return buf[:0], false, false, 0, err
 		}
 		if tree == nil {
-			return buf[:0], false, 0, errNoTree
+			return buf[:0], false, false, 0, errNoTree
 		}
 		recs, err := Flatten(tree.RootNode(), buf)
 		tree.Close()
 		if err != nil {
-			return recs[:0], false, 0, err
+			return recs[:0], false, false, 0, err
 		}
 		buf = recs
 		if each != nil {
@@ -201,19 +209,19 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 			switch {
 			case errors.As(err, &fit):
 				pieceStats.whole.Add(1)
-				return buf, false, 0, nil
+				return buf, false, false, 0, nil
 			case err != nil:
-				return buf[:0], false, 0, err
+				return buf[:0], false, false, 0, err
 			case last:
 				pieceStats.joined.Add(1)
-				return buf, true, p.n + len(p.tail), nil
+				return buf, true, true, p.n + len(p.tail), nil
 			}
 			continue
 		}
 		out, err := p.join(recs, i)
 		if err != nil {
 			pieceStats.whole.Add(1)
-			return buf, false, 0, nil // does not fit: parse whole
+			return buf, false, false, 0, nil // does not fit: parse whole
 		}
 		if out != nil {
 			pieceStats.joined.Add(1)
@@ -222,10 +230,10 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 			// them before the front end's stages.
 			buf, p.runs = nil, nil
 			Collect(len(src))
-			return out, true, len(out), nil
+			return out, true, false, len(out), nil
 		}
 	}
-	return buf, false, 0, errNoTree // not reached: the last piece joins or fails
+	return buf, false, false, 0, errNoTree // not reached: the last piece joins or fails
 }
 
 // pointsOf sets the row and column of every cut, of lo and hi and of the
