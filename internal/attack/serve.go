@@ -147,18 +147,28 @@ func (s *server) cpu() time.Duration {
 	return time.Duration(u+k) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 }
 
-func (s *server) hwm() int64 {
+func (s *server) hwm() int64 { return s.status("VmHWM") }
+
+// status returns a field of the server's /proc status counted in kB, in
+// bytes, or 0.
+func (s *server) status(field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
+		if strings.HasPrefix(l, field+":") {
 			n, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
 			return n << 10
 		}
 	}
 	return 0
+}
+
+// resetPeak makes the server's VmHWM its resident size now, and reports
+// whether the kernel allowed it.
+func (s *server) resetPeak() bool {
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.cmd.Process.Pid), []byte("5"), 0) == nil
 }
 
 // writeRaw writes bytes to the LSP stream.

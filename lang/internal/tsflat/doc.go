@@ -13,7 +13,11 @@
 // cannot be derived: 24 bytes, no columns, child counts or parents. The
 // package also holds the rules every front end follows to bound a file's
 // memory: a pooled parser keeps no large buffer (Keep), and a large file's
-// garbage is collected between the stages of its parse (Collect).
+// garbage is collected between the stages of its parse (Collect). A large
+// file is parsed in pieces (ParseFlat), and a front end that maps the
+// children of the file's root one by one takes the pieces as they come
+// (ParseRuns) instead of their joined records, so that only one piece's
+// records live beside the statements made of them.
 //
 // The C side declares the few tree-sitter entry points it uses rather than
 // including the runtime's headers; the runtime itself is compiled and linked
