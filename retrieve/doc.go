@@ -43,9 +43,13 @@
 // returned. A query whose rarer postings are long (a key of hundreds of
 // tokens) walks them rarest first, bounds the k-th similarity from the
 // counts of the shortest eighth, and then counts and scans only the
-// entries whose key length can still reach it (sizefilter.go); when a
-// core is free the walk is split by entry range over two goroutines
-// (splitwalk.go). In an index of several languages the scans of
+// entries whose key length can still reach it (sizefilter.go). When that
+// window's guess allows it, the rest of the walk reads only the postings
+// of the entries of long keys, kept apart by bands of key lengths and
+// stored in the snapshot file (longpost.go), and the scan's k-th then
+// proves that no shorter entry can enter the top k, or the walk goes on
+// with what the proof still needs. When a core is free the walk is split
+// by entry range over two goroutines (splitwalk.go). In an index of several languages the scans of
 // Jaccard and BM25 leave out the blocks holding no entry of the query's
 // language (langblocks.go), whose entries the language filter would
 // drop one by one.

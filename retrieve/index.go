@@ -126,6 +126,9 @@ type Index struct {
 	// xm is the Jaccard ranking's second mask (xmask.go), derived on its
 	// first use.
 	xm *xmaskData
+	// long are the Jaccard ranking's postings of the long keys
+	// (longpost.go), derived on first use.
+	long *longPostings
 
 	// keep is the mapped file the arrays are slices of (see mapped.go),
 	// nil for an index built in memory.
@@ -170,6 +173,7 @@ func NewBuilder(tok Tokenizer, params Params) *Builder {
 		bounds:      &blockBounds{},
 		langs:       &langBlocks{},
 		xm:          &xmaskData{},
+		long:        &longPostings{},
 	}, vocab: map[string]uint32{}, defIDs: map[string]uint32{}, maskBits: DefaultMaskWords * 64,
 		cutter: frameCutter{size: frameBytes}}
 }
@@ -562,6 +566,9 @@ func (ix *Index) Bytes() int64 {
 	n += nb*int64(8*ix.maskWords+4) + (nb+superSize-1)/superSize*int64(8*ix.maskWords+8)
 	if ix.xm != nil {
 		n += ix.xm.bytes() // the Jaccard ranking's second mask, once derived
+	}
+	if ix.long != nil {
+		n += ix.long.bytes() // its postings of the long keys, once derived
 	}
 	return n + ix.bm.bytes() + ix.vec.bytes()
 }

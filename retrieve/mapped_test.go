@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,6 +159,15 @@ func TestMappedIndex(t *testing.T) {
 		writeSecondMask, legacySource = true, nil
 		if mapped.keep.Has("ix.xmask.tok") != (trial%3 != 2) {
 			t.Fatalf("trial %d: second mask stored %v", trial, mapped.keep.Has("ix.xmask.tok"))
+		}
+		// The bands of long keys are stored with the second mask, and read
+		// back as built; without, the reader goes without them too.
+		if bl, ml := built.longPost(), mapped.longPost(); trial%3 != 2 && len(bl.min) > 0 {
+			if !slices.Equal(ml.min, bl.min) || !slices.Equal(ml.all, bl.all) || !bytes.Equal(ml.post, bl.post) {
+				t.Fatalf("trial %d: bands read %v, built %v", trial, ml.min, bl.min)
+			}
+		} else if len(ml.min) > 0 || mapped.keep.Has("ix.long.min") {
+			t.Fatalf("trial %d: bands %v read from a file written without them", trial, ml.min)
 		}
 		sameIndex(t, built, mapped)
 

@@ -279,6 +279,20 @@ type scratch struct {
 	xmasks []uint64
 	xor    []uint64
 	xgor   []uint64 // the second masks' unions per group of blocks
+
+	// kth is the k-th best of the last Jaccard scan when full: its heap
+	// held k entries (rankLong's bound).
+	kth  scored
+	full bool
+
+	// band is the band of long keys the walk took from (longpost.go),
+	// -1 when none; rest are the lists the bands stood for (restBytes
+	// long), seedLo the seeds' window's start, gate a bit set of entries.
+	band      int
+	rest      []uint32
+	restBytes int
+	seedLo    uint32
+	gate      []uint64
 }
 
 var scratchPool freeList
@@ -299,6 +313,7 @@ func (ix *Index) getScratch() *scratch {
 	}
 	s.counts, s.bmax = s.counts[:n], s.bmax[:nb]
 	s.lo, s.hi = 0, math.MaxUint32
+	s.band, s.rest, s.cand = -1, nil, s.cand[:0]
 	s.xq, s.xmasks, s.xor, s.xgor = s.xq[:0], nil, nil, nil
 	return s
 }
@@ -367,6 +382,14 @@ func (ix *Index) queryMask(q *Query, sc *scratch) {
 // release clears the counts, by the blocks bmax marks, and returns sc
 // to the pool.
 func (ix *Index) release(sc *scratch) {
+	ix.clearCounts(sc)
+	sc.xmasks, sc.xor, sc.xgor = nil, nil, nil
+	sc.band, sc.rest = -1, nil
+	scratchPool.Put(sc)
+}
+
+// clearCounts clears the counts, by the blocks bmax marks, and bmax.
+func (ix *Index) clearCounts(sc *scratch) {
 	counts := sc.counts
 	for b, m := range sc.bmax {
 		if m != 0 {
@@ -374,8 +397,6 @@ func (ix *Index) release(sc *scratch) {
 			sc.bmax[b] = 0
 		}
 	}
-	sc.xmasks, sc.xor, sc.xgor = nil, nil, nil
-	scratchPool.Put(sc)
 }
 
 // inter returns |A n B| of the query's key and entry e's key.
@@ -674,6 +695,9 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 	st.Scanned += scanned
 	st.Scored += scanned
 	sc.heap = h
+	if sc.full = len(h) == k && k > 0; sc.full {
+		sc.kth = h[0]
+	}
 	out := make([]Hit, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
 		s := h.pop()

@@ -156,6 +156,9 @@ func (jaccard) Rank(ctx context.Context, s *Snapshot, q *Query, n int, deadline 
 		sc := ix.getScratch()
 		ix.countJaccard(lq, sc, n, dead)
 		hits := ix.topK(lq, sc, n, dead, lim, st)
+		if sc.band >= 0 {
+			hits = ix.checkBand(lq, sc, n, dead, lim, st, hits)
+		}
 		ix.release(sc)
 		return hits
 	})

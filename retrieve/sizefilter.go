@@ -107,6 +107,35 @@ func (b *blockBounds) gate(lo uint32) []uint64 {
 // same counts, or, when the query's rarer postings are long, exact
 // counts for the entries of the window it sets in sc (see above).
 func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
+	ord, total := ix.prepareJaccard(q, sc)
+	if total < sizeFilterBytes || k <= 0 || len(ord) < 2 {
+		ix.walkLists(ord, sc, nil, total)
+		return
+	}
+	slices.SortFunc(ord, func(a, b uint32) int { return cmp.Or(cmp.Compare(ix.postLen(a), ix.postLen(b)), cmp.Compare(a, b)) })
+	j, done := 0, 0
+	for j < len(ord) && (j == 0 || done+ix.postLen(ord[j]) <= total/8) {
+		ix.walkPostings(ord[j], sc, nil)
+		done += ix.postLen(ord[j])
+		j++
+	}
+	var gate []uint64
+	if lo, hi, ok := ix.seedWindow(q, sc, k, dead); ok {
+		bb := ix.blocks()
+		bb.classes(ix)
+		sc.lo, sc.hi = lo, hi
+		if ix.walkBands(ord[j:], sc, lo, total-done) {
+			return
+		}
+		gate = bb.gate(lo)
+	}
+	ix.walkLists(ord[j:], sc, gate, total-done)
+}
+
+// prepareJaccard sets the query's bits of both masks in sc and returns
+// the tokens the Jaccard walk reads (sc.order: the query's tokens of
+// neither mask, in key order) and the length of their postings.
+func (ix *Index) prepareJaccard(q *Query, sc *scratch) ([]uint32, int) {
 	ix.queryMask(q, sc)
 	nv := uint32(len(ix.maskBit))
 	x := ix.xmask()
@@ -127,25 +156,7 @@ func (ix *Index) countJaccard(q *Query, sc *scratch, k int, dead []bool) {
 		}
 	}
 	sc.order = ord
-	if total < sizeFilterBytes || k <= 0 || len(ord) < 2 {
-		ix.walkLists(ord, sc, nil, total)
-		return
-	}
-	slices.SortFunc(ord, func(a, b uint32) int { return cmp.Or(cmp.Compare(ix.postLen(a), ix.postLen(b)), cmp.Compare(a, b)) })
-	j, done := 0, 0
-	for j < len(ord) && (j == 0 || done+ix.postLen(ord[j]) <= total/8) {
-		ix.walkPostings(ord[j], sc, nil)
-		done += ix.postLen(ord[j])
-		j++
-	}
-	var gate []uint64
-	if lo, hi, ok := ix.seedWindow(q, sc, k, dead); ok {
-		bb := ix.blocks()
-		bb.classes(ix)
-		sc.lo, sc.hi = lo, hi
-		gate = bb.gate(lo)
-	}
-	ix.walkLists(ord[j:], sc, gate, total-done)
+	return ord, total
 }
 
 // walkPostings adds token t's postings to the counts, of the entries in
