@@ -96,29 +96,46 @@ func BenchmarkBuiltRank(b *testing.B) {
 // TestBuiltWindowedEqualsPlain: on an index graphcoder build wrote
 // (GRAPHCODER_BENCH_INDEX), over 300 seeded queries, the Jaccard top 10
 // and 50 are the same whether the walk takes the size window and the
-// split (sizefilter.go, splitwalk.go) on every query or on none.
+// split (sizefilter.go, splitwalk.go) on every query or on none, and
+// with the bands of long keys (longpost.go) as configured, taken
+// wherever the seeds' window allows under a guess that always holds (1)
+// and under one that often fails (8).
 func TestBuiltWindowedEqualsPlain(t *testing.T) {
 	ix := builtIndex(t)
 	s := &Snapshot{base: ix}
 	qs := builtQueries(t, s, ix, 300, 7)
 	sf, sw, cs := sizeFilterBytes, splitWalkBytes, canSplit
-	defer func() { sizeFilterBytes, splitWalkBytes, canSplit = sf, sw, cs }()
+	lb, gn, gd := longBytes, longGuessNum, longGuessDen
+	defer func() {
+		sizeFilterBytes, splitWalkBytes, canSplit = sf, sw, cs
+		longBytes, longGuessNum, longGuessDen = lb, gn, gd
+	}()
+	took := bandRuns.took.Load()
 	for _, q := range qs {
 		for _, n := range []int{10, 50} {
 			sizeFilterBytes, splitWalkBytes = 1<<62, 1<<62
 			plain := mustRank(t, Jaccard(), s, q, n)
-			sizeFilterBytes, splitWalkBytes, canSplit = 0, 0, func() bool { return true }
-			equalHits(t, fmt.Sprintf("%s:%d n %d", q.Path, q.Line, n), mustRank(t, Jaccard(), s, q, n), plain)
-			canSplit = cs
+			for _, g := range []struct {
+				bytes    int
+				num, den uint64
+			}{{lb, gn, gd}, {0, 1, 1}, {0, 8, 1}} {
+				longBytes, longGuessNum, longGuessDen = g.bytes, g.num, g.den
+				sizeFilterBytes, splitWalkBytes, canSplit = 0, 0, func() bool { return true }
+				equalHits(t, fmt.Sprintf("%s:%d n %d bands %v", q.Path, q.Line, n, g), mustRank(t, Jaccard(), s, q, n), plain)
+				canSplit = cs
+			}
 		}
 	}
+	t.Logf("%d of %d rankings took the bands", bandRuns.took.Load()-took, 300*2*3)
 }
 
 // BenchmarkBuiltJaccardTail times the Jaccard top 10 and top 50 over 500
 // seeded queries of an index graphcoder build wrote
-// (GRAPHCODER_BENCH_INDEX), query by query in three ways in turn: the
-// plain walk, the size window (sizefilter.go) and the window with the
-// walk split over a second core (splitwalk.go, when the rule allows it).
+// (GRAPHCODER_BENCH_INDEX), query by query in five ways in turn: the
+// plain walk, the size window (sizefilter.go), the window with the bands
+// of long keys (longpost.go; none in a file written before them), and
+// each of the last two with the walk split over a second core
+// (splitwalk.go, when the rule allows it).
 // It reports the median, p95 and p99 of the wall time and of the CPU
 // time of the calling thread (Linux; the split's second goroutine not
 // counted), so that the tail the long queries make can be compared in
@@ -127,12 +144,14 @@ func BenchmarkBuiltJaccardTail(b *testing.B) {
 	ix := builtIndex(b)
 	s := &Snapshot{base: ix}
 	qs := builtQueries(b, s, ix, 500, 42)
-	sf, sw := sizeFilterBytes, splitWalkBytes
-	defer func() { sizeFilterBytes, splitWalkBytes = sf, sw }()
+	sf, sw, lb := sizeFilterBytes, splitWalkBytes, longBytes
+	defer func() { sizeFilterBytes, splitWalkBytes, longBytes = sf, sw, lb }()
+	ix.longPost()
 	variants := []struct {
-		name   string
-		sf, sw int
-	}{{"plain", 1 << 62, 1 << 62}, {"window", sf, 1 << 62}, {"window+split", sf, sw}}
+		name       string
+		sf, sw, lb int
+	}{{"plain", 1 << 62, 1 << 62, 1 << 62}, {"window", sf, 1 << 62, 1 << 62}, {"window+bands", sf, 1 << 62, lb},
+		{"window+split", sf, sw, 1 << 62}, {"window+bands+split", sf, sw, lb}}
 	var names []string
 	for _, v := range variants {
 		names = append(names, v.name)
@@ -140,7 +159,7 @@ func BenchmarkBuiltJaccardTail(b *testing.B) {
 	for _, n := range []int{10, 50} {
 		b.Run(fmt.Sprintf("top-%d", n), func(b *testing.B) {
 			timeVariants(b, qs, names, func(i int, q *Query) error {
-				sizeFilterBytes, splitWalkBytes = variants[i].sf, variants[i].sw
+				sizeFilterBytes, splitWalkBytes, longBytes = variants[i].sf, variants[i].sw, variants[i].lb
 				_, _, err := Jaccard().Rank(context.Background(), s, q, n, time.Time{})
 				return err
 			})
