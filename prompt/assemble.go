@@ -210,6 +210,7 @@ type assembler struct {
 	headerTokens        int
 	keywords            map[string]bool
 	frames              map[frameKey]int // tokens of an empty block
+	own                 map[string]bool  // elide's lines shown in the block, reused
 }
 
 // cursor returns the 1-based line of the cursor.
@@ -772,7 +773,11 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 		return u.StartLine + i
 	}
 	// Lines shown earlier in the block count as shown too.
-	own := map[string]bool{}
+	if a.own == nil {
+		a.own = map[string]bool{}
+	}
+	own := a.own
+	clear(own)
 	isShown := func(l string) bool {
 		t := strings.TrimSpace(l)
 		return shown != nil && (shown[t] || own[t])
