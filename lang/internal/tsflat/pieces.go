@@ -372,19 +372,7 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 		return nil, err
 	}
 	if i == 0 {
-		// The head and the tail are kept from the first piece: every
-		// piece must have them alike.
-		p.head = append([]Node(nil), recs[:a]...)
-		for j := range p.head {
-			p.head[j].Next = tailRef(p.head[j].Next, b)
-		}
-		p.tail = append([]Node(nil), recs[b:]...)
-		for j := range p.tail {
-			if p.tail[j].Next >= 0 {
-				p.tail[j].Next -= b
-			}
-		}
-		p.n = len(p.head)
+		p.keep(recs, a, b)
 	} else if err := p.same(recs, a, b, spine); err != nil {
 		return nil, err
 	}
@@ -451,6 +439,22 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 	return out, nil
 }
 
+// keep keeps the head and the tail of the first piece, flattened in
+// recs, whose run is [a, b): every piece must have them alike.
+func (p *pieces) keep(recs []Node, a, b int32) {
+	p.head = append([]Node(nil), recs[:a]...)
+	for j := range p.head {
+		p.head[j].Next = tailRef(p.head[j].Next, b)
+	}
+	p.tail = append([]Node(nil), recs[b:]...)
+	for j := range p.tail {
+		if p.tail[j].Next >= 0 {
+			p.tail[j].Next -= b
+		}
+	}
+	p.n = len(p.head)
+}
+
 // visit checks piece i, flattened in recs, as join does, and hands its
 // children of the container to each; it reports whether i was the last
 // piece. An errPiece says that the piece does not fit.
@@ -461,17 +465,7 @@ func (p *pieces) visit(recs []Node, i int, each EachRun) (bool, error) {
 		return false, err
 	}
 	if i == 0 {
-		p.head = append(p.head[:0], recs[:a]...)
-		for j := range p.head {
-			p.head[j].Next = tailRef(p.head[j].Next, b)
-		}
-		p.tail = append(p.tail[:0], recs[b:]...)
-		for j := range p.tail {
-			if p.tail[j].Next >= 0 {
-				p.tail[j].Next -= b
-			}
-		}
-		p.n = len(p.head)
+		p.keep(recs, a, b)
 	} else if err := p.same(recs, a, b, spine); err != nil {
 		return false, err
 	}
