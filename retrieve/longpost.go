@@ -233,11 +233,32 @@ func (lp *longPostings) bitSets(ix *Index) [][]uint64 {
 // bytes is the memory the bands hold once derived.
 func (lp *longPostings) bytes() int64 { return lp.size.Load() }
 
-// walkBand adds the postings of band b of the tokens ord to the counts.
-func (lp *longPostings) walkBand(b int, ord []uint32, sc *scratch) {
-	off, post := lp.off[b], lp.post
-	for _, t := range ord {
-		countList(post[off[t]:off[t+1]], 0, sc.counts, sc.bmax, nil)
+// walkBandRange adds the postings of the bands lo to hi of the tokens ord
+// to the counts, on two goroutines when they are long and a core is free
+// (splitwalk.go).
+func (ix *Index) walkBandRange(lp *longPostings, lo, hi int, ord []uint32, sc *scratch) {
+	total := 0
+	for b := lo; b <= hi; b++ {
+		off := lp.off[b]
+		for _, t := range ord {
+			total += int(off[t+1] - off[t])
+		}
+	}
+	split := total >= splitWalkBytes && ix.Len() >= 2 && canSplit()
+	lists := sc.lists[:0]
+	for b := lo; b <= hi; b++ {
+		off := lp.off[b]
+		for _, t := range ord {
+			if l := lp.post[off[t]:off[t+1]]; !split {
+				countList(l, 0, sc.counts, sc.bmax, nil)
+			} else if len(l) > 0 {
+				lists = append(lists, l)
+			}
+		}
+	}
+	if split {
+		sc.lists = lists
+		ix.walkSplit(lists, sc, nil)
 	}
 }
 
@@ -265,9 +286,7 @@ func (ix *Index) walkBands(rest []uint32, sc *scratch, lo uint32, restBytes int)
 		return false
 	}
 	bandRuns.took.Add(1)
-	for b := len(lp.min) - 1; b >= c; b-- {
-		lp.walkBand(b, rest, sc)
-	}
+	ix.walkBandRange(lp, c, len(lp.min)-1, rest, sc)
 	sc.band, sc.rest, sc.restBytes, sc.seedLo = c, rest, restBytes, lo
 	sc.lo = max(lo, lp.min[c])
 	return true
@@ -306,9 +325,7 @@ func (ix *Index) checkBand(q *Query, sc *scratch, k int, dead []bool, lim *scanL
 	}
 	if c2 >= 0 {
 		bandRuns.down.Add(1)
-		for b := c - 1; b >= c2; b-- {
-			lp.walkBand(b, sc.rest, sc)
-		}
+		ix.walkBandRange(lp, c2, c-1, sc.rest, sc)
 	} else {
 		// No band reaches down to lo: the lists, but for the entries
 		// the bands counted, and only those the window may hold.

@@ -293,6 +293,7 @@ type scratch struct {
 	restBytes int
 	seedLo    uint32
 	gate      []uint64
+	lists     [][]byte // the lists of a split walk (splitwalk.go)
 }
 
 var scratchPool freeList

@@ -39,7 +39,12 @@ func (ix *Index) walkLists(ord []uint32, sc *scratch, gate []uint64, total int) 
 		}
 		return
 	}
-	ix.walkSplit(ord, sc, gate)
+	lists := sc.lists[:0]
+	for _, t := range ord {
+		lists = append(lists, ix.post[ix.postOff[t]:ix.postOff[t+1]])
+	}
+	sc.lists = lists
+	ix.walkSplit(lists, sc, gate)
 }
 
 // splitPos is where the second half of a list starts: its byte offset
@@ -63,16 +68,17 @@ type splitWalk struct {
 // splitWalks keeps the states.
 var splitWalks freeList
 
-// walkSplit walks ord on two goroutines (see above).
-func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
+// walkSplit walks the postings lists (each deltas from entry 0) on two
+// goroutines (see above).
+func (ix *Index) walkSplit(lists [][]byte, sc *scratch, gate []uint64) {
 	sp, _ := splitWalks.Get().(*splitWalk)
 	if sp == nil {
 		sp = &splitWalk{handoff: make(chan int32, 256)}
 	}
-	if cap(sp.pos) < len(ord) {
-		sp.pos = make([]splitPos, len(ord))
+	if cap(sp.pos) < len(lists) {
+		sp.pos = make([]splitPos, len(lists))
 	}
-	sp.pos, sp.failed = sp.pos[:len(ord)], nil
+	sp.pos, sp.failed = sp.pos[:len(lists)], nil
 	for len(sp.handoff) > 0 {
 		<-sp.handoff // a -1 nobody read
 	}
@@ -80,7 +86,7 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 	// largest counts (bmax) of its own blocks.
 	mid := uint32(ix.Len()/2) &^ (blockSize - 1)
 	sp.wg.Add(1)
-	go ix.walkSecond(ord, sc.counts, sc.bmax, gate, sp)
+	go walkSecond(lists, sc.counts, sc.bmax, gate, sp)
 	defer func() {
 		r := recover()
 		if r != nil {
@@ -97,8 +103,7 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 		}
 	}()
 	counts, bmax := sc.counts, sc.bmax
-	for i, t := range ord {
-		b := ix.post[ix.postOff[t]:ix.postOff[t+1]]
+	for i, b := range lists {
 		e, off := uint32(0), 0
 		for off < len(b) {
 			ne, k := e+uint32(b[off]), 1
@@ -120,27 +125,27 @@ func (ix *Index) walkSplit(ord []uint32, sc *scratch, gate []uint64) {
 	}
 }
 
-// walkSecond walks the second halves of the lists ord as walkSplit hands
+// walkSecond walks the second halves of the lists as walkSplit hands
 // them over. After a panic (a damaged index) it only drains the handoff.
-func (ix *Index) walkSecond(ord []uint32, counts, bmax []uint32, gate []uint64, sp *splitWalk) {
+func walkSecond(lists [][]byte, counts, bmax []uint32, gate []uint64, sp *splitWalk) {
 	defer sp.wg.Done()
-	for range ord {
+	for range lists {
 		i := <-sp.handoff
 		if i < 0 {
 			return
 		}
 		if sp.failed == nil {
-			sp.walkHalf(ix, ord[i], sp.pos[i], counts, bmax, gate)
+			sp.walkHalf(lists[i], sp.pos[i], counts, bmax, gate)
 		}
 	}
 }
 
-// walkHalf walks token t's postings from p.
-func (sp *splitWalk) walkHalf(ix *Index, t uint32, p splitPos, counts, bmax []uint32, gate []uint64) {
+// walkHalf walks the postings list from p.
+func (sp *splitWalk) walkHalf(list []byte, p splitPos, counts, bmax []uint32, gate []uint64) {
 	defer func() {
 		if r := recover(); r != nil {
 			sp.failed = r
 		}
 	}()
-	countList(ix.post[ix.postOff[t]+uint32(p.off):ix.postOff[t+1]], p.e, counts, bmax, gate)
+	countList(list[p.off:], p.e, counts, bmax, gate)
 }
