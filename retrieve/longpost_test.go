@@ -121,23 +121,9 @@ func sizedIndex(t *testing.T, seed uint64, n int) (*Index, []*File) {
 	return b.Index(), files
 }
 
-// sizedQuery is a long query of s: the statements of one or two slices
-// of one of files, some of their words dropped, as
-// TestSizeWindowEqualsBruteForce makes them.
+// sizedQuery is a long query of s made of sizedWords.
 func sizedQuery(r *rand.Rand, s *Snapshot, files []*File) *Query {
-	f := files[r.IntN(len(files))]
-	var words []string
-	for range 1 + r.IntN(2) {
-		e := f.Entries[r.IntN(len(f.Entries))]
-		for _, n := range e.Nodes {
-			for _, id := range f.Stmts[n].Tokens {
-				if r.IntN(5) != 0 {
-					words = append(words, f.Vocab[id])
-				}
-			}
-		}
-	}
-	return snapshotQueryWords(s, words...)
+	return snapshotQueryWords(s, sizedWords(r, files)...)
 }
 
 // TestBandedRankAllocs: a ranking that takes the bands allocates at most

@@ -99,18 +99,7 @@ func TestSizeWindowEqualsBruteForce(t *testing.T) {
 					// A long query: the statements of one or two slices
 					// of a file, some of their words dropped, a few
 					// unseen words added.
-					f := files[r.IntN(len(files))]
-					var words []string
-					for range 1 + r.IntN(2) {
-						e := f.Entries[r.IntN(len(f.Entries))]
-						for _, n := range e.Nodes {
-							for _, id := range f.Stmts[n].Tokens {
-								if r.IntN(5) != 0 {
-									words = append(words, f.Vocab[id])
-								}
-							}
-						}
-					}
+					words := sizedWords(r, files)
 					for range r.IntN(3) {
 						words = append(words, fmt.Sprintf("unseen%d", r.IntN(9)))
 					}
@@ -136,6 +125,24 @@ func TestSizeWindowEqualsBruteForce(t *testing.T) {
 			t.Fatalf("the window narrowed on %d queries, gated %d", narrowed, gated)
 		}
 	})
+}
+
+// sizedWords returns the words of a long query: the statements of one
+// or two slices of one of files, some of their words dropped.
+func sizedWords(r *rand.Rand, files []*File) []string {
+	f := files[r.IntN(len(files))]
+	var words []string
+	for range 1 + r.IntN(2) {
+		e := f.Entries[r.IntN(len(f.Entries))]
+		for _, n := range e.Nodes {
+			for _, id := range f.Stmts[n].Tokens {
+				if r.IntN(5) != 0 {
+					words = append(words, f.Vocab[id])
+				}
+			}
+		}
+	}
+	return words
 }
 
 // TestWindowedRankAllocs: the windowed and split walk allocate nothing
