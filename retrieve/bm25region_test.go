@@ -2,8 +2,10 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -242,4 +244,66 @@ func BenchmarkBuiltBM25Ahead(b *testing.B) {
 	qs := builtQueries(b, s, ix, 500, 42)
 	defer func() { bm25Ahead = true }()
 	timeBM25Variants(b, s, qs, []string{"beside", "ahead"}, func(i int) { bm25Ahead = i == 1 })
+}
+
+// stopAfter is a context whose Err is nil for its first calls (left) and
+// context.Canceled after, so that a ranking is cancelled at each of its
+// polls in turn.
+type stopAfter struct {
+	context.Context
+	left atomic.Int32
+}
+
+func (c *stopAfter) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestBM25SplitCancelled: a BM25 ranking walked on two goroutines, the
+// helper walking the next region while one is ranked (bm25split.go),
+// cancelled at each of its polls in turn, returns the cancellation or,
+// not cancelled, the definition's list; either way no helper is left
+// armed or running once it returns, and the pooled scratch ranks the next
+// query exactly.
+func TestBM25SplitCancelled(t *testing.T) {
+	region, splitBytes, canHelp := bm25Region, bm25SplitBytes, canHelpBM25
+	defer func() {
+		bm25Region, bm25SplitBytes, canHelpBM25, bm25WaitHelper, bm25Ahead = region, splitBytes, canHelp, false, true
+	}()
+	canHelpBM25, bm25SplitBytes, bm25Region, bm25Ahead = func() bool { return true }, 0, 64, true
+	r := rand.New(rand.NewPCG(33, 34))
+	cancelled, ranked := 0, 0
+	for trial := range 12 {
+		s, files := mixedIndex(t, r, 3+r.IntN(20))
+		for qi := range 4 {
+			q := longQuery(r, s, files, 20)
+			n := 1 + r.IntN(10)
+			want := bruteBM25(s, q, DefaultBM25, n)
+			for k := range int32(40) {
+				bm25WaitHelper = r.IntN(2) == 0
+				what := fmt.Sprintf("trial %d query %d n %d: cancelled at poll %d", trial, qi, n, k)
+				ctx := &stopAfter{Context: context.Background()}
+				ctx.left.Store(k)
+				got, _, err := BM25(DefaultBM25).Rank(ctx, s, q, n, time.Time{})
+				switch {
+				case err == nil:
+					ranked++
+					equalHits(t, what, got, want)
+				case errors.Is(err, context.Canceled):
+					cancelled++
+				default:
+					t.Fatalf("%s: %v", what, err)
+				}
+				if h, b := bm25Helpers.Load(), bm25Running.Load(); h != 0 || b != 0 {
+					t.Fatalf("%s: %d helpers and %d rankings left", what, h, b)
+				}
+				equalHits(t, what+", then not", mustRank(t, BM25(DefaultBM25), s, q, n), want)
+			}
+		}
+	}
+	if cancelled == 0 || ranked == 0 {
+		t.Fatalf("%d rankings cancelled, %d not: want both", cancelled, ranked)
+	}
 }
