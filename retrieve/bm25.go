@@ -1046,7 +1046,7 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 // helper may then walk the next region, nlo..nhi-1, while this one is
 // ranked).
 func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch, nlo, nhi uint32) {
-	if js == nil && sc.split && (sc.help != nil && sc.help.pending || canHelpBM25()) && sc.walkSplit(lim, lists, nlo, nhi) {
+	if js == nil && sc.split && sc.walkSplit(lim, lists, nlo, nhi) {
 		return
 	}
 	for li := range lists {

@@ -181,13 +181,14 @@ func (sc *bm25Scratch) dropHelper() {
 
 // walkSplit walks the region's lists on two goroutines (see above), with
 // the helper armed for it while the region before was ranked, if it was;
-// it reports false, having walked nothing, when every helper is busy.
+// it reports false, having walked nothing, when no core is free or every
+// helper is busy.
 // Once the region is walked, it arms the helper for the next one,
 // nlo..nhi-1 (none when empty), if a core is still free: the helper walks
 // its lists while the caller ranks this region, and the caller takes the
 // lists left when it is done.
 func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight, nlo, nhi uint32) bool {
-	if h := sc.help; (h == nil || !h.pending) && !sc.arm(lim, lists, sc.lo, sc.hi) {
+	if h := sc.help; (h == nil || !h.pending) && (!canHelpBM25() || !sc.arm(lim, lists, sc.lo, sc.hi)) {
 		return false
 	}
 	h := sc.help
