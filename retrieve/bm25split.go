@@ -168,15 +168,20 @@ func (h *bm25Helper) cancel() bool {
 
 // dropHelper stops a helper armed for a region the ranking does not walk
 // (it ended early, or panicked): cancelled, or waited for when it
-// started, as it writes into the pooled scratch.
+// started, as it writes into the pooled scratch; and lets go of what the
+// ranking handed it (its lists, its copy of the limit and so the
+// request's context).
 func (sc *bm25Scratch) dropHelper() {
 	h := sc.help
-	if h == nil || !h.pending {
+	if h == nil {
 		return
 	}
-	h.cancel()
-	h.wg.Wait()
-	h.pending, h.lists, h.failed = false, nil, nil
+	if h.pending {
+		h.cancel()
+		h.wg.Wait()
+		h.pending = false
+	}
+	h.lists, h.lim, h.failed = nil, scanLimit{}, nil
 }
 
 // walkSplit walks the region's lists on two goroutines (see above), with
