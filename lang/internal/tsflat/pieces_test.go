@@ -247,3 +247,49 @@ func FuzzPiecesParseAsWhole(f *testing.F) {
 		}
 	})
 }
+
+// A file whose last piece does not parse alone is parsed whole after the
+// pieces before it were handed to the front end: what it made of them is
+// thrown away, and the file is the whole parse's, for every front end
+// that maps the pieces one by one.
+func TestPiecesFallBackAfterMapped(t *testing.T) {
+	from, size := tsflat.PieceFrom, tsflat.PieceBytes
+	defer func() { tsflat.PieceFrom, tsflat.PieceBytes = from, size }()
+	rep := func(n int, format string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, format, i)
+		}
+		return b.String()
+	}
+	cases := []piecesCase{
+		{"late.py", "import os\n\n" + rep(300, "def f%d(a, b):\n    return a + b\n") + "def broken(:\n    pass\n"},
+		{"late.go", "package p\n\nimport \"os\"\n\n" + rep(300, "func f%d(a, b int) int {\n\treturn a + b\n}\n") + "func broken( {\n}\n"},
+		{"late.ts", "import { a } from 'a';\n\n" + rep(300, "export function f%d(a: number): number {\n  return a + 1;\n}\n") + "function broken( {\n}\n"},
+		{"late.js", "import { a } from 'a';\n\n" + rep(300, "export function f%d(a) {\n  return a + 1;\n}\n") + "function broken( {\n}\n"},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		l := lang.ForPath(c.path)
+		tsflat.PieceFrom, tsflat.PieceBytes = math.MaxInt, size
+		want, err := l.Parse(ctx, c.path, []byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		if want.Errors == 0 || len(want.Symbols) == 0 {
+			t.Fatalf("%s: %d errors, %d symbols: the source is not what the test needs", c.path, want.Errors, len(want.Symbols))
+		}
+		tsflat.PieceFrom, tsflat.PieceBytes = 0, 512
+		_, whole := tsflat.PieceStats()
+		got, err := l.Parse(ctx, c.path, []byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v in pieces", c.path, err)
+		}
+		if _, whole2 := tsflat.PieceStats(); whole2 == whole {
+			t.Errorf("%s: the last piece did not make the parse whole", c.path)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: parsed whole after the pieces differs from the whole parse:\n%s", c.path, firstDiff(langtest.Dump(got), langtest.Dump(want)))
+		}
+	}
+}
