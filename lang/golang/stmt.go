@@ -13,6 +13,7 @@ type builder struct {
 	t      frontend.Tree
 	names  frontend.Names
 	errors int
+	o      *outliner // of the file mapped piece by piece
 }
 
 func (b *builder) newStmt(k lang.Kind, i int32, endRow int) *lang.Stmt {

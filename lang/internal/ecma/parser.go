@@ -47,66 +47,61 @@ func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	g := p.pick(path)
 	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
-	b := &p.b
-	b.f = &g.f
-	b.errors = 0
-	// A large file parsed in pieces is mapped piece by piece: only one
-	// piece's records live beside the statements (the records of the
-	// whole file are about as large as its statements).
-	var o *outliner
-	f, t, pieced, err := frontend.ParseFileRuns(ctx, parserFor(p.ts, g), g.g, p.name, path, src, p.flat, func(f *lang.File, t frontend.Tree, first, last int32) error {
-		b.t = t
-		if o == nil {
-			o = newOutliner(&b.t, b.f, f)
-		}
-		o.children(first, last, -1, 0)
-		for c := first; c >= 0; c = b.t.Next(c) {
-			f.Stmts = b.stmt(c, f.Stmts)
-			if c == last {
-				break
-			}
-		}
-		b.t = frontend.Tree{}
-		return nil
-	})
-	p.flat = t.N
+	p.b.f = &g.f
+	f, flat, err := frontend.MapFile(ctx, parserFor(p.ts, g), g.g, p.name, path, src, p.flat, &p.b)
+	p.flat = flat
 	if err != nil {
-		b.names.Reset()
-		b.t = frontend.Tree{}
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	if pieced {
-		if o != nil {
-			tsflat.Collect(len(t.Src)) // the pieces' garbage, before the symbols are joined
-			o.finish()
-		}
-	} else if len(t.N) > 0 {
-		// Parsed whole (or a piece did not fit): what the pieces before
-		// made is made again from the file's records.
-		f.Stmts, f.Symbols, f.Imports, f.Package = nil, nil, nil, ""
-		b.names.Reset()
-		b.t, b.errors = t, 0
-		// The outline first, its garbage collected before the statement
-		// tree, the largest thing a parse makes, is built.
-		outline(&b.t, b.f, 0, f)
-		tsflat.Collect(len(t.Src))
-		if b.t.Kind(0) == kError {
-			f.Stmts = b.stmt(0, nil)
-		} else {
-			f.Stmts = b.body(0, nil)
-		}
-	}
-	f.Errors = b.errors + b.t.MissingCount()
-	if f.Errors > 0 {
-		frontend.Monotone(f.Stmts)
-	}
-	// Drop references into the source so it can be collected with the File.
-	b.names.Reset()
-	b.t = frontend.Tree{}
-	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// Piece maps the statements first through last of a piece of the file
+// (frontend.Mapper): a large file parsed in pieces is mapped piece by
+// piece, so that only one piece's records live beside the statements
+// (the records of the whole file are about as large as its statements).
+func (b *builder) Piece(f *lang.File, t frontend.Tree, first, last int32) {
+	b.t = t
+	if b.o == nil {
+		b.o = newOutliner(&b.t, b.f, f)
+	}
+	b.o.children(first, last, -1, 0)
+	for c := first; c >= 0; c = b.t.Next(c) {
+		f.Stmts = b.stmt(c, f.Stmts)
+		if c == last {
+			break
+		}
+	}
+	b.t = frontend.Tree{}
+}
+
+// Whole maps the whole file's tree t (frontend.Mapper).
+func (b *builder) Whole(f *lang.File, t frontend.Tree) {
+	b.t = t
+	// The outline first, its garbage collected before the statement
+	// tree, the largest thing a parse makes, is built.
+	outline(&b.t, b.f, 0, f)
+	tsflat.Collect(len(t.Src))
+	if b.t.Kind(0) == kError {
+		f.Stmts = b.stmt(0, nil)
+	} else {
+		f.Stmts = b.body(0, nil)
+	}
+}
+
+// Finish joins the symbols of the pieces and returns the count of error
+// regions (frontend.Mapper).
+func (b *builder) Finish(*lang.File) int {
+	if b.o != nil {
+		b.o.finish()
+	}
+	return b.errors
+}
+
+// Reset forgets the file (frontend.Mapper).
+func (b *builder) Reset() {
+	b.names.Reset()
+	b.t, b.o, b.errors = frontend.Tree{}, nil, 0
 }
 
 // Outline reads the outline of src alone (lang.OutlineParser): its lines,

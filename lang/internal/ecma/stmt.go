@@ -11,6 +11,7 @@ type builder struct {
 	f      *fieldIDs
 	names  frontend.Names
 	errors int
+	o      *outliner // of the file mapped piece by piece
 }
 
 // newStmt starts a statement of kind k with the grammar type of node i,

@@ -97,17 +97,17 @@ func ParseFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, pat
 	return &lang.File{Path: path, Language: language, Lines: lang.SplitLines(text)}, Tree{G: g, N: flat, Src: text}, nil
 }
 
-// ParseFileRuns is ParseFile for a front end that maps a large file
+// parseFileRuns is ParseFile for a front end that maps a large file
 // piece by piece (tsflat.ParseRuns), so that one piece's records live at
 // a time beside the statements made of them: when the file is parsed in
 // pieces of its root's children, each is called for every piece with
 // the file, the piece's tree (its records valid only during the call)
 // and the first and last child of the root the piece holds, and
-// ParseFileRuns returns true and a tree without records. Otherwise it
+// parseFileRuns returns true and a tree without records. Otherwise it
 // returns the whole file's tree, as ParseFile does, and false: then what
 // each made of the pieces before must be made again from that tree. The
 // pieces have no syntax error.
-func ParseFileRuns(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node,
+func parseFileRuns(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node,
 	each func(f *lang.File, t Tree, first, last int32) error) (*lang.File, Tree, bool, error) {
 	src = lang.NormalizeCR(src)
 	if err := lang.CheckLexemes(src); err != nil {
@@ -134,6 +134,59 @@ func ParseFileRuns(ctx context.Context, ts *sitter.Parser, g *Grammar, language,
 		return f, Tree{G: g, N: flat[:0], Src: text}, true, nil
 	}
 	return f, Tree{G: g, N: flat, Src: text}, false, nil
+}
+
+// Mapper is a front end's making of a file's outline and statements
+// from its records, which MapFile runs over the whole file's tree or,
+// for a file parsed in pieces, over one piece's at a time.
+type Mapper interface {
+	// Piece maps the children first through last of the root of piece
+	// t (its records valid only during the call) into f, after what it
+	// made of the pieces before.
+	Piece(f *lang.File, t Tree, first, last int32)
+	// Whole maps the whole file's tree t into f.
+	Whole(f *lang.File, t Tree)
+	// Finish ends the mapping of f (joins what the pieces made) and
+	// returns the count of error regions it found.
+	Finish(f *lang.File) int
+	// Reset forgets the file: what was made of it so far and every
+	// reference into its source.
+	Reset()
+}
+
+// MapFile parses src (parseFileRuns) and makes its File with m, piece by
+// piece when the file is parsed in pieces of its root's children, from
+// the whole file's tree otherwise. It returns the records' buffer to
+// reuse, also with an error. m is reset before and after.
+func MapFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path string, src []byte, buf []tsflat.Node, m Mapper) (*lang.File, []tsflat.Node, error) {
+	m.Reset()
+	defer m.Reset() // drop references into the source so it can be collected with the File
+	f, t, pieced, err := parseFileRuns(ctx, ts, g, language, path, src, buf, func(f *lang.File, t Tree, first, last int32) error {
+		m.Piece(f, t, first, last)
+		return nil
+	})
+	if err != nil {
+		return nil, t.N, err
+	}
+	if pieced {
+		tsflat.Collect(len(t.Src)) // the pieces' garbage, before the symbols are joined
+	} else {
+		// Parsed whole (or a piece did not fit): what the pieces before
+		// made is thrown away and made again from the file's records.
+		f.Stmts, f.Symbols, f.Imports, f.Package = nil, nil, nil, ""
+		m.Reset()
+		if len(t.N) > 0 {
+			m.Whole(f, t)
+		}
+	}
+	f.Errors = m.Finish(f) + t.MissingCount()
+	if f.Errors > 0 {
+		Monotone(f.Stmts)
+	}
+	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
+		return nil, t.N, err
+	}
+	return f, t.N, nil
 }
 
 // Parse parses src with ts (see tsflat.Parse for the time bound and why
