@@ -64,7 +64,7 @@ func TestCountTokens(t *testing.T) {
 		"\"fooBar baz\"", " x  y", ">>>= ... ->", "0x1F.5e-3", "a\xffb", "é", "aB1c_D$e"} {
 		check(text)
 	}
-	for _, l := range strings.Split(sampleSourceOr(""), "\n") {
+	for _, l := range strings.Split(pythonSample(), "\n") {
 		check(l)
 	}
 	const alphabet = "aZ_$09 .=-<>/*'\"\\\n\tÄß\xff€(\x00`"
@@ -146,25 +146,25 @@ func TestCL100K(t *testing.T) {
 
 // sampleSource returns a few hundred KiB of real Python, or skips.
 func sampleSource(tb testing.TB) string {
-	s := sampleSourceOr("\x00")
-	if s == "\x00" {
+	s := pythonSample()
+	if s == "" {
 		tb.Skip("python stdlib not present")
 	}
 	return s
 }
 
-// sampleSourceOr returns sampleSource's code, or none when the standard
+// pythonSample returns sampleSource's code, or "" when the standard
 // library is not present.
-func sampleSourceOr(none string) string {
+func pythonSample() string {
 	dir := realcode.PythonStdlib()
 	if dir == "" {
-		return none
+		return ""
 	}
 	var sb strings.Builder
 	for _, f := range []string{"argparse.py", "ast.py", "difflib.py", "typing.py", "inspect.py"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
-			return none
+			return ""
 		}
 		sb.Write(b)
 	}
