@@ -78,6 +78,18 @@ func TestCountTokens(t *testing.T) {
 	}
 }
 
+// CountTokens makes no tokens: counting a line allocates nothing, where
+// Split of the same line into a fresh slice does.
+func TestCountTokensAllocs(t *testing.T) {
+	const line = `    def getHTTPServer(self, max_size=0x1F): return "fooBar baz" >>= größeWert`
+	if n := testing.AllocsPerRun(100, func() { Code{}.CountTokens(line) }); n != 0 {
+		t.Errorf("CountTokens: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { Code{}.Split(nil, line) }); n == 0 {
+		t.Error("Split into a fresh slice: no allocation (the line makes no tokens?)")
+	}
+}
+
 func FuzzCountTokens(f *testing.F) {
 	for _, s := range []string{"getValue()", "HTTPServer x_y", "\"a bC\" 'd'", "a\xffb", ">>>=b"} {
 		f.Add(s)
