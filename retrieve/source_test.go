@@ -70,6 +70,24 @@ func TestSourceErrorReported(t *testing.T) {
 	if err := ix.SourceError(); err == nil || !strings.Contains(err.Error(), "a.py") {
 		t.Errorf("SourceError = %v", err)
 	}
+	// Row by row (Text), the same: blank rows of the file's shape, past
+	// the end none, and the damage reported.
+	b = NewBuilder(wordTokenizer{}, Params{})
+	if err := b.Add(&File{Path: "a.py", Lines: []string{"alpha beta", "gamma"}}); err != nil {
+		t.Fatal(err)
+	}
+	ix = b.Index()
+	ix.files[0].src = []byte("not zstd")
+	tx := ix.Text("a.py")
+	if tx == nil || tx.Len() != 2 {
+		t.Fatalf("text of a damaged source: %v", tx)
+	}
+	if got := []string{tx.Line(0), tx.Line(1), tx.Line(2)}; !slices.Equal(got, []string{"", "", ""}) {
+		t.Errorf("rows of a damaged source: %q", got)
+	}
+	if err := ix.SourceError(); err == nil || !strings.Contains(err.Error(), "a.py") {
+		t.Errorf("SourceError after Text = %v", err)
+	}
 }
 
 // source.span, reading the line offsets, is lineSpan on random sources
