@@ -495,8 +495,12 @@ func (ix *Index) Text(path string) *Text {
 // Len returns the number of rows, len(Lines(path)).
 func (t *Text) Len() int { return int(t.ix.files[t.fi].lines) }
 
-// Line returns row (0-based, 0 <= row < Len()), Lines(path)[row].
+// Line returns row (0-based), Lines(path)[row]; "" for a row out of
+// range (a negative one would read the whole file).
 func (t *Text) Line(row int) string {
+	if row < 0 || row >= t.Len() {
+		return ""
+	}
 	if t.s != nil {
 		defer t.s.quiet()
 	}

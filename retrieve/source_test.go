@@ -263,6 +263,11 @@ func TestFramesProperty(t *testing.T) {
 							t.Fatalf("trial %d %s (frames of %d): row %d %q, want %q", trial, f.Path, b.cutter.size, row, got, f.Lines[row])
 						}
 					}
+					for _, row := range []int{-1, n, n + 7} {
+						if got := tx.Line(row); got != "" {
+							t.Fatalf("trial %d %s: row %d out of range %q", trial, f.Path, row, got)
+						}
+					}
 				}
 			}
 			if err := ix.SourceError(); err != nil {
