@@ -2,10 +2,17 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphcoder/graphcoder/internal/mapfile"
 )
 
 // banded runs f with every Jaccard ranking taking the windowed walk and,
@@ -162,6 +169,77 @@ func TestBandedRankAllocs(t *testing.T) {
 		}
 		if tried == 0 {
 			t.Fatal("no query took the bands")
+		}
+	})
+}
+
+// TestBandsDamaged: a mapped index whose bands of long keys hold damaged
+// bytes is refused when opened, or its Jaccard rankings, which take the
+// bands, fail with ErrDamaged or answer; nothing panics.
+func TestBandsDamaged(t *testing.T) {
+	banded(t, 8, 1, func(t *testing.T) {
+		ix, files := sizedIndex(t, 36, 8)
+		mix := mapIndex(t, ix)
+		m0 := mix.keep
+		good, err := os.ReadFile(m0.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The queries whose rankings take the bands of the intact file.
+		r := rand.New(rand.NewPCG(37, 38))
+		ctx := context.Background()
+		var qs []*Query
+		for range 100 {
+			q := sizedQuery(r, &Snapshot{base: ix}, files)
+			took := bandRuns.took.Load()
+			if _, _, err := Jaccard().Rank(ctx, &Snapshot{base: mix}, q, 10, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			if bandRuns.took.Load() > took {
+				qs = append(qs, q)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "bad")
+		took, secs, damagedRuns := bandRuns.took.Load(), 0, 0
+		for _, sec := range m0.Sections() {
+			if !strings.HasPrefix(sec.Name, "ix.long.") || sec.Length == 0 {
+				continue
+			}
+			secs++
+			for trial := range 8 {
+				bad := slices.Clone(good)
+				for range 1 + trial {
+					bad[sec.Offset+r.Int64N(sec.Length)] = byte(r.Uint32())
+				}
+				if err := os.WriteFile(path, bad, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				m, err := mapfile.Open(path)
+				if err != nil {
+					t.Fatal(err) // the table of contents is intact
+				}
+				mix, err := Open(m, wordTokenizer{})
+				if err != nil {
+					if !errors.Is(err, ErrDamaged) {
+						t.Fatalf("section %s: %v", sec.Name, err)
+					}
+					continue
+				}
+				s := &Snapshot{base: mix}
+				for qi, q := range qs {
+					_, _, err := Jaccard().Rank(ctx, s, q, 10, time.Time{})
+					if err != nil {
+						damagedRuns++
+					}
+					if err != nil && !errors.Is(err, ErrDamaged) {
+						t.Fatalf("section %s query %d: %v", sec.Name, qi, err)
+					}
+				}
+			}
+		}
+		t.Logf("%d queries take the bands; %d rankings of damaged bands failed", len(qs), damagedRuns)
+		if secs != 3 || len(qs) == 0 || bandRuns.took.Load() == took {
+			t.Fatalf("%d sections of bands damaged, %d queries, %d rankings took the bands", secs, len(qs), bandRuns.took.Load()-took)
 		}
 	})
 }
