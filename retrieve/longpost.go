@@ -87,29 +87,7 @@ func (ix *Index) longPost() *longPostings {
 // bandMins returns the bands' smallest key lengths of keys of lengths
 // keyLen (see longShares), ascending, each reached by at least one key
 // and above 1.
-func bandMins(keyLen []uint32) []uint32 {
-	const capLen = 1 << 12
-	var above [capLen + 2]int
-	for _, l := range keyLen {
-		above[min(l, capLen)]++
-	}
-	for l := capLen - 1; l >= 0; l-- {
-		above[l] += above[l+1]
-	}
-	var mins []uint32
-	n := len(keyLen)
-	for _, share := range longShares {
-		l := 2
-		for l < capLen && above[l] > n/share {
-			l++
-		}
-		if above[l] == 0 || len(mins) > 0 && uint32(l) <= mins[len(mins)-1] {
-			continue
-		}
-		mins = append(mins, uint32(l))
-	}
-	return mins
-}
+func bandMins(keyLen []uint32) []uint32 { return lengthMins(keyLen, longShares[:], 2) }
 
 // derive splits the postings of every token the Jaccard walk reads (no
 // bit of either mask) into the bands. The fields are set last, so that a
@@ -212,20 +190,8 @@ func (ix *Index) openLong(get func(string, int) []byte, nVocab int, xmask bool) 
 // use.
 func (lp *longPostings) bitSets(ix *Index) [][]uint64 {
 	lp.bitsOnce.Do(func() {
-		bits := make([][]uint64, len(lp.min))
-		for b := range bits {
-			bits[b] = make([]uint64, (ix.Len()+63)/64)
-		}
-		for e, l := range ix.keyLen {
-			for b, m := range lp.min {
-				if l < m {
-					break
-				}
-				bits[b][e/64] |= 1 << (e % 64)
-			}
-		}
-		lp.bits = bits
-		lp.size.Add(int64(8 * len(bits) * (ix.Len() + 63) / 64))
+		lp.bits = lengthSets(ix.keyLen, lp.min)
+		lp.size.Add(int64(8 * len(lp.bits) * (ix.Len() + 63) / 64))
 	})
 	return lp.bits
 }

@@ -56,39 +56,56 @@ func (b *blockBounds) sizes(ix *Index) {
 // classes derives the size classes on first use.
 func (b *blockBounds) classes(ix *Index) {
 	b.classOnce.Do(func() {
-		n := ix.Len()
-		// above[l]: entries of key length at least l, lengths capped.
-		const capLen = 1 << 12
-		var above [capLen + 2]int
-		for _, l := range ix.keyLen {
-			above[min(l, capLen)]++
-		}
-		for l := capLen - 1; l >= 0; l-- {
-			above[l] += above[l+1]
-		}
-		for _, share := range sizeShares {
-			l := 1
-			for l < capLen && above[l] > n/share {
-				l++
-			}
-			if above[l] == 0 || len(b.classMin) > 0 && uint32(l) <= b.classMin[len(b.classMin)-1] {
-				continue
-			}
-			b.classMin = append(b.classMin, uint32(l))
-		}
-		b.classBits = make([][]uint64, len(b.classMin))
-		for c := range b.classBits {
-			b.classBits[c] = make([]uint64, (n+63)/64)
-		}
-		for e, l := range ix.keyLen {
-			for c, m := range b.classMin {
-				if l < m {
-					break
-				}
-				b.classBits[c][e/64] |= 1 << (e % 64)
-			}
-		}
+		b.classMin = lengthMins(ix.keyLen, sizeShares[:], 1)
+		b.classBits = lengthSets(ix.keyLen, b.classMin)
 	})
+}
+
+// lengthMins returns, per share s of shares in turn, the smallest key
+// length from first up that at most 1/s of the keys of lengths keyLen
+// reach (lengths capped at 1<<12), ascending: a length not above the one
+// before or reached by no key is left out.
+func lengthMins(keyLen []uint32, shares []int, first int) []uint32 {
+	const capLen = 1 << 12
+	// above[l]: keys of length at least l, lengths capped.
+	var above [capLen + 2]int
+	for _, l := range keyLen {
+		above[min(l, capLen)]++
+	}
+	for l := capLen - 1; l >= 0; l-- {
+		above[l] += above[l+1]
+	}
+	var mins []uint32
+	n := len(keyLen)
+	for _, share := range shares {
+		l := first
+		for l < capLen && above[l] > n/share {
+			l++
+		}
+		if above[l] == 0 || len(mins) > 0 && uint32(l) <= mins[len(mins)-1] {
+			continue
+		}
+		mins = append(mins, uint32(l))
+	}
+	return mins
+}
+
+// lengthSets returns per length of mins (ascending) the bit set of the
+// entries of key length at least it.
+func lengthSets(keyLen []uint32, mins []uint32) [][]uint64 {
+	sets := make([][]uint64, len(mins))
+	for c := range sets {
+		sets[c] = make([]uint64, (len(keyLen)+63)/64)
+	}
+	for e, l := range keyLen {
+		for c, m := range mins {
+			if l < m {
+				break
+			}
+			sets[c][e/64] |= 1 << (e % 64)
+		}
+	}
+	return sets
 }
 
 // gate returns the bit set of the smallest size class holding every
