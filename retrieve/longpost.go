@@ -39,9 +39,11 @@ import (
 // is at most |Q|/longGuess: a guess of the k-th similarity, which costs
 // the bands' walk (a fraction of the lists) when wrong.
 //
-// The bands are derived from the postings on the first such query (one
-// walk of the postings of every token without a mask bit of either mask,
-// about 0.5 s on the 10M-line corpus) and held in memory.
+// An index built in memory derives the bands from the postings on the
+// first such query or when written (one walk of the postings of every
+// token without a mask bit of either mask, about 0.5 s on the 10M-line
+// corpus) and holds them in memory; a mapped index reads them from its
+// file (mapped.go), and one whose file lacks them goes without.
 
 // longShares are the shares of the entries the bands' lower lengths
 // leave above them: min[b] is the smallest length that at most
