@@ -212,7 +212,7 @@ func (ix *Index) walkBandRange(lp *longPostings, lo, hi int, ord []uint32, sc *s
 			total += int(off[t+1] - off[t])
 		}
 	}
-	split := total >= splitWalkBytes && ix.Len() >= 2 && canSplit()
+	split := ix.splits(total)
 	lists := sc.lists[:0]
 	for b := lo; b <= hi; b++ {
 		off := lp.off[b]

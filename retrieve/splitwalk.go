@@ -33,7 +33,7 @@ var canSplit = func() bool {
 // walkLists adds the postings of the tokens ord (total bytes long) to
 // the counts, of the entries in gate only unless it is nil.
 func (ix *Index) walkLists(ord []uint32, sc *scratch, gate []uint64, total int) {
-	if total < splitWalkBytes || len(ord) == 0 || ix.Len() < 2 || !canSplit() {
+	if len(ord) == 0 || !ix.splits(total) {
 		for _, t := range ord {
 			ix.walkPostings(t, sc, gate)
 		}
@@ -45,6 +45,11 @@ func (ix *Index) walkLists(ord []uint32, sc *scratch, gate []uint64, total int) 
 	}
 	sc.lists = lists
 	ix.walkSplit(lists, sc, gate)
+}
+
+// splits reports whether a walk of total bytes of postings is split.
+func (ix *Index) splits(total int) bool {
+	return total >= splitWalkBytes && ix.Len() >= 2 && canSplit()
 }
 
 // splitPos is where the second half of a list starts: its byte offset
