@@ -7,12 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/graphcoder/graphcoder/internal/mapfile"
 )
 
 // banded runs f with every Jaccard ranking taking the windowed walk and,
@@ -207,22 +204,8 @@ func TestBandsDamaged(t *testing.T) {
 			}
 			secs++
 			for trial := range 8 {
-				bad := slices.Clone(good)
-				for range 1 + trial {
-					bad[sec.Offset+r.Int64N(sec.Length)] = byte(r.Uint32())
-				}
-				if err := os.WriteFile(path, bad, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				m, err := mapfile.Open(path)
-				if err != nil {
-					t.Fatal(err) // the table of contents is intact
-				}
-				mix, err := Open(m, wordTokenizer{})
-				if err != nil {
-					if !errors.Is(err, ErrDamaged) {
-						t.Fatalf("section %s: %v", sec.Name, err)
-					}
+				mix := openDamaged(t, r, good, sec, 1+trial, path)
+				if mix == nil {
 					continue
 				}
 				s := &Snapshot{base: mix}

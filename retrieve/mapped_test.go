@@ -239,6 +239,32 @@ func stripNaN(cs []Candidate) []Candidate {
 // TestMappedDamage: a mapped index whose sections hold damaged bytes is
 // refused when opened, or its searches fail with ErrDamaged or answer;
 // nothing panics.
+// openDamaged writes good to path with n random bytes of section sec
+// overwritten, and opens it: nil when the open refuses it with ErrDamaged
+// (any other error fails t).
+func openDamaged(t *testing.T, r *rand.Rand, good []byte, sec mapfile.SectionInfo, n int, path string) *Index {
+	t.Helper()
+	bad := slices.Clone(good)
+	for range n {
+		bad[sec.Offset+r.Int64N(sec.Length)] = byte(r.Uint32())
+	}
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mapfile.Open(path)
+	if err != nil {
+		t.Fatal(err) // the table of contents is intact
+	}
+	mix, err := Open(m, wordTokenizer{})
+	if err != nil {
+		if !errors.Is(err, ErrDamaged) {
+			t.Fatalf("section %s: %v", sec.Name, err)
+		}
+		return nil
+	}
+	return mix
+}
+
 func TestMappedDamage(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	b := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 30})
@@ -267,22 +293,8 @@ func TestMappedDamage(t *testing.T) {
 			continue
 		}
 		for trial := range 6 {
-			bad := slices.Clone(good)
-			for range 1 + trial {
-				bad[sec.Offset+r.Int64N(sec.Length)] = byte(r.Uint32())
-			}
-			if err := os.WriteFile(path, bad, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			m, err := mapfile.Open(path)
-			if err != nil {
-				t.Fatal(err) // the table of contents is intact
-			}
-			mix, err := Open(m, wordTokenizer{})
-			if err != nil {
-				if !errors.Is(err, ErrDamaged) {
-					t.Fatalf("section %s: %v", sec.Name, err)
-				}
+			mix := openDamaged(t, r, good, sec, 1+trial, path)
+			if mix == nil {
 				continue
 			}
 			if strings.HasPrefix(sec.Name, "ix.frames.") || sec.Name == "ix.src" {
