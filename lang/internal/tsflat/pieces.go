@@ -354,6 +354,23 @@ func tailRef(n, b int32) int32 {
 	return -2 - (n - b)
 }
 
+// check finds piece i's run of the container's children in recs (run)
+// and checks it: the first piece's head and tail are kept, every later
+// piece's spine must be the first's. It returns the run a..b-1 and the
+// piece's last child, or an errPiece when the piece does not fit.
+func (p *pieces) check(recs []Node, i int) (a, b, last int32, err error) {
+	a, b, last, p.spine, err = p.run(recs, i, p.spine)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if i == 0 {
+		p.keep(recs, a, b)
+	} else if err := p.same(recs, a, b, p.spine); err != nil {
+		return 0, 0, 0, err
+	}
+	return a, b, last, nil
+}
+
 // join adds piece i, flattened in recs, and returns the joined records
 // after the last piece. Each piece's run is copied out of the records
 // (the buffer of the next piece's). The joined records are the largest
@@ -366,14 +383,8 @@ func tailRef(n, b int32) int32 {
 // apart and joined at the end as before, and joined records that fill
 // less than three quarters of their room are copied to their size.
 func (p *pieces) join(recs []Node, i int) ([]Node, error) {
-	a, b, last, spine, err := p.run(recs, i, p.spine)
-	p.spine = spine
+	a, b, last, err := p.check(recs, i)
 	if err != nil {
-		return nil, err
-	}
-	if i == 0 {
-		p.keep(recs, a, b)
-	} else if err := p.same(recs, a, b, spine); err != nil {
 		return nil, err
 	}
 	off := int32(p.n)
@@ -424,7 +435,7 @@ func (p *pieces) join(recs []Node, i int) ([]Node, error) {
 		}
 	}
 	p.out, p.runs = nil, nil
-	for _, s := range spine {
+	for _, s := range p.spine {
 		out[s].EndByte, out[s].EndRow = recs[s].EndByte, recs[s].EndRow
 	}
 	end := int32(len(out))
@@ -459,21 +470,15 @@ func (p *pieces) keep(recs []Node, a, b int32) {
 // children of the container to each; it reports whether i was the last
 // piece. An errPiece says that the piece does not fit.
 func (p *pieces) visit(recs []Node, i int, each EachRun) (bool, error) {
-	a, b, last, spine, err := p.run(recs, i, p.spine)
-	p.spine = spine
+	a, b, last, err := p.check(recs, i)
 	if err != nil {
-		return false, err
-	}
-	if i == 0 {
-		p.keep(recs, a, b)
-	} else if err := p.same(recs, a, b, spine); err != nil {
 		return false, err
 	}
 	if p.n+int(b-a)+len(p.tail) >= math.MaxInt32 {
 		return false, errPiece{}
 	}
 	p.n += int(b - a)
-	container := spine[len(spine)-1]
+	container := p.spine[len(p.spine)-1]
 	first := a
 	if i == 0 {
 		first = FirstChild(recs, container)
