@@ -233,43 +233,79 @@ func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int
 // from the uses. Outside that region no set can reach a use, so the result
 // is exact, and the work is the size of the live ranges rather than of
 // everything downstream of each definition.
+//
+// It is the solver of large files, so its scratch is kept small: the
+// sites and uses of each name in compressed rows, a vertex's OUT set as
+// a range of one pool reset for each name (a parameter's inner OUT is
+// always its own site alone and is not stored), the work list a ring of
+// one slot per vertex (a vertex is queued at most once at a time).
 func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32, sites int) {
 	n := len(nodes)
 	nv := len(d.names)
 	// Sites in the dense numbering: per vertex its Defs, then its Params.
-	type site struct {
-		node  int32
-		param bool
-	}
-	var sitesOf = make([][]int32, nv) // name -> its sites, ascending
-	all := make([]site, 0, sites)
+	// siteNode is the vertex of each site, siteName its name, param
+	// whether it is a parameter's; sitesOf.of(x) lists the sites of x in
+	// ascending order and usesOf.of(x) the uses of x, as vertex and index
+	// among its Uses, in vertex order.
+	siteNode := make([]int32, 0, sites)
+	siteName := make([]int32, 0, sites)
+	param := make([]bool, 0, sites)
 	for i := range nodes {
 		for _, def := range nodes[i].Defs {
 			if id, ok := ids[def]; ok {
-				sitesOf[id] = append(sitesOf[id], int32(len(all)))
-				all = append(all, site{int32(i), false})
+				siteNode, siteName, param = append(siteNode, int32(i)), append(siteName, id), append(param, false)
 			}
 		}
 		for _, p := range nodes[i].Params {
 			if id, ok := ids[p]; ok && !slices.Contains(nodes[i].Defs, p) {
-				sitesOf[id] = append(sitesOf[id], int32(len(all)))
-				all = append(all, site{int32(i), true})
+				siteNode, siteName, param = append(siteNode, int32(i)), append(siteName, id), append(param, true)
 			}
 		}
 	}
-	type use struct{ node, index int32 }
-	usesOf := make([][]use, nv)
+	var sitesOf csr
+	sitesOf.off = make([]int32, nv+1)
+	for _, x := range siteName {
+		sitesOf.off[x+1]++
+	}
+	for x := range nv {
+		sitesOf.off[x+1] += sitesOf.off[x]
+	}
+	sitesOf.adj = make([]int32, len(siteName))
+	next := slices.Clone(sitesOf.off[:nv])
+	for k, x := range siteName {
+		sitesOf.adj[next[x]] = int32(k)
+		next[x]++
+	}
+	var usesOf csr // pairs: vertex, index among its Uses
+	usesOf.off = make([]int32, nv+1)
 	for y := range nodes {
-		for ui, u := range nodes[y].Uses {
-			usesOf[ids[u]] = append(usesOf[ids[u]], use{int32(y), int32(ui)})
+		for _, u := range nodes[y].Uses {
+			usesOf.off[ids[u]+1] += 2
 		}
 	}
+	for x := range nv {
+		usesOf.off[x+1] += usesOf.off[x]
+	}
+	usesOf.adj = make([]int32, usesOf.off[nv])
+	copy(next, usesOf.off[:nv])
+	for y := range nodes {
+		for ui, u := range nodes[y].Uses {
+			x := ids[u]
+			usesOf.adj[next[x]], usesOf.adj[next[x]+1] = int32(y), int32(ui)
+			next[x] += 2
+		}
+	}
+	next = nil
 	var succ, pred csr
 	succ.fill(n, cfFrom, cfTo, false)
 	pred.fill(n, cfFrom, cfTo, true)
 
-	out := make([][]int32, n)   // OUT set of the current name, valid when stamp[v] == epoch
-	inner := make([][]int32, n) // inner OUT, for a vertex binding the name as a parameter
+	// The OUT set of the current name of v is pool[outAt[v]:outAt[v]+outLen[v]],
+	// valid when stamp[v] == epoch; touched lists the vertices stamped
+	// for the current name (what a compaction of the pool keeps).
+	var pool []int32
+	outAt := make([]int32, n)
+	outLen := make([]int32, n)
 	stamp := make([]int32, n)
 	defSite := make([]int32, n)   // the vertex's def site of the name, valid when siteStamp[v] == epoch
 	paramSite := make([]int32, n) // likewise its parameter site, or -1
@@ -277,7 +313,8 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	queued := make([]bool, n)
 	live := make([]int32, n)     // == epoch: in the live region of the current name
 	expanded := make([]int32, n) // == epoch: its predecessors were walked
-	var queue, walk []int32
+	ring := make([]int32, n)     // the work list, from head, count long
+	var walk, touched []int32
 	var in, scratch []int32
 	var edges []ddEdge
 	epoch := int32(0)
@@ -287,26 +324,52 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 			if stamp[p] != epoch {
 				continue
 			}
-			set := out[p]
+			set := pool[outAt[p] : outAt[p]+outLen[p]]
 			if siteStamp[p] == epoch && paramSite[p] >= 0 && nodes[v].Scope == p {
-				set = inner[p]
+				set = paramSite[p : p+1] // the inner OUT: the parameter's site
 			}
 			scratch = unionSorted(scratch[:0], in, set)
 			in, scratch = scratch, in
 		}
 		return in
 	}
+	// store makes set the OUT set of v, compacting the pool first when
+	// it would grow and holds more garbage than sets.
+	store := func(v int32, set []int32) {
+		if len(pool)+len(set) > cap(pool) {
+			held := 0
+			for _, t := range touched {
+				held += int(outLen[t])
+			}
+			if len(pool) > 2*held {
+				// At least len(touched) more values fit before the
+				// next compaction, which costs as much.
+				compact := make([]int32, 0, max(2*(held+len(set)), len(touched), 64))
+				for _, t := range touched {
+					at := len(compact)
+					compact = append(compact, pool[outAt[t]:outAt[t]+outLen[t]]...)
+					outAt[t] = int32(at)
+				}
+				pool = compact
+			}
+		}
+		outAt[v], outLen[v] = int32(len(pool)), int32(len(set))
+		pool = append(pool, set...)
+	}
 	for x := range nv {
-		if len(sitesOf[x]) == 0 || len(usesOf[x]) == 0 {
+		xSites := sitesOf.of(int32(x))
+		xUses := usesOf.of(int32(x))
+		if len(xSites) == 0 || len(xUses) == 0 {
 			continue
 		}
 		epoch++
-		for _, s := range sitesOf[x] {
-			v := all[s].node
+		pool, touched = pool[:0], touched[:0]
+		for _, s := range xSites {
+			v := siteNode[s]
 			if siteStamp[v] != epoch {
 				siteStamp[v], defSite[v], paramSite[v] = epoch, -1, -1
 			}
-			if all[s].param {
+			if param[s] {
 				paramSite[v] = s
 			} else {
 				defSite[v] = s
@@ -316,11 +379,12 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 		// whose set entering the walked vertex is generated afresh (a
 		// definition of x, or a parameter of x for its own scope).
 		walk = walk[:0]
-		for _, u := range usesOf[x] {
-			live[u.node] = epoch
-			if expanded[u.node] != epoch {
-				expanded[u.node] = epoch
-				walk = append(walk, u.node)
+		for i := 0; i < len(xUses); i += 2 {
+			u := xUses[i]
+			live[u] = epoch
+			if expanded[u] != epoch {
+				expanded[u] = epoch
+				walk = append(walk, u)
 			}
 		}
 		for len(walk) > 0 {
@@ -335,57 +399,54 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 				}
 			}
 		}
-		queue = queue[:0]
-		for _, s := range sitesOf[x] {
-			if v := all[s].node; live[v] == epoch && !queued[v] {
-				queued[v] = true
-				queue = append(queue, v)
+		head, count := 0, 0
+		push := func(v int32) {
+			queued[v] = true
+			ring[(head+count)%n] = v
+			count++
+		}
+		for _, s := range xSites {
+			if v := siteNode[s]; live[v] == epoch && !queued[v] {
+				push(v)
 			}
 		}
-		for len(queue) > 0 {
-			v := queue[0]
-			queue = queue[1:]
+		for count > 0 {
+			v := ring[head]
+			head, count = (head+1)%n, count-1
 			queued[v] = false
 			set := meet(v)
-			var newOut []int32
 			hasSite := siteStamp[v] == epoch
+			newOut := set
 			if hasSite && defSite[v] >= 0 {
-				newOut = []int32{defSite[v]} // kills every other site of the name
-			} else {
-				newOut = set
+				newOut = defSite[v : v+1] // kills every other site of the name
 			}
-			changed := stamp[v] != epoch || !slices.Equal(out[v], newOut)
-			if hasSite && paramSite[v] >= 0 {
-				newInner := []int32{paramSite[v]}
-				if stamp[v] != epoch || !slices.Equal(inner[v], newInner) {
-					inner[v] = newInner
-					changed = true
-				}
-			}
-			if !changed {
+			// A first visit always changes v; the inner OUT of a
+			// parameter's vertex is its site alone, set on that visit.
+			if stamp[v] == epoch && slices.Equal(pool[outAt[v]:outAt[v]+outLen[v]], newOut) {
 				continue
 			}
 			if stamp[v] != epoch {
-				stamp[v] = epoch
+				stamp[v], outAt[v], outLen[v] = epoch, 0, 0
+				touched = append(touched, v)
 			}
-			out[v] = slices.Clone(newOut)
+			store(v, newOut)
 			for _, s := range succ.of(v) {
 				if live[s] == epoch && !queued[s] {
-					queued[s] = true
-					queue = append(queue, s)
+					push(s)
 				}
 			}
 		}
-		for _, u := range usesOf[x] {
-			for _, k := range meet(u.node) {
-				if all[k].node != u.node {
+		for i := 0; i < len(xUses); i += 2 {
+			u, ui := xUses[i], xUses[i+1]
+			for _, k := range meet(u) {
+				if siteNode[k] != u {
 					if len(edges) == cap(edges) {
 						// Doubling: append grows a long slice by a
 						// quarter, allocating four times its final
 						// size on the way.
 						edges = slices.Grow(edges, max(len(edges), 64))
 					}
-					edges = append(edges, ddEdge{from: all[k].node, to: u.node, name: int32(x), use: u.index, site: k})
+					edges = append(edges, ddEdge{to: u, use: ui, site: k})
 				}
 			}
 		}
@@ -404,15 +465,15 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	d.to = make([]int32, len(edges))
 	d.vars = make([]int32, len(edges))
 	for i, e := range edges {
-		d.from[i], d.to[i], d.vars[i] = e.from, e.to, e.name
+		d.from[i], d.to[i], d.vars[i] = siteNode[e.site], e.to, siteName[e.site]
 	}
 }
 
-// ddEdge is one DD edge with what orders it: the use's vertex and index
-// among its Uses, and the definition site's number.
+// ddEdge is one DD edge of the sparse solver with what orders it: the
+// use's vertex and index among its Uses, and the definition site's number
+// (which gives the edge's source and its name).
 type ddEdge struct {
-	from, to, name int32
-	use, site      int32
+	to, use, site int32
 }
 
 // unionSorted appends the union of the sorted sets a and b to dst.
