@@ -58,18 +58,19 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	big := len(content) >= bigFile
-	if big {
-		// The syntax records the parse walked are garbage now, as large
-		// as the statement tree: collect them before the graph is built.
-		runtime.GC()
-	}
 	// What the analysis keeps of f, taken before the graph is built: the
 	// statement tree is garbage once Build has read it, the outline once
 	// it is encoded.
 	errs := f.Errors
 	outline := appendOutline(nil, f.Package, f.Symbols, f.Imports)
 	f.Symbols, f.Imports = nil, nil
+	big := len(content) >= bigFile
+	if big {
+		// The syntax records the parse walked are garbage now, as large
+		// as the statement tree, and so are the symbols once encoded
+		// (a quarter of it): collect them before the graph is built.
+		runtime.GC()
+	}
 	g := ccg.Build(f)
 	if big {
 		// The parse's garbage (syntax records, the statement tree) is
