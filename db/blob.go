@@ -233,8 +233,15 @@ func appendHeadOf(dst []byte, language string, lines, vocab []string, stmts head
 		}
 	}
 
-	dst = appendNames(dst, n, stmts.defs)
-	dst = appendNames(dst, n, stmts.params)
+	// One index of names serves both sections: made for the defs'
+	// references, cleared for the params, which keep its room (and grow
+	// it if they have more distinct names; a file's parameters are
+	// mostly the same few names, which an index sized for their
+	// references would hold several times over).
+	ids := make(map[string]int, nameRefs(n, stmts.defs))
+	dst = appendNames(dst, n, stmts.defs, ids)
+	clear(ids)
+	dst = appendNames(dst, n, stmts.params, ids)
 	return append(dst, outline...)
 }
 
@@ -529,18 +536,22 @@ func byID[T int | uint32](ids map[string]T) []string {
 	return out
 }
 
+// nameRefs returns the number of names the n statements have.
+func nameRefs(n int, names func(i int) []string) int {
+	refs := 0
+	for i := range n {
+		refs += len(names(i))
+	}
+	return refs
+}
+
 // appendNames appends a names section (the defs, or the params): the
 // distinct names, then the names of each of the n statements as indexes
-// into them.
-func appendNames(dst []byte, n int, names func(i int) []string) []byte {
-	// The table is sized for every reference and the names are listed
-	// once their number is known: grown as they come, a file of many
-	// names would allocate several times their size on the way.
-	nRefs, nameBytes := 0, 0
-	for i := range n {
-		nRefs += len(names(i))
-	}
-	ids := make(map[string]int, nRefs)
+// into them. ids is an empty index to fill: the caller sizes it (a
+// file of many names grown as they come would allocate several times
+// their size on the way).
+func appendNames(dst []byte, n int, names func(i int) []string, ids map[string]int) []byte {
+	nRefs, nameBytes := nameRefs(n, names), 0
 	for i := range n {
 		for _, d := range names(i) {
 			if _, ok := ids[d]; !ok {
@@ -549,13 +560,13 @@ func appendNames(dst []byte, n int, names func(i int) []string) []byte {
 			}
 		}
 	}
-	table := byID(ids)
-	dst = binary.AppendUvarint(dst, uint64(len(table)))
+	list := byID(ids)
+	dst = binary.AppendUvarint(dst, uint64(len(list)))
 	dst = binary.AppendUvarint(dst, uint64(nameBytes))
-	for _, name := range table {
+	for _, name := range list {
 		dst = binary.AppendUvarint(dst, uint64(len(name)))
 	}
-	for _, name := range table {
+	for _, name := range list {
 		dst = append(dst, name...)
 	}
 	dst = binary.AppendUvarint(dst, uint64(nRefs))
