@@ -180,6 +180,7 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 	defer ts.SetIncludedRanges(everything)
 	defer trim()
 	began := time.Now()
+	collected := lo // the end of the pieces visited at the last collection
 	for i := range len(p.cuts) - 1 {
 		limit := maxMicros
 		if maxMicros > 0 {
@@ -205,6 +206,14 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 			// they do not stack on top of what glibc keeps of it.
 			trim()
 			last, err := p.visit(recs, i, each)
+			if err == nil && !last && p.cuts[i+1]-collected >= len(src)/4 {
+				// What the front end made of the pieces so far left
+				// garbage (its scratch, its grown tables) that no
+				// collection takes while an open index fills the
+				// heap: collect it every quarter of the file.
+				collected = p.cuts[i+1]
+				Collect(len(src))
+			}
 			var fit errPiece
 			switch {
 			case errors.As(err, &fit):
