@@ -2,7 +2,6 @@ package defctx
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -161,6 +160,9 @@ type Candidate struct {
 	// window, count as weaker predictions.
 	Lines []string
 	Start int
+	// Window is the window's text, Lines joined by '\n' ("": joined
+	// when read).
+	Window string
 }
 
 // Input is one cursor.
@@ -302,17 +304,18 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 	here := scopeText{f: f, lines: linesText(in.Lines), row: cursor}
 	if !o.NoNear {
 		var chs []chain
+		var arena []string // the chains' parts (appendChains)
 		for row := cursor - 1; row >= max(cursor-o.NearLines, 0); row-- {
 			w := pow(0.85, cursor-1-row)
-			chs = chains(in.Lines[row], in.CommentPrefix, chs[:0])
+			chs, arena = appendChains(in.Lines[row], in.CommentPrefix, chs[:0], arena[:0])
 			for _, ch := range chs {
-				c.resolve(c.r, ch, class, w, Near, fmt.Sprintf("%s on line %d", strings.Join(ch.parts, "."), row+1), here)
+				c.resolve(c.r, ch, class, w, Near, why{form: whyNear, parts: ch.parts, row: row + 1}, here)
 			}
 		}
 		for _, text := range in.Slice {
-			chs = chains(text, in.CommentPrefix, chs[:0])
+			chs, arena = appendChains(text, in.CommentPrefix, chs[:0], arena[:0])
 			for _, ch := range chs {
-				c.resolve(c.r, ch, class, 0.5, Near, strings.Join(ch.parts, ".")+" in the query's slice", here)
+				c.resolve(c.r, ch, class, 0.5, Near, why{form: whySlice, parts: ch.parts}, here)
 			}
 		}
 		// The APIs the rest of the buffer calls: code calls the same
@@ -326,17 +329,25 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 		}
 		calls := map[string]*far{}
 		var order []string
+		var kb []byte // a path's key, the parts joined by '.', looked up without a string
 		for row, d := cursor-o.NearLines-1, 1.0; row >= 0; row, d = row-1, d*0.995 {
-			chs = chains(in.Lines[row], in.CommentPrefix, chs[:0])
+			chs, arena = appendChains(in.Lines[row], in.CommentPrefix, chs[:0], arena[:0])
 			for _, ch := range chs {
 				if !ch.call {
 					continue
 				}
-				key := strings.Join(ch.parts, ".")
-				if fc := calls[key]; fc != nil {
+				kb = kb[:0]
+				for i, p := range ch.parts {
+					if i > 0 {
+						kb = append(kb, '.')
+					}
+					kb = append(kb, p...)
+				}
+				if fc := calls[string(kb)]; fc != nil {
 					fc.w += 0.3 * d
 					continue
 				}
+				key := string(kb)
 				calls[key] = &far{ch: chain{parts: slices.Clone(ch.parts), call: true}, row: row, w: 0.3 * d}
 				order = append(order, key)
 			}
@@ -350,7 +361,7 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			if o.FarNearest {
 				w = 0.3 * pow(0.995, cursor-o.NearLines-1-fc.row)
 			}
-			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), w, Near, fmt.Sprintf("%s called on line %d", key, fc.row+1), here)
+			c.resolve(c.r, fc.ch, f.Enclosing(fc.row), w, Near, why{form: whyFar, text: key, row: fc.row + 1}, here)
 		}
 	}
 	if class >= 0 {
@@ -360,13 +371,14 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 	}
 	if !o.NoEnclosing && c.hasEncl {
 		d := c.encl
-		c.add(d, 0.5, Enclosing, "the class of the cursor")
+		c.add(d, 0.5, Enclosing, why{text: "the class of the cursor"})
 		for _, b := range c.r.Bases(d) {
-			c.add(b, 0.4, Enclosing, "a base class of "+d.Qualified())
+			c.add(b, 0.4, Enclosing, why{text: "a base class of " + d.Qualified()})
 		}
 	}
 	if !o.NoPredicted {
 		var chs []chain
+		var arena []string
 		for i, cand := range in.Candidates {
 			if i == o.Predictors {
 				break
@@ -388,11 +400,11 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 			}
 			w := 1.5 / float64(1+i)
 			predict := func(text string, w float64, where string) {
-				chs = chains(text, in.CommentPrefix, chs[:0])
+				chs, arena = appendChains(text, in.CommentPrefix, chs[:0], arena[:0])
 				for _, ch := range chs {
 					if ch.call {
 						c.resolve(rr, ch, gclass, w, Predicted,
-							fmt.Sprintf("snippet %d (%s:%d) calls %s%s", i+1, cand.Path, cand.Line, strings.Join(ch.parts, "."), where), there)
+							why{form: whySnippet, parts: ch.parts, snip: i + 1, path: cand.Path, row: cand.Line, text: where}, there)
 					}
 				}
 			}
@@ -403,7 +415,11 @@ func Collect(in Input, o Options) ([]Block, Stats) {
 				predict(cand.Lines[k], 0.4*w, " on the next line")
 			}
 			if i < DefaultWindowPredictors {
-				predict(strings.Join(cand.Lines, "\n"), 0.1*w, " in its window")
+				window := cand.Window
+				if window == "" {
+					window = strings.Join(cand.Lines, "\n")
+				}
+				predict(window, 0.1*w, " in its window")
 			}
 		}
 	}
@@ -420,7 +436,7 @@ func pow(b float64, n int) float64 {
 	return v
 }
 
-func (c *collector) add(d symtab.Def, score float64, origin Origin, reason string) {
+func (c *collector) add(d symtab.Def, score float64, origin Origin, reason why) {
 	if k := d.Symbol().Kind; !k.IsCallable() && !k.IsType() {
 		score *= valueWeight // code calls APIs more than it reads fields
 	}
@@ -437,7 +453,7 @@ func (c *collector) add(d symtab.Def, score float64, origin Origin, reason strin
 	}
 	e.score += score
 	if score > e.best {
-		e.best, e.origin, e.reason = score, origin, reason
+		e.best, e.origin, e.reason = score, origin, reason.String()
 	}
 }
 
@@ -478,12 +494,12 @@ func (s scopeText) text() Text {
 // weighs w, a shorter prefix less); for a local name, the type its
 // declaration names; for a called path it cannot follow to its end, the
 // definitions of its last name anywhere.
-func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason string, at scopeText) {
+func (c *collector) resolve(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason why, at scopeText) {
 	c.resolveBy(r, ch, class, w, origin, reason, at, true)
 }
 
 // resolveBy is resolve, with the lookup by name or without.
-func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason string, at scopeText, byName bool) {
+func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64, origin Origin, reason why, at scopeText, byName bool) {
 	parts := ch.parts
 	if c.keywords[parts[0]] && !r.IsReceiver(parts[0]) && parts[0] != "super" {
 		return
@@ -491,7 +507,9 @@ func (c *collector) resolveBy(r *symtab.Resolver, ch chain, class int, w float64
 	c.st.Names++
 	t, n, typ, external := c.typed(r, at, parts, class, 0)
 	if typ != nil {
-		c.add(*typ, 0.7*w, Declared, fmt.Sprintf("the declared type of %s (%s)", parts[0], reason))
+		dr := reason
+		dr.declared = parts[0]
+		c.add(*typ, 0.7*w, Declared, dr)
 	}
 	if n > 0 {
 		c.st.Resolved++
@@ -633,7 +651,7 @@ const valueWeight = 0.5
 // more often than a repository API), the callables and types called name anywhere in the
 // repository, in files of the buffer's language: those of files closest to the buffer in the import graph
 // first, then of the files ranked highest by PageRank.
-func (c *collector) byName(name string, w float64, reason string) {
+func (c *collector) byName(name string, w float64, reason why) {
 	if c.keywords[name] {
 		return
 	}
@@ -650,8 +668,9 @@ func (c *collector) byName(name string, w float64, reason string) {
 		return
 	}
 	c.st.ByName++
+	reason.byName = true
 	for _, d := range best {
-		c.add(d, w, ByName, reason+" (by name)")
+		c.add(d, w, ByName, reason)
 	}
 }
 

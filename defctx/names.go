@@ -49,6 +49,16 @@ func closeParen(text string, open int) int {
 // after a '.' that follows something else than a name (f().x, "s".y) is
 // not read. Each path is read once; a called one stays called.
 func chains(text, comment string, out []chain) []chain {
+	out, _ = appendChains(text, comment, out, nil)
+	return out
+}
+
+// appendChains appends the chains of text to out, their parts to arena
+// (each chain's parts a piece of it, capacity clipped), and returns both:
+// a caller that reads one text's chains at a time reuses the two, so a
+// path read costs no allocation of its own. The chains' parts stay valid
+// until arena is reused.
+func appendChains(text, comment string, out []chain, arena []string) ([]chain, []string) {
 	start := len(out)
 	prevNew := false
 	for i := 0; i < len(text) && len(out)-start < maxChains; {
@@ -61,7 +71,7 @@ func chains(text, comment string, out []chain) []chain {
 		case comment != "" && strings.HasPrefix(text[i:], comment):
 			nl := strings.IndexByte(text[i:], '\n')
 			if nl < 0 {
-				return out
+				return out, arena
 			}
 			i += nl + 1
 			continue
@@ -83,11 +93,11 @@ func chains(text, comment string, out []chain) []chain {
 			prevNew = false
 			continue
 		}
-		var parts []string
+		base := len(arena) // the path's parts are arena[base:]
 		j := i
 		for {
 			e := token.IdentEnd(text, j)
-			parts = append(parts, text[j:e])
+			arena = append(arena, text[j:e])
 			j = e
 			k := skipSpace(text, j)
 			if k+1 < len(text) && text[k] == '.' {
@@ -99,12 +109,20 @@ func chains(text, comment string, out []chain) []chain {
 			// A call whose result is read on: a.b(x).c goes on as a.b.c
 			// (the resolver reads b's return type), and its arguments
 			// are read on their own.
-			if k < len(text) && text[k] == '(' && len(parts) < maxParts {
+			if k < len(text) && text[k] == '(' && len(arena)-base < maxParts {
 				if m := closeParen(text, k); m > 0 {
 					if d := skipSpace(text, m+1); d+1 < len(text) && text[d] == '.' {
 						if r, _ := token.RuneAt(text, d+1); token.IsIdentStart(r) {
-							out = addChain(out, start, chain{parts: slices.Clone(parts), call: true})
-							out = chains(text[k+1:m], comment, out)
+							n := len(arena) - base
+							out = addChain(out, start, chain{parts: arena[base:len(arena):len(arena)], call: true})
+							out, arena = appendChains(text[k+1:m], comment, out, arena)
+							if len(arena) != base+n {
+								// The arguments' paths follow: the path goes
+								// on from a copy of its parts so far.
+								b := len(arena)
+								arena = append(arena, arena[base:base+n]...)
+								base = b
+							}
 							j = d + 1
 							continue
 						}
@@ -115,13 +133,14 @@ func chains(text, comment string, out []chain) []chain {
 		}
 		k := skipSpace(text, j)
 		call := prevNew || (k < len(text) && text[k] == '(')
+		parts := arena[base:len(arena):len(arena)]
 		prevNew = len(parts) == 1 && parts[0] == "new"
 		if !prevNew {
 			out = addChain(out, start, chain{parts: parts, call: call})
 		}
 		i = j
 	}
-	return out
+	return out, arena
 }
 
 // addChain appends ch unless out[start:] holds the same path, which then

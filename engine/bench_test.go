@@ -523,7 +523,7 @@ func BenchmarkStages(b *testing.B) {
 		buf.addAfter(ctx, l, c.path, st)
 		in := st.definitionInput(buf, l)
 		for _, s := range append(slices.Clone(res.Snippets), res.Pool...) {
-			in.Candidates = append(in.Candidates, windowCandidate(s.Path, s.TargetLine, s.StartLine, s.Text))
+			in.Candidates = append(in.Candidates, windowCandidate(s.Path, s.TargetLine, s.StartLine, s.Text, nil))
 		}
 		blocks, _ := defctx.Collect(in, e.opts.Definitions)
 		po := e.opts.Prompt
@@ -531,7 +531,7 @@ func BenchmarkStages(b *testing.B) {
 		// buf.after is the prompt's suffix: the lines after the cursor but
 		// the empty line after a final newline.
 		reqs = append(reqs, prepared{defs: in, po: po, prompt: prompt.Input{Path: c.path, Prefix: buf.lines, Suffix: buf.after,
-			Candidates: append(offered(nil, res.Snippets, res.Pool), DefinitionCandidates(blocks)...)}})
+			Candidates: append(offered(nil, res.Snippets, res.Pool, nil), DefinitionCandidates(blocks)...)}})
 	}
 	// Each stage on the calling thread, its CPU time per iteration.
 	stage := func(name string, run func(b *testing.B)) {

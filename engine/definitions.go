@@ -46,6 +46,8 @@ type buffer struct {
 	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
 	values []string
+	// valueLines are the lines of each window (strings.Split by '\n').
+	valueLines [][]string
 	// recovered says parsed is the parse of the lines with their brackets
 	// closed, the lines themselves parsing into one syntax error around
 	// the cursor (recover.go); unrecovered turns that off
@@ -395,7 +397,7 @@ func (e *Engine) definitions(ctx context.Context, st *state, l *lang.Language, r
 	in := st.definitionInput(buf, l)
 	for i := range buf.cands {
 		c := &buf.cands[i]
-		in.Candidates = append(in.Candidates, windowCandidate(c.Path, c.TargetLine, c.StartLine, buf.values[i]))
+		in.Candidates = append(in.Candidates, windowCandidate(c.Path, c.TargetLine, c.StartLine, buf.values[i], buf.valueLines[i]))
 	}
 	o := e.opts.Definitions
 	if req.Definitions != nil {
@@ -453,14 +455,17 @@ func (st *state) definitionInput(buf *buffer, l *lang.Language) defctx.Input {
 
 // windowCandidate is the definition context's candidate of a retrieved
 // statement of path on line target (1-based), whose window of lines from
-// line start is window: the statement's first line is read from it.
-func windowCandidate(path string, target, start int, window string) defctx.Candidate {
-	lines := strings.Split(window, "\n")
+// line start is window, of lines (strings.Split of it by '\n'; nil:
+// split here): the statement's first line is read from it.
+func windowCandidate(path string, target, start int, window string, lines []string) defctx.Candidate {
+	if lines == nil {
+		lines = strings.Split(window, "\n")
+	}
 	text := ""
 	if k := target - start; k >= 0 && k < len(lines) {
 		text = lines[k]
 	}
-	return defctx.Candidate{Path: path, Line: target, Text: text, Lines: lines, Start: start}
+	return defctx.Candidate{Path: path, Line: target, Text: text, Lines: lines, Window: window, Start: start}
 }
 
 // DefinitionCandidates turns definition blocks, best first, into the

@@ -919,7 +919,7 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 			after = after[:n-1]
 		}
 		in := prompt.Input{Path: relPath, Prefix: before, Suffix: after,
-			Candidates: append(offered(req.Context, res.Snippets, res.Pool), DefinitionCandidates(res.DefinitionBlocks)...)}
+			Candidates: append(offered(req.Context, res.Snippets, res.Pool, buf.valueLines), DefinitionCandidates(res.DefinitionBlocks)...)}
 		po := e.opts.Prompt
 		po.CommentPrefix, po.Tokenizer, po.Keywords = l.CommentPrefix, st.tok, l.Keywords
 		if res.Context, err = prompt.Assemble(in, po); err != nil {
@@ -938,21 +938,26 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 
 // offered orders the assembler's candidates: the client's declarations,
 // the retrieved top k, the client's other candidates, the rest of the
-// retrieved pool.
-func offered(client []prompt.Candidate, top, pool []Snippet) []prompt.Candidate {
+// retrieved pool. lines holds the lines of each snippet's text, the top
+// k's then the pool's (nil: split here).
+func offered(client []prompt.Candidate, top, pool []Snippet, lines [][]string) []prompt.Candidate {
 	out := make([]prompt.Candidate, 0, len(client)+len(top)+len(pool))
 	for _, c := range client {
 		if c.Source == prompt.Declaration {
 			out = append(out, c)
 		}
 	}
-	out = append(out, Candidates(top)...)
+	var topLines, poolLines [][]string
+	if len(lines) == len(top)+len(pool) {
+		topLines, poolLines = lines[:len(top)], lines[len(top):]
+	}
+	out = appendCandidates(out, top, topLines)
 	for _, c := range client {
 		if c.Source != prompt.Declaration {
 			out = append(out, c)
 		}
 	}
-	return append(out, Candidates(pool)...)
+	return appendCandidates(out, pool, poolLines)
 }
 
 // retrieve parses the lines before the cursor (of the file called name),
@@ -1009,7 +1014,13 @@ func (e *Engine) retrieve(ctx context.Context, st *state, l *lang.Language, name
 	}
 
 	values := st.ix.Values(cands)
-	buf.cands, buf.values = cands, values
+	// Each window's lines, split once for the definition context and the
+	// prompt.
+	lines := make([][]string, len(values))
+	for i, v := range values {
+		lines[i] = strings.Split(v, "\n")
+	}
+	buf.cands, buf.values, buf.valueLines = cands, values, lines
 	for i := range cands {
 		c := &cands[i]
 		s := Snippet{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, TargetLine: c.TargetLine,
@@ -1098,10 +1109,21 @@ func topFirst(cands []retrieve.Candidate, k, r int, mode retrieve.Mode) []retrie
 // Candidates turns retrieved snippets, best first, into the assembler's
 // candidates: each window placed at its rows, focused on its statement.
 func Candidates(snips []Snippet) []prompt.Candidate {
-	out := make([]prompt.Candidate, len(snips))
+	return appendCandidates(make([]prompt.Candidate, 0, len(snips)), snips, nil)
+}
+
+// appendCandidates appends Candidates(snips) to out; lines, when not nil,
+// holds the lines of each snippet's text (strings.Split of it by '\n').
+func appendCandidates(out []prompt.Candidate, snips []Snippet, lines [][]string) []prompt.Candidate {
 	for i, s := range snips {
-		out[i] = prompt.Candidate{Source: prompt.Retrieved, Path: s.Path, StartLine: s.StartLine,
-			Lines: strings.Split(s.Text, "\n"), Score: s.Score, Focus: s.TargetLine}
+		var l []string
+		if lines != nil {
+			l = lines[i]
+		} else {
+			l = strings.Split(s.Text, "\n")
+		}
+		out = append(out, prompt.Candidate{Source: prompt.Retrieved, Path: s.Path, StartLine: s.StartLine,
+			Lines: l, Score: s.Score, Focus: s.TargetLine})
 	}
 	return out
 }

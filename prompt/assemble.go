@@ -211,6 +211,7 @@ type assembler struct {
 	keywords            map[string]bool
 	frames              map[frameKey]int // tokens of an empty block
 	own                 map[string]bool  // elide's lines shown in the block, reused
+	scratch             []byte           // a line or block rendered to be counted, reused
 }
 
 // cursor returns the 1-based line of the cursor.
@@ -749,7 +750,7 @@ func (a *assembler) position(chosen []*unit) []*unit {
 func (a *assembler) measure(u *unit) {
 	u.line = u.line[:0]
 	for _, l := range u.full {
-		u.line = append(u.line, a.c.count(a.renderLine(l)))
+		u.line = append(u.line, a.countLine(l))
 	}
 }
 
@@ -830,7 +831,7 @@ func (a *assembler) elide(u *unit, shown map[string]bool) {
 		if j >= 0 {
 			u.Tokens += u.line[j]
 		} else {
-			u.Tokens += a.c.count(a.renderLine(u.Lines[i]))
+			u.Tokens += a.countLine(u.Lines[i])
 		}
 	}
 }
@@ -842,7 +843,7 @@ func (a *assembler) frame(src Source, path string) int {
 	if n, ok := a.frames[k]; ok {
 		return n
 	}
-	n := a.c.count(a.renderBlock(&Block{Path: path, Source: src}))
+	n := a.countBlock(&Block{Path: path, Source: src})
 	a.frames[k] = n
 	return n
 }

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -329,6 +330,25 @@ func (c *counter) count(s string) int {
 		}
 		s = s[len(line):]
 		n += c.line(line)
+	}
+	return n
+}
+
+// countBytes is count of the text in b, which it does not keep: a line
+// already counted is looked up without making a string of it.
+func (c *counter) countBytes(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line = b[:i+1]
+		}
+		b = b[len(line):]
+		if k, ok := c.memo[string(line)]; ok {
+			n += k
+			continue
+		}
+		n += c.line(string(line))
 	}
 	return n
 }

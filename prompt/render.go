@@ -6,53 +6,66 @@ import (
 
 const separator = "--------------------------------------------------"
 
-// renderLine returns one line of a block as the layout shows it.
-func (a *assembler) renderLine(l string) string {
+// countLine returns the tokens of one line of a block as the layout
+// shows it (behind the comment prefix, but in Files), making no string
+// of a line counted before.
+func (a *assembler) countLine(l string) int {
 	if a.o.Layout == Files {
-		return l
+		return a.c.count(l)
 	}
-	return commented(a.o.CommentPrefix, l)
+	a.scratch = appendCommented(a.scratch[:0], a.o.CommentPrefix, l)
+	return a.c.countBytes(a.scratch)
 }
 
-// renderBlock returns a block as the layout shows it. Paper and FIM write
-// the paper's frame: a separator, a line naming the file, a separator, the
-// lines behind the comment prefix, a separator; a definition block has one
-// line naming its file instead. Files sends the path and the text, which
-// is what the file-carrying formats hold per file.
-func (a *assembler) renderBlock(b *Block) string {
-	var s strings.Builder
+// countBlock returns the tokens of a block as the layout shows it
+// (appendBlock), rendered into a buffer the assembler reuses.
+func (a *assembler) countBlock(b *Block) int {
+	a.scratch = a.appendBlock(a.scratch[:0], b)
+	return a.c.countBytes(a.scratch)
+}
+
+// appendBlock appends a block as the layout shows it to dst. Paper and
+// FIM write the paper's frame: a separator, a line naming the file, a
+// separator, the lines behind the comment prefix, a separator; a
+// definition block has one line naming its file instead. Files sends the
+// path and the text, which is what the file-carrying formats hold per
+// file.
+func (a *assembler) appendBlock(dst []byte, b *Block) []byte {
 	if a.o.Layout == Files {
-		s.WriteString(b.Path + "\n")
+		dst = append(append(dst, b.Path...), '\n')
 		for _, l := range b.Lines {
-			s.WriteString(l + "\n")
+			dst = append(append(dst, l...), '\n')
 		}
-		return s.String()
+		return dst
 	}
 	p := a.o.CommentPrefix
 	if b.Source == Definition {
 		// Definitions are short and many: one header line, no frame.
-		s.WriteString(p + " definitions in " + b.Path + ":\n")
+		dst = append(append(append(append(dst, p...), " definitions in "...), b.Path...), ":\n"...)
 		for _, l := range b.Lines {
-			s.WriteString(commented(p, l) + "\n")
+			dst = append(appendCommented(dst, p, l), '\n')
 		}
-		return s.String()
+		return dst
 	}
-	s.WriteString(p + " " + separator + "\n")
-	s.WriteString(p + " the below code fragment can be found in:\n")
-	s.WriteString(p + " " + b.Path + "\n")
-	s.WriteString(p + " " + separator + "\n")
+	sep := func(dst []byte) []byte { return append(append(append(dst, p...), ' '), separator+"\n"...) }
+	dst = sep(dst)
+	dst = append(append(dst, p...), " the below code fragment can be found in:\n"...)
+	dst = append(append(append(append(dst, p...), ' '), b.Path...), '\n')
+	dst = sep(dst)
 	for _, l := range b.Lines {
-		s.WriteString(commented(p, l) + "\n")
+		dst = append(appendCommented(dst, p, l), '\n')
 	}
-	s.WriteString(p + " " + separator + "\n")
-	return s.String()
+	return sep(dst)
 }
 
-func commented(p, line string) string {
+// appendCommented appends line behind the comment prefix p to dst (p
+// alone for an empty line).
+func appendCommented(dst []byte, p, line string) []byte {
+	dst = append(dst, p...)
 	if line == "" {
-		return p
+		return dst
 	}
-	return p + " " + line
+	return append(append(dst, ' '), line...)
 }
 
 // render writes the prompt text of a Paper or FIM layout.
@@ -61,14 +74,16 @@ func (a *assembler) render(c *Context, withInstruction bool) string {
 	if len(c.Blocks) > 0 {
 		b.WriteString(a.header)
 		for i := range c.Blocks {
-			b.WriteString(a.renderBlock(&c.Blocks[i]))
+			a.scratch = a.appendBlock(a.scratch[:0], &c.Blocks[i])
+			b.Write(a.scratch)
 		}
 	}
 	if withInstruction {
 		b.WriteString(a.instruction)
 	}
 	for _, l := range c.Prefix {
-		b.WriteString(l + "\n")
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
@@ -81,7 +96,7 @@ func (a *assembler) finish(c *Context) {
 	// While choosing, a block's tokens were the sum of its lines' and its
 	// frame's; count the final blocks whole.
 	for i := range c.Blocks {
-		c.Blocks[i].Tokens = a.c.count(a.renderBlock(&c.Blocks[i]))
+		c.Blocks[i].Tokens = a.countBlock(&c.Blocks[i])
 	}
 	var dropped int
 	c.Blocks, dropped = overShare(c.Blocks, func(b Block) *Block { return &b }, a.o.Shares, a.limit)
@@ -93,7 +108,7 @@ func (a *assembler) finish(c *Context) {
 			c.text = c.PrefixText()
 			n = a.c.count(c.text)
 			for i := range c.Blocks {
-				n += a.c.count(a.renderBlock(&c.Blocks[i]))
+				n += a.countBlock(&c.Blocks[i])
 			}
 		} else {
 			c.text = a.render(c, withInstruction)
