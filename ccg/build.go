@@ -9,11 +9,12 @@ import (
 )
 
 // collectFrom is the number of statements from which Build collects the
-// garbage once the control flow is built, before the dependences: the
-// statement tree it lets go of then is the largest thing live, and the
-// heap may grow by as much as it holds after a collection before the
-// next. No file of the Python standard library or the JDK has this many
-// statements, and a collection costs milliseconds.
+// garbage once the vertices are made, before the control flow (the
+// statement tree it lets go of then is the largest thing live), and once
+// the control flow is built, before the dependences: the heap may grow
+// by as much as it holds after a collection before the next. No file of
+// the Python standard library or the JDK has this many statements, and a
+// collection costs milliseconds.
 const collectFrom = 8192
 
 // Build returns the code context graph of f: one vertex per statement (ids
@@ -23,21 +24,27 @@ func Build(f *lang.File) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
 	n := 0
 	lang.Walk(f.Stmts, func(*lang.Stmt) { n++ })
-	b := &cfgBuilder{f: f, ids: make(map[*lang.Stmt]int32, n), nodes: make([]Node, 0, n), python: f.Language == "python",
+	b := &cfgBuilder{lines: f.Lines, nodes: make([]Node, 0, n), pendingLoop: none, python: f.Language == "python",
 		ecma: f.Language == "javascript" || f.Language == "typescript"}
-	b.from = make([]int32, 0, n+n/2)
-	b.to = make([]int32, 0, n+n/2)
-	b.number(f.Stmts, NoScope)
-	b.enclose(f.Stmts)
-	b.top(f.Stmts)
-	// The statement tree is not read past this point: the builder lets
-	// go of it (and of the map keyed by it), so that a caller who has
-	// no other use for the tree can have it collected while the rest of
-	// the graph is built (for a large file it is the largest thing live).
-	b.f, b.ids, b.pendingLoop = nil, nil, nil
-	g.Nodes = b.nodes
+	b.t = idTree{lists: make([]int32, 0, n), body: make([]span, 0, n), clause: make([]int32, 0, n), inline: make([]bool, 0, n)}
+	top := b.t.list(b.number(f.Stmts, NoScope))
+	// The statement tree is not read past this point: the vertices and
+	// b.t hold what the control flow needs of it, so that a caller who
+	// has no other use for the tree can have it collected before the
+	// control flow is built (for a large file it is the largest thing
+	// live).
+	f, b.stack = nil, nil
 	if n >= collectFrom {
 		runtime.GC() // see collectFrom
+	}
+	b.from = make([]int32, 0, n+n/2)
+	b.to = make([]int32, 0, n+n/2)
+	b.enclose(top)
+	b.top(top)
+	b.t = idTree{}
+	g.Nodes = b.nodes
+	if n >= collectFrom {
+		runtime.GC() // the tree of ids and the frontiers
 	}
 	g.enclosing, g.after = b.chain, b.after
 

@@ -39,9 +39,10 @@ func (f *frame) named(label string) bool {
 // whose normal completion flows into the next statement) through each
 // block.
 type cfgBuilder struct {
-	f      *lang.File
-	ids    map[*lang.Stmt]int32
+	lines  []string
 	nodes  []Node
+	t      idTree  // the statement tree in vertex ids
+	stack  []int32 // number's scratch
 	python bool
 	// ecma is set for JavaScript and TypeScript, whose catch clauses
 	// catch every exception.
@@ -56,9 +57,10 @@ type cfgBuilder struct {
 	chain []link
 	after map[int32][]int32
 
-	// pendingLoop is the first statement of a labeled With's body and
-	// pendingLabel that label: a loop found there also answers to it.
-	pendingLoop  *lang.Stmt
+	// pendingLoop is the first statement of a labeled With's body (or
+	// none) and pendingLabel that label: a loop found there also answers
+	// to it.
+	pendingLoop  int32
 	pendingLabel string
 
 	// labels maps the labels of the current scope to their labeled
@@ -85,44 +87,9 @@ func (b *cfgBuilder) connect(preds []int32, to int32) {
 	}
 }
 
-// number assigns vertex ids in lang.Walk pre-order and records each
-// statement's scope.
-func (b *cfgBuilder) number(stmts []*lang.Stmt, scope int32) {
-	for _, s := range stmts {
-		b.number1(s, scope)
-	}
-}
-
-func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) {
-	if s == nil {
-		return
-	}
-	id := int32(len(b.nodes))
-	b.ids[s] = id
-	b.nodes = append(b.nodes, Node{
-		Kind: s.Kind, Type: s.Type,
-		StartRow: s.StartRow, EndRow: s.EndRow,
-		Defs: s.Defs, Uses: s.Uses, Params: s.Params,
-		Scope: scope,
-	})
-	for _, in := range s.Inner() {
-		b.number(in, id)
-	}
-	body := scope
-	if s.Kind == lang.Func || s.Kind == lang.Class {
-		body = id
-	}
-	b.number(s.Body, body)
-	b.number1(s.Cond(), scope)
-	b.number(s.Cases(), scope)
-	b.number(s.Handlers(), scope)
-	b.number1(s.Else(), scope)
-	b.number1(s.Finally(), scope)
-}
-
 // top builds the CFG of the file's top level and, through it, of every
 // nested scope.
-func (b *cfgBuilder) top(stmts []*lang.Stmt) {
+func (b *cfgBuilder) top(stmts []int32) {
 	end := b.block(stmts, nil)
 	b.exits = append(b.exits, end...)
 	b.resolveGotos()
@@ -130,7 +97,7 @@ func (b *cfgBuilder) top(stmts []*lang.Stmt) {
 
 // enter builds the CFG of a nested scope (a Func/Class body or an Inner
 // block) whose entry is the statement header.
-func (b *cfgBuilder) enter(stmts []*lang.Stmt, header int32) {
+func (b *cfgBuilder) enter(stmts []int32, header int32) {
 	saved, savedLabels, savedGotos := b.frames, b.labels, b.gotos
 	b.frames = b.frames[len(b.frames):len(b.frames)]
 	b.labels, b.gotos = nil, nil
@@ -157,7 +124,7 @@ func (b *cfgBuilder) resolveGotos() {
 	}
 }
 
-func (b *cfgBuilder) block(stmts []*lang.Stmt, preds []int32) []int32 {
+func (b *cfgBuilder) block(stmts []int32, preds []int32) []int32 {
 	for _, s := range stmts {
 		preds = b.stmt(s, preds)
 	}
@@ -175,12 +142,10 @@ func one(id int32) []int32 { return []int32{id} }
 
 // stmt wires statement s after preds and returns the frontier after it,
 // recording it when AppendTarget may need it.
-func (b *cfgBuilder) stmt(s *lang.Stmt, preds []int32) []int32 {
+func (b *cfgBuilder) stmt(s int32, preds []int32) []int32 {
 	out := b.flow(s, preds)
-	if s != nil && b.after != nil {
-		if id := b.ids[s]; b.hasAfter(id) {
-			b.after[id] = merge(out, nil)
-		}
+	if s != none && b.after != nil && b.hasAfter(s) {
+		b.after[s] = merge(out, nil)
 	}
 	return out
 }
@@ -191,18 +156,18 @@ func (b *cfgBuilder) hasAfter(id int32) bool {
 }
 
 // flow is stmt without the recording.
-func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
-	if s == nil {
+func (b *cfgBuilder) flow(s int32, preds []int32) []int32 {
+	if s == none {
 		return preds
 	}
-	id := b.ids[s]
+	id, t := s, &b.t
 	b.connect(preds, id)
-	for _, in := range s.Inner() {
-		b.enter(in, id)
+	for _, in := range t.inner(s) {
+		b.enter(t.list(in), id)
 	}
-	switch s.Kind {
+	switch b.nodes[s].Kind {
 	case lang.Func, lang.Class:
-		b.enter(s.Body, id)
+		b.enter(t.bodyOf(s), id)
 		return one(id)
 	case lang.Return:
 		b.leave(id, false)
@@ -211,18 +176,18 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 		b.leave(id, true)
 		return nil
 	case lang.Break:
-		b.brk(id, s.Label())
+		b.brk(id, t.label(s))
 		return nil
 	case lang.Continue:
-		b.cont(id, s.Label())
+		b.cont(id, t.label(s))
 		return nil
 	case lang.Goto:
-		b.gotos = append(b.gotos, jump{id, s.Label()})
+		b.gotos = append(b.gotos, jump{id, t.label(s)})
 		return nil
 	case lang.If:
-		out := b.block(s.Body, one(id))
-		if s.Else() != nil {
-			return merge(out, b.stmt(s.Else(), one(id)))
+		out := b.block(t.bodyOf(s), one(id))
+		if t.elseOf(s) != none {
+			return merge(out, b.stmt(t.elseOf(s), one(id)))
 		}
 		return merge(out, one(id))
 	case lang.Loop:
@@ -234,27 +199,28 @@ func (b *cfgBuilder) flow(s *lang.Stmt, preds []int32) []int32 {
 	case lang.Switch:
 		return b.swtch(s, id)
 	case lang.With:
-		if s.Label() == "" {
-			return b.block(s.Body, one(id))
+		label, body := t.label(s), t.bodyOf(s)
+		if label == "" {
+			return b.block(body, one(id))
 		}
-		if _, dup := b.labels[s.Label()]; !dup {
+		if _, dup := b.labels[label]; !dup {
 			if b.labels == nil {
 				b.labels = make(map[string]int32)
 			}
-			b.labels[s.Label()] = id
+			b.labels[label] = id
 		}
-		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{s.Label()}})
-		if len(s.Body) > 0 {
-			b.pendingLoop, b.pendingLabel = s.Body[0], s.Label()
+		b.frames = append(b.frames, frame{kind: labelFrame, labels: [2]string{label}})
+		if len(body) > 0 {
+			b.pendingLoop, b.pendingLabel = body[0], label
 		}
-		end := b.block(s.Body, one(id))
+		end := b.block(body, one(id))
 		f := b.pop()
 		return merge(end, f.breaks)
 	default:
 		// Simple, Error, and clause headers met outside their parent: a
 		// header followed by its block, if any.
-		if len(s.Body) > 0 {
-			return b.block(s.Body, one(id))
+		if body := t.bodyOf(s); len(body) > 0 {
+			return b.block(body, one(id))
 		}
 		return one(id)
 	}
@@ -268,64 +234,69 @@ func (b *cfgBuilder) pop() frame {
 
 // loopFrame pushes the frame of loop s, taking over the label of a labeled
 // statement that wraps it.
-func (b *cfgBuilder) pushLoop(s *lang.Stmt, cont int32) {
-	f := frame{kind: loopFrame, cont: cont, labels: [2]string{s.Label()}}
+func (b *cfgBuilder) pushLoop(s int32, cont int32) {
+	f := frame{kind: loopFrame, cont: cont, labels: [2]string{b.t.label(s)}}
 	if b.pendingLoop == s {
 		f.labels[1] = b.pendingLabel
 	}
-	b.pendingLoop = nil
+	b.pendingLoop = none
 	b.frames = append(b.frames, f)
 }
 
-func (b *cfgBuilder) loop(s *lang.Stmt, id int32) []int32 {
+func (b *cfgBuilder) loop(s int32, id int32) []int32 {
+	t := &b.t
 	b.pushLoop(s, id)
-	end := b.block(s.Body, one(id))
+	end := b.block(t.bodyOf(s), one(id))
 	b.connect(end, id) // back edge
 	f := b.pop()
 	var out []int32
 	if b.constTrue(s) {
 		// while True / for (;;): the header never falls out; a loop else is dead.
-		b.stmt(s.Else(), nil)
-	} else if s.Else() != nil {
-		out = b.stmt(s.Else(), one(id))
+		b.stmt(t.elseOf(s), nil)
+	} else if t.elseOf(s) != none {
+		out = b.stmt(t.elseOf(s), one(id))
 	} else {
 		out = one(id)
 	}
 	return merge(out, f.breaks)
 }
 
-func (b *cfgBuilder) do(s *lang.Stmt, id int32) []int32 {
+func (b *cfgBuilder) do(s int32, id int32) []int32 {
+	t := &b.t
 	cond := id
-	if s.Cond() != nil {
-		cond = b.ids[s.Cond()]
+	if t.cond(s) != none {
+		cond = t.cond(s)
 	}
 	b.pushLoop(s, cond)
-	end := b.block(s.Body, one(id))
+	body := t.bodyOf(s)
+	end := b.block(body, one(id))
 	f := b.pop()
-	if s.Cond() == nil {
+	if t.cond(s) == none {
 		b.connect(end, id)
 		return merge(one(id), f.breaks)
 	}
-	out := b.stmt(s.Cond(), end)
+	out := b.stmt(t.cond(s), end)
 	first := id
-	if len(s.Body) > 0 {
-		first = b.ids[s.Body[0]]
+	if len(body) > 0 {
+		first = max(body[0], 0) // a nil statement was vertex 0
 	}
 	b.edge(cond, first) // back edge
-	if b.constTrue(s.Cond()) {
+	if b.constTrue(t.cond(s)) {
 		out = nil
 	}
 	return merge(out, f.breaks)
 }
 
-func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
-	fin := s.Finally() != nil
-	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(s.Handlers()) > 0, catchAll: b.catchesAll(s.Handlers()), finally: fin})
-	end := b.block(s.Body, one(id))
+func (b *cfgBuilder) try(s int32, id int32) []int32 {
+	t := &b.t
+	fin := t.finally(s) != none
+	handlers, body := t.handlers(s), t.bodyOf(s)
+	b.frames = append(b.frames, frame{kind: tryFrame, catching: len(handlers) > 0, catchAll: b.catchesAll(handlers), finally: fin})
+	end := b.block(body, one(id))
 	bodyFrame := b.pop()
 
 	// Every statement of the body may raise into each handler.
-	raisers := b.sameScope(s.Body, nil)
+	raisers := b.sameScope(body, nil)
 	if len(raisers) == 0 {
 		raisers = one(id)
 	}
@@ -333,11 +304,11 @@ func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 		b.frames = append(b.frames, frame{kind: tryFrame, finally: true})
 	}
 	var handled []int32
-	for _, h := range s.Handlers() {
+	for _, h := range handlers {
 		handled = merge(handled, b.stmt(h, raisers))
 	}
-	if s.Else() != nil {
-		end = b.stmt(s.Else(), end)
+	if t.elseOf(s) != none {
+		end = b.stmt(t.elseOf(s), end)
 	}
 	normal := merge(end, handled)
 	if !fin {
@@ -346,12 +317,12 @@ func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 	clauseFrame := b.pop()
 	preds := merge(normal, merge(bodyFrame.toFinally, clauseFrame.toFinally))
 	abrupt := len(bodyFrame.toFinally)+len(clauseFrame.toFinally) > 0
-	if len(s.Handlers()) == 0 && len(s.Body) > 0 {
+	if len(handlers) == 0 && len(body) > 0 {
 		// Nothing catches: an exception anywhere in the body runs finally.
 		preds = merge(preds, raisers)
 		abrupt = true
 	}
-	out := b.stmt(s.Finally(), preds)
+	out := b.stmt(t.finally(s), preds)
 	if abrupt {
 		// After an abrupt entry, finally completes abruptly too.
 		for _, x := range out {
@@ -363,29 +334,31 @@ func (b *cfgBuilder) try(s *lang.Stmt, id int32) []int32 {
 
 // sameScope appends to out the ids of stmts and of everything nested in
 // them that belongs to the same scope.
-func (b *cfgBuilder) sameScope(stmts []*lang.Stmt, out []int32) []int32 {
+func (b *cfgBuilder) sameScope(stmts []int32, out []int32) []int32 {
 	for _, s := range stmts {
 		out = b.sameScope1(s, out)
 	}
 	return out
 }
 
-func (b *cfgBuilder) sameScope1(s *lang.Stmt, out []int32) []int32 {
-	if s == nil {
+func (b *cfgBuilder) sameScope1(s int32, out []int32) []int32 {
+	if s == none {
 		return out
 	}
-	out = append(out, b.ids[s])
-	if s.Kind != lang.Func && s.Kind != lang.Class {
-		out = b.sameScope(s.Body, out)
+	t := &b.t
+	out = append(out, s)
+	if k := b.nodes[s].Kind; k != lang.Func && k != lang.Class {
+		out = b.sameScope(t.bodyOf(s), out)
 	}
-	out = b.sameScope1(s.Cond(), out)
-	out = b.sameScope(s.Cases(), out)
-	out = b.sameScope(s.Handlers(), out)
-	out = b.sameScope1(s.Else(), out)
-	return b.sameScope1(s.Finally(), out)
+	out = b.sameScope1(t.cond(s), out)
+	out = b.sameScope(t.cases(s), out)
+	out = b.sameScope(t.handlers(s), out)
+	out = b.sameScope1(t.elseOf(s), out)
+	return b.sameScope1(t.finally(s), out)
 }
 
-func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
+func (b *cfgBuilder) swtch(s int32, id int32) []int32 {
+	t := &b.t
 	// A Python break inside match leaves the enclosing loop, not the match.
 	catches := !b.python
 	if catches {
@@ -393,30 +366,31 @@ func (b *cfgBuilder) swtch(s *lang.Stmt, id int32) []int32 {
 	}
 	// Statements that error recovery left before the first case run
 	// before the cases are chosen: header -> them -> each case.
-	entry := b.block(s.Body, one(id))
+	entry := b.block(t.bodyOf(s), one(id))
 	var out, fall []int32
-	for i, c := range s.Cases() {
-		cid := b.ids[c]
+	cases := t.cases(s)
+	for i, c := range cases {
+		cid := c
 		b.connect(entry, cid)
-		for _, in := range c.Inner() {
-			b.enter(in, cid)
+		for _, in := range t.inner(c) {
+			b.enter(t.list(in), cid)
 		}
 		var end []int32
-		if len(c.Body) == 0 {
+		if body := t.bodyOf(c); len(body) == 0 {
 			end = merge(one(cid), fall)
 		} else {
 			// Fall-through enters the case's first body statement.
-			b.connect(fall, b.ids[c.Body[0]])
-			end = b.block(c.Body, one(cid))
+			b.connect(fall, max(body[0], 0)) // a nil statement was vertex 0
+			end = b.block(body, one(cid))
 		}
-		if (s.FallThrough() || c.FallThrough()) && i < len(s.Cases())-1 {
+		if (t.fallThrough(s) || t.fallThrough(c)) && i < len(cases)-1 {
 			fall = end
 		} else {
 			out = merge(out, end)
 			fall = nil
 		}
 	}
-	if !s.Exhaustive() || len(s.Cases()) == 0 {
+	if !t.exhaustive(s) || len(cases) == 0 {
 		out = merge(out, entry)
 	}
 	if catches {
@@ -473,12 +447,16 @@ func (b *cfgBuilder) cont(id int32, label string) {
 // catchesAll reports whether one of the handlers catches every exception:
 // a bare Python `except:`, `except BaseException`, a Java
 // `catch (Throwable ...)`, or any JavaScript or TypeScript catch clause.
-func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
+func (b *cfgBuilder) catchesAll(handlers []int32) bool {
 	if b.ecma {
 		return len(handlers) > 0
 	}
 	for _, h := range handlers {
-		if h.StartRow < 0 || h.StartRow >= len(b.f.Lines) {
+		if h == none {
+			continue
+		}
+		row := b.nodes[h].StartRow
+		if row < 0 || row >= len(b.lines) {
 			continue
 		}
 		t := strings.Map(func(r rune) rune {
@@ -486,7 +464,7 @@ func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
 				return -1
 			}
 			return r
-		}, b.f.Lines[h.StartRow])
+		}, b.lines[row])
 		t = strings.TrimPrefix(t, "}")
 		switch {
 		case strings.HasPrefix(t, "except:"),
@@ -505,8 +483,8 @@ func (b *cfgBuilder) catchesAll(handlers []*lang.Stmt) bool {
 // literal true condition (Python `while True:`/`while 1:`, Java and
 // JavaScript `while (true)` and `for (;;)`, Go `for {`): such a loop is
 // left only by a jump.
-func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
-	if s == nil || s.StartRow < 0 || s.StartRow >= len(b.f.Lines) {
+func (b *cfgBuilder) constTrue(s int32) bool {
+	if s == none || b.nodes[s].StartRow < 0 || b.nodes[s].StartRow >= len(b.lines) {
 		return false
 	}
 	t := strings.Map(func(r rune) rune {
@@ -514,7 +492,7 @@ func (b *cfgBuilder) constTrue(s *lang.Stmt) bool {
 			return -1
 		}
 		return r
-	}, b.f.Lines[s.StartRow])
+	}, b.lines[b.nodes[s].StartRow])
 	t = strings.TrimPrefix(t, "}")
 	// Skip a label ("outer:") in front of the loop keyword.
 	if i := strings.IndexByte(t, ':'); i > 0 && token.IsIdent(t[:i]) && (strings.HasPrefix(t[i+1:], "while(") || strings.HasPrefix(t[i+1:], "for")) {

@@ -45,19 +45,20 @@ func lastStmt(nodes []Node) int32 {
 // the constructs the query target may follow, so that the CFG pass
 // records the frontier leaving each. It costs a scan of the vertices and
 // a descent along one path of the tree.
-func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
+func (b *cfgBuilder) enclose(stmts []int32) {
 	last := lastStmt(b.nodes)
 	if last < 0 {
 		return
 	}
+	t := &b.t
 	var (
 		path     = make([]link, 0, 16) // outermost first
-		next     *lang.Stmt
+		next     = none
 		nextVia  via
-		parent   *lang.Stmt // the statement holding cur
-		cur      *lang.Stmt
-		pickable = func(s *lang.Stmt, v via) {
-			if s != nil && b.ids[s] <= last {
+		parent   = none // the statement holding cur
+		cur      = none
+		pickable = func(s int32, v via) {
+			if s != none && s <= last {
 				next, nextVia = s, v
 			}
 		}
@@ -65,15 +66,15 @@ func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
 	for _, s := range stmts {
 		pickable(s, viaTop)
 	}
-	for next != nil {
+	for next != none {
 		parent, cur = cur, next
-		path = append(path, link{b.ids[cur], nextVia})
-		if b.ids[cur] == last {
+		path = append(path, link{cur, nextVia})
+		if cur == last {
 			break
 		}
-		next = nil
-		for _, in := range cur.Inner() {
-			for _, s := range in {
+		next = none
+		for _, in := range t.inner(cur) {
+			for _, s := range t.list(in) {
 				pickable(s, viaInner)
 			}
 		}
@@ -81,18 +82,18 @@ func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
 		if b.endsConstruct(cur, parent) {
 			body = viaInline
 		}
-		for _, s := range cur.Body {
+		for _, s := range t.bodyOf(cur) {
 			pickable(s, body)
 		}
-		pickable(cur.Cond(), viaClause)
-		for _, s := range cur.Cases() {
+		pickable(t.cond(cur), viaClause)
+		for _, s := range t.cases(cur) {
 			pickable(s, viaCase)
 		}
-		for _, s := range cur.Handlers() {
+		for _, s := range t.handlers(cur) {
 			pickable(s, viaClause)
 		}
-		pickable(cur.Else(), viaClause)
-		pickable(cur.Finally(), viaClause)
+		pickable(t.elseOf(cur), viaClause)
+		pickable(t.finally(cur), viaClause)
 	}
 	slices.Reverse(path)
 	b.chain = path
@@ -105,18 +106,19 @@ func (b *cfgBuilder) enclose(stmts []*lang.Stmt) {
 }
 
 // endsConstruct reports whether s has an inline body whose end ends the
-// construct s belongs to (parent holds s): the body of an if, loop, with,
-// function or class, or of an else of an if or loop. A try clause or case
-// does not count, since a further clause may follow it.
-func (b *cfgBuilder) endsConstruct(s, parent *lang.Stmt) bool {
-	if !s.InlineBody {
+// construct s belongs to (parent holds s, none at the top level): the
+// body of an if, loop, with, function or class, or of an else of an if or
+// loop. A try clause or case does not count, since a further clause may
+// follow it.
+func (b *cfgBuilder) endsConstruct(s, parent int32) bool {
+	if !b.t.inline[s] {
 		return false
 	}
-	switch s.Kind {
+	switch b.nodes[s].Kind {
 	case lang.If, lang.Loop, lang.With, lang.Func, lang.Class:
 		return true
 	case lang.Else:
-		return parent != nil && (parent.Kind == lang.If || parent.Kind == lang.Loop)
+		return parent != none && (b.nodes[parent].Kind == lang.If || b.nodes[parent].Kind == lang.Loop)
 	}
 	return false
 }
