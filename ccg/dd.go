@@ -314,9 +314,11 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	live := make([]int32, n)     // == epoch: in the live region of the current name
 	expanded := make([]int32, n) // == epoch: its predecessors were walked
 	ring := make([]int32, n)     // the work list, from head, count long
-	var walk, touched []int32
+	// A name's walk and its stamped vertices hold a vertex at most once.
+	walk, touched := make([]int32, 0, n), make([]int32, 0, n)
 	var in, scratch []int32
-	var edges []ddEdge
+	// Most uses are reached by one definition.
+	edges := make([]ddEdge, 0, len(usesOf.adj)/2)
 	epoch := int32(0)
 	meet := func(v int32) []int32 {
 		in = in[:0]
