@@ -58,20 +58,27 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	big := len(content) >= bigFile
+	if big {
+		// The syntax records the parse walked are garbage now, as large
+		// as the statement tree: collect them before the outline is
+		// encoded.
+		runtime.GC()
+	}
 	// What the analysis keeps of f, taken before the graph is built: the
 	// statement tree is garbage once Build has read it, the outline once
 	// it is encoded.
 	errs := f.Errors
 	outline := appendOutline(nil, f.Package, f.Symbols, f.Imports)
 	f.Symbols, f.Imports = nil, nil
-	big := len(content) >= bigFile
 	if big {
-		// The syntax records the parse walked are garbage now, as large
-		// as the statement tree, and so are the symbols once encoded
-		// (a quarter of it): collect them before the graph is built.
+		// The symbols, a quarter of the statement tree, once encoded.
 		runtime.GC()
 	}
 	g := ccg.Build(f)
+	// The index needs the graph's adjacency (the slicer's) and vertices,
+	// never its edge list and the DD edges' variable names.
+	g.Edges, g.Vars = nil, nil
 	if big {
 		// The parse's garbage (syntax records, the statement tree) is
 		// several times the graph that replaces it: collect it before
@@ -89,8 +96,8 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 // encode returns the blob of the file: the sections of its head, then one
 // entry per statement, sliced and encoded one at a time straight into the
 // blob. The head is written from the graph and the statements' token
-// lists, and what only the head needs (the lines, the edge list, the
-// statements' names and the outline) is let go of once it is written,
+// lists, and what only the head needs (the lines, the statements' names
+// and the outline) is let go of once it is written,
 // before the entries, which take most of the time and the blob: the
 // slicer reads the graph's adjacency and rows alone. So encode consumes
 // a: its graph is fit for nothing but slicing afterwards. The entries
@@ -110,7 +117,7 @@ func (b *Builder) encode(a *analysis) []byte {
 	}
 	blob := appendHeadOf(make([]byte, 0, 4096), g.Language, g.Lines, vocab, stmts, outline)
 	stmts, vocab, a.outline = nil, nil, nil
-	g.Lines, g.Edges = nil, nil
+	g.Lines = nil
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		n.Defs, n.Uses, n.Params = nil, nil, nil
