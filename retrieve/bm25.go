@@ -60,6 +60,10 @@ import (
 // block that cannot reach the heap is skipped whole, which skips most of
 // them.
 //
+// A query whose long lists hold many postings walks them by their
+// tables of ranges of 64 entries (bm25seek.go): once the heap is full,
+// the ranges whose bound cannot reach it are neither walked nor ranked.
+//
 // Mode hybrid ranks by Jaccard and BM25 at once: one walk over the rare
 // postings adds BM25's terms and counts the Jaccard intersections
 // (bm25Scratch.run), and the Jaccard scan then runs beside BM25's rank
@@ -209,11 +213,14 @@ type bm25Data struct {
 	postTF     tfColumn
 	postAt     []uint32
 	postManyAt []uint32
+	// seek holds the range bounds and seek points of the long lists
+	// (bm25seek.go); nil for none.
+	seek *bm25Seek
 }
 
 func (d *bm25Data) bytes() int64 {
 	return int64(2*len(d.dl)+4*(len(d.df)+len(d.maskAt)+len(d.maskManyAt)+len(d.postAt)+len(d.postManyAt))+len(d.maxTF)) +
-		d.maskTF.bytes() + d.postTF.bytes() + int64(len(d.dlBig))*16
+		d.maskTF.bytes() + d.postTF.bytes() + int64(len(d.dlBig))*16 + d.seek.bytes()
 }
 
 // dlOf returns the key length of entry e.
@@ -542,6 +549,9 @@ type bm25Query struct {
 	fwdShift uint
 	fwdTF    []uint32
 	fwdHit   []int32
+	// seekSat bounds the saturation of the long lists' records
+	// (bm25seek.go), when the ranking takes them.
+	seekSat []float64
 }
 
 // bm25Levels is the number of steps of bm25Query.levels.
@@ -663,6 +673,13 @@ type bm25Scratch struct {
 	scan   bm25Scan
 	split  bool        // the walk takes a helper when a core is free (bm25split.go)
 	help   *bm25Helper // its state
+	// The ranges of 64 entries a ranking leaves out (bm25seek.go): lists
+	// are the query's lists, those with a table last; deadR the region's
+	// dead ranges when skip, rangeUB their bounds.
+	lists   []bm25Weight
+	deadR   []uint64
+	rangeUB []float64
+	skip    bool
 }
 
 var bm25ScratchPool freeList
@@ -972,6 +989,10 @@ func (sc *bm25Scratch) release() {
 // index of the next pair of the postings' tfs and of the next of tf > 1.
 type bm25Cursor struct {
 	off, e, i, j uint32
+	// A list with a table (bm25seek.go) walks by it: tab, and the
+	// offset in it of its next record.
+	tab  []uint32
+	soff uint32
 }
 
 // run walks and ranks the entries region by region (bm25Region) and
@@ -1005,9 +1026,36 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 		}
 		lists = js.walk
 	}
+	// With tables (bm25seek.go), the lists that have one go last.
+	ns := len(lists)
+	if js == nil && ix.bm.seek != nil && s.n > 0 {
+		ls, tabled := sc.lists[:0], 0
+		for _, r := range lists {
+			if ix.bm.seek.table(r.t) == nil {
+				ls = append(ls, r)
+			}
+		}
+		ns = len(ls)
+		for _, r := range lists {
+			if ix.bm.seek.table(r.t) != nil {
+				ls = append(ls, r)
+				tabled += ix.postLen(r.t)
+			}
+		}
+		sc.lists = ls
+		if tabled >= bm25SkipBytes {
+			lists = ls
+		} else {
+			ns = len(lists)
+		}
+	}
 	cur := sc.cur[:0]
-	for _, r := range lists {
-		cur = append(cur, bm25Cursor{i: ix.bm.postAt[r.t], j: ix.bm.postManyAt[r.t]})
+	for li, r := range lists {
+		c := bm25Cursor{i: ix.bm.postAt[r.t], j: ix.bm.postManyAt[r.t]}
+		if li >= ns {
+			c.tab = ix.bm.seek.table(r.t)
+		}
+		cur = append(cur, c)
 	}
 	sc.cur = cur
 	total := 0
@@ -1016,6 +1064,13 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 	}
 	sc.split = js == nil && total >= bm25SplitBytes && len(lists) > 1
 	sc.floor(lists)
+	if ns < len(lists) {
+		bq.seekSat = seekSat(bq.seekSat, bq.kA, bq.kB)
+	}
+	if ns < len(lists) && len(sc.rangeUB) < bm25Region/64 {
+		sc.rangeUB = make([]float64, bm25Region/64)
+		sc.deadR = make([]uint64, rangeWords())
+	}
 	done := walked == nil
 	n := ix.Len()
 	for lo := 0; lo < n; lo += bm25Region {
@@ -1025,14 +1080,31 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 		}
 		sc.clear()
 		sc.lo, sc.hi = uint32(lo), uint32(hi)
-		sc.walkRegion(lim, lists, js, uint32(hi), uint32(min(hi+bm25Region, n)))
+		sc.skip = false
+		if ns < len(lists) {
+			// The short lists, then the ranges' bounds, then the
+			// long lists past the dead ranges; no walk ahead, as the
+			// next region's dead ranges are not known yet.
+			sc.walkRegion(lim, lists[:ns], 0, nil, uint32(hi), uint32(hi))
+			sc.skip = sc.deadRanges(lists, ns)
+			sc.walkRegion(lim, lists, ns, nil, uint32(hi), uint32(hi))
+			if sc.skip {
+				sc.dropDead()
+			}
+		} else {
+			sc.walkRegion(lim, lists, 0, js, uint32(hi), uint32(min(hi+bm25Region, n)))
+		}
 		if !done && hi == n {
 			done = true
 			walked()
 		}
 		sc.rank(lim)
 		copy(sc.seen[lo/64:], sc.marked[:(hi-lo+63)/64])
+		if sc.skip {
+			sc.markDead()
+		}
 	}
+	sc.skip = false
 	if !done {
 		walked()
 	}
@@ -1045,11 +1117,14 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 // the lists' cursors; on two cores when one is free (bm25split.go: the
 // helper may then walk the next region, nlo..nhi-1, while this one is
 // ranked).
-func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratch, nlo, nhi uint32) {
-	if js == nil && sc.split && sc.walkSplit(lim, lists, nlo, nhi) {
+func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, from int, js *scratch, nlo, nhi uint32) {
+	if from >= len(lists) {
 		return
 	}
-	for li := range lists {
+	if js == nil && sc.split && sc.walkSplit(lim, lists, from, nlo, nhi) {
+		return
+	}
+	for li := from; li < len(lists); li++ {
 		if lim.stop() {
 			break
 		}
@@ -1061,12 +1136,16 @@ func (sc *bm25Scratch) walkRegion(lim *scanLimit, lists []bm25Weight, js *scratc
 // entries of the region lo..hi-1 into acc, marked and bmax, from the
 // list's cursor, and moves the cursor to the region's end.
 func (sc *bm25Scratch) walkList(li int, r bm25Weight, lo, hi uint32, acc []int64, marked []uint64, bmax []int64, js *scratch) {
+	c := &sc.cur[li]
+	if c.tab != nil {
+		sc.walkSeek(li, r, lo, hi, acc, marked, bmax)
+		return
+	}
 	s := &sc.scan
 	ix, bq := s.ix, s.bq
 	dl, bm := ix.bm.dl, &ix.bm
 	kA, kB := bq.kA, bq.kB
 	many := bm.postTF.many
-	c := &sc.cur[li]
 	b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]
 	e, i, j, off := c.e, c.i, c.j, 0
 	for off < len(b) {

@@ -628,6 +628,16 @@ func TestRankAllocs(t *testing.T) {
 	bm25SplitBytes, canHelpBM25 = 0, func() bool { return true }
 	bm25Allocs("on two goroutines")
 	bm25SplitBytes = splitBytes
+	// With the long lists' tables (bm25seek.go) on every list, bounding
+	// the ranges, on one goroutine and on two.
+	seekMin, skipBytes := bm25SeekMin, bm25SkipBytes
+	defer func() { bm25SeekMin, bm25SkipBytes, s.base.bm.seek = seekMin, skipBytes, nil }()
+	bm25SeekMin, bm25SkipBytes = 1, 0
+	s.base.bm.seek = s.base.buildBM25Seek()
+	bm25Allocs("with the long lists' tables")
+	bm25SplitBytes = 0
+	bm25Allocs("with the long lists' tables on two goroutines")
+	bm25SplitBytes = splitBytes
 	// The joint ranking of mode hybrid: its two lists.
 	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})
 	n := testing.AllocsPerRun(50, func() {

@@ -70,6 +70,7 @@ func (sc *bm25Scratch) floor(lists []bm25Weight) {
 			break
 		}
 	}
+	cand = ix.ownFileCandidates(s.q, cand, limit, s.nodes)
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	sc.cand = cand
@@ -157,4 +158,29 @@ func (ix *Index) bm25Fwd(bq *bm25Query, e uint32, k float64, v *entryView) int64
 	}
 	bq.fwdHit = hit[:0]
 	return sum
+}
+
+// ownFileCandidates appends to cand up to limit entries of the query's own
+// file that do not leak, the last ones before the cursor (examining at
+// most 8 limit from the file's end): the best entries of a long query are
+// often in its own file, and with the ranges the long lists' tables let
+// the walk leave out (bm25seek.go), a higher floor leaves out more.
+func (ix *Index) ownFileCandidates(q *Query, cand []uint32, limit int, v *entryView) []uint32 {
+	fi, ok := ix.byPath[q.Path]
+	if !ok || q.Path == "" {
+		return cand
+	}
+	lo, hi := ix.files[fi].entryBase, uint32(ix.Len())
+	if int(fi)+1 < len(ix.files) {
+		hi = ix.files[fi+1].entryBase
+	}
+	took := 0
+	for e, tries := hi, 0; e > lo && took < limit && tries < 8*limit; tries++ {
+		e--
+		if !ix.leaks(q, e, v) {
+			cand = append(cand, e)
+			took++
+		}
+	}
+	return cand
 }

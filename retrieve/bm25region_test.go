@@ -70,21 +70,27 @@ func longQuery(r *rand.Rand, s *Snapshot, files, alphabet int) *Query {
 // two (bm25split.go, the helper taking lists in every region, and walking
 // the next region while one is ranked or not), BM25 and
 // mode hybrid's lists are exactly the definitions', over random indexes,
-// indexes of two
+// with the long lists' tables (bm25seek.go) given to lists of any length
+// or none and bounding every ranking's ranges or none, indexes of two
 // languages (queries of either or none) and snapshots (masked files, a
 // delta with its own token ids), with long queries and small alphabets
-// (ties).
+// (ties). It fails when fewer than a hundredth of the rankings leave a
+// range out.
 func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 	region, floorBytes, splitBytes, canHelp := bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25
+	seekMin, skipBytes := bm25SeekMin, bm25SkipBytes
 	defer func() {
 		bm25Region, bm25FloorBytes, bm25SplitBytes, canHelpBM25, bm25WaitHelper, bm25Ahead = region, floorBytes, splitBytes, canHelp, false, true
+		bm25SeekMin, bm25SkipBytes = seekMin, skipBytes
 	}()
 	canHelpBM25, bm25WaitHelper = func() bool { return true }, true
 	r := rand.New(rand.NewPCG(31, 32))
 	several := 0 // rankings of several regions
 	floors := 0  // rankings with a floor
+	skipped := 0 // rankings that left a range out
 	for trial := range 60 {
 		alphabet := 3 + r.IntN(80)
+		bm25SeekMin = []int{1, 1, 16, seekMin}[r.IntN(4)]
 		var s *Snapshot
 		var files int
 		switch trial % 3 {
@@ -105,6 +111,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 			bm25FloorBytes = []int{0, floorBytes}[r.IntN(2)]
 			bm25SplitBytes = []int{0, splitBytes}[r.IntN(2)]
 			bm25Ahead = r.IntN(3) > 0
+			bm25SkipBytes = []int{0, 0, skipBytes}[r.IntN(3)]
 			if s.base.Len() > bm25Region {
 				several++
 			}
@@ -113,8 +120,12 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 				q.Language = []string{"", "python", "java"}[r.IntN(3)]
 			}
 			n := 1 + r.IntN(20)
-			what := fmt.Sprintf("trial %d query %d n %d region %d floor %d split %d ahead %v", trial, qi, n, bm25Region, bm25FloorBytes, bm25SplitBytes, bm25Ahead)
+			what := fmt.Sprintf("trial %d query %d n %d region %d floor %d split %d ahead %v tables %d skip %d", trial, qi, n, bm25Region, bm25FloorBytes, bm25SplitBytes, bm25Ahead, bm25SeekMin, bm25SkipBytes)
+			left := bm25SkippedRanges.Load()
 			got, st, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
+			if bm25SkippedRanges.Load() > left {
+				skipped++
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,6 +147,10 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 	if floors < 60*20/8 {
 		t.Errorf("%d of %d rankings with a floor, want an eighth at least", floors, 60*20)
 	}
+	if skipped < 60*20/100 {
+		t.Errorf("%d of %d rankings left a range out, want a hundredth at least", skipped, 60*20)
+	}
+	t.Logf("%d of %d rankings left a range out", skipped, 60*20)
 }
 
 // testHybridWalks checks mode hybrid's lists, of the joint walk and of

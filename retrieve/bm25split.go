@@ -126,7 +126,7 @@ const (
 
 // arm hands the lists of the region lo..hi-1 to a helper; it reports
 // false, having armed nothing, when every helper is busy.
-func (sc *bm25Scratch) arm(lim *scanLimit, lists []bm25Weight, lo, hi uint32) bool {
+func (sc *bm25Scratch) arm(lim *scanLimit, lists []bm25Weight, from int, lo, hi uint32) bool {
 	h := sc.help
 	if h == nil {
 		h = &bm25Helper{}
@@ -137,7 +137,7 @@ func (sc *bm25Scratch) arm(lim *scanLimit, lists []bm25Weight, lo, hi uint32) bo
 		h.marked = make([]uint64, len(sc.marked))
 		h.bmax = make([]int64, len(sc.bmax))
 	}
-	h.next.Store(0)
+	h.next.Store(int32(from))
 	h.lists, h.lim, h.failed, h.dirty = lists, *lim, nil, true
 	h.lo, h.hi = lo, hi
 	h.gen++
@@ -192,8 +192,8 @@ func (sc *bm25Scratch) dropHelper() {
 // nlo..nhi-1 (none when empty), if a core is still free: the helper walks
 // its lists while the caller ranks this region, and the caller takes the
 // lists left when it is done.
-func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight, nlo, nhi uint32) bool {
-	if h := sc.help; (h == nil || !h.pending) && (!canHelpBM25() || !sc.arm(lim, lists, sc.lo, sc.hi)) {
+func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight, from int, nlo, nhi uint32) bool {
+	if h := sc.help; (h == nil || !h.pending) && (!canHelpBM25() || !sc.arm(lim, lists, from, sc.lo, sc.hi)) {
 		return false
 	}
 	h := sc.help
@@ -239,7 +239,7 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight, nlo, nhi ui
 	h.lists = nil
 	sc.mergeHelper()
 	if sc.split && nlo < nhi && bm25Ahead && !lim.stop() && canHelpBM25() {
-		sc.arm(lim, lists, nlo, nhi)
+		sc.arm(lim, lists, from, nlo, nhi)
 	}
 	return true
 }

@@ -490,6 +490,7 @@ func (b *Builder) Finish() (*Index, error) {
 	if len(ix.explicit) == 0 {
 		ix.explicit = nil
 	}
+	ix.bm.seek = ix.buildBM25Seek()
 	return ix, nil
 }
 

@@ -51,7 +51,19 @@ import (
 // for the tokens of either mask). A reader refuses them without a second
 // mask (their lists leave out its tokens); an index read from a file
 // without them goes without them; older readers ignore them, so they too
-// need no new version.
+// need no new version. So may BM25's tables of the long lists
+// (bm25seek.go): "ix.bm25.seekTok" (uint32, the tokens given a table,
+// ascending, none with a mask bit), "ix.bm25.seekOff" (uint32 per token
+// and one more: the index of its first record in "ix.bm25.seek", the last
+// the number of records) and "ix.bm25.seek" (uint32, three per record, a
+// record per range of 64 entries the token's postings hold entries of:
+// the range, the offset of its first posting in the token's postings, and
+// count-1 | (last entry - 64 range)<<8 | tf class<<16 | dl class<<24).
+// Opening checks the order and the offsets; BM25's first use checks the
+// three sections' checksums and ranks without the tables when one fails,
+// and a walk that finds a record out of step with its postings fails with
+// ErrDamaged. A file without them is ranked without them; older readers
+// ignore them, so they need no new version.
 //
 // Layout 2 stores the sources in frames (source.go): "ix.src" holds each
 // file's frames one after another, each an S2 block. The frame table is
@@ -77,6 +89,11 @@ const maxSource = 1 << 30
 // writeSecondMask says whether WriteTo stores the second mask; the tests
 // turn it off to write a file as those before it.
 var writeSecondMask = true
+
+// writeBM25Seek says whether WriteTo stores BM25's tables of long lists
+// (bm25seek.go); the tests turn it off to write a file as those before
+// them.
+var writeBM25Seek = true
 
 // mappedVersion is the version of the sections' layout; a reader reads
 // files of layout 1 too.
@@ -205,6 +222,11 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 			mapfile.Put(w, "ix.long.off", lp.all)
 			w.Section("ix.long.post", lp.post)
 		}
+	}
+	if sk := ix.bm.seek; sk != nil && writeBM25Seek {
+		mapfile.Put(w, "ix.bm25.seekTok", sk.tok)
+		mapfile.Put(w, "ix.bm25.seekOff", sk.off)
+		mapfile.Put(w, "ix.bm25.seek", sk.rec)
 	}
 	if ix.vec.dim > 0 {
 		mapfile.Put(w, "ix.vec.vals", ix.vec.vals)
@@ -366,6 +388,9 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 		// then, without them (deriving them costs about 0.6 s on the
 		// JDK index).
 		ix.long.once.Do(func() {})
+	}
+	if m.Has("ix.bm25.seekTok") {
+		errs = append(errs, ix.openBM25Seek(m, get, nVocab))
 	}
 	if dim > 0 {
 		ix.vec.dim = dim
