@@ -549,9 +549,6 @@ type bm25Query struct {
 	fwdShift uint
 	fwdTF    []uint32
 	fwdHit   []int32
-	// seekSat bounds the saturation of the long lists' records
-	// (bm25seek.go), when the ranking takes them.
-	seekSat []float64
 }
 
 // bm25Levels is the number of steps of bm25Query.levels.
@@ -680,6 +677,7 @@ type bm25Scratch struct {
 	deadR   []uint64
 	rangeUB []float64
 	skip    bool
+	seekSat []float64 // the bounds of the records' saturation (seekSat)
 }
 
 var bm25ScratchPool freeList
@@ -1065,7 +1063,7 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 	sc.split = js == nil && total >= bm25SplitBytes && len(lists) > 1
 	sc.floor(lists)
 	if ns < len(lists) {
-		bq.seekSat = seekSat(bq.seekSat, bq.kA, bq.kB)
+		sc.seekSat = seekSat(sc.seekSat, bq.kA, bq.kB)
 	}
 	if ns < len(lists) && len(sc.rangeUB) < bm25Region/64 {
 		sc.rangeUB = make([]float64, bm25Region/64)

@@ -208,7 +208,7 @@ func (sc *bm25Scratch) deadRanges(lists []bm25Weight, ns int) bool {
 	clear(ub)
 	has := sc.deadR[:(nr+63)/64] // first: the ranges a long list holds postings in
 	clear(has)
-	sat := bq.seekSat
+	sat := sc.seekSat
 	up := s.unitUp
 	for li := ns; li < len(lists); li++ {
 		c := &sc.cur[li]
