@@ -1139,13 +1139,21 @@ func (sc *bm25Scratch) walkList(li int, r bm25Weight, lo, hi uint32, acc []int64
 		sc.walkSeek(li, r, lo, hi, acc, marked, bmax)
 		return
 	}
+	c.off, c.e, c.i, c.j = sc.walkPostings(r, c.off, c.e, c.i, c.j, lo, hi, acc, marked, bmax, js)
+}
+
+// walkPostings adds the terms of token r's postings from offset off (the
+// entry before it e, its pair of tfs the i-th, the j-th of tf > 1 the next
+// of those) up to the first of an entry of hi or more into acc, marked and
+// bmax of the region from lo, and returns where it stopped.
+func (sc *bm25Scratch) walkPostings(r bm25Weight, off0, e, i, j, lo, hi uint32, acc []int64, marked []uint64, bmax []int64, js *scratch) (_, _, _, _ uint32) {
 	s := &sc.scan
 	ix, bq := s.ix, s.bq
 	dl, bm := ix.bm.dl, &ix.bm
 	kA, kB := bq.kA, bq.kB
 	many := bm.postTF.many
-	b := ix.post[ix.postOff[r.t]+c.off : ix.postOff[r.t+1]]
-	e, i, j, off := c.e, c.i, c.j, 0
+	b := ix.post[ix.postOff[r.t]+off0 : ix.postOff[r.t+1]]
+	off := 0
 	for off < len(b) {
 		ne, k := e+uint32(b[off]), 1
 		if b[off] >= 0x80 {
@@ -1181,8 +1189,7 @@ func (sc *bm25Scratch) walkList(li int, r bm25Weight, lo, hi uint32, acc []int64
 			bmax[x/blockSize] = max(bmax[x/blockSize], a)
 		}
 	}
-	c.off += uint32(off)
-	c.e, c.i, c.j = e, i, j
+	return off0 + uint32(off), e, i, j
 }
 
 // seed scores first the n entries of the region with the largest rare

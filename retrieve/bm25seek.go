@@ -305,14 +305,10 @@ func (sc *bm25Scratch) markDead() {
 // past the dead ones. A record that does not match the postings it
 // covers is damage.
 func (sc *bm25Scratch) walkSeek(li int, r bm25Weight, lo, hi uint32, acc []int64, marked []uint64, bmax []int64) {
-	s := &sc.scan
-	ix, bq := s.ix, s.bq
-	dl, bm := ix.bm.dl, &ix.bm
-	kA, kB := bq.kA, bq.kB
-	many := bm.postTF.many
+	bm := &sc.scan.ix.bm
 	c := &sc.cur[li]
-	b := ix.post[ix.postOff[r.t]:ix.postOff[r.t+1]]
-	e, i, j, off := c.e, c.i, c.j, int(c.off)
+	n := sc.scan.ix.postLen(r.t)
+	off, e, i, j := c.off, c.e, c.i, c.j
 	tab := c.tab
 	at := int(c.soff)
 	for ; at < len(tab); at += 3 {
@@ -322,11 +318,11 @@ func (sc *bm25Scratch) walkSeek(li int, r bm25Weight, lo, hi uint32, acc []int64
 		}
 		p := tab[at+2]
 		count, last := p&63+1, rg<<6|p>>8&63
-		end := len(b)
+		end := uint32(n)
 		if at+3 < len(tab) {
-			end = int(tab[at+4])
+			end = tab[at+4]
 		}
-		if rg<<6 < lo || int(tab[at+1]) != off || end > len(b) {
+		if rg<<6 < lo || tab[at+1] != off || end > uint32(n) {
 			panic(damaged("bm25 table out of step with its postings"))
 		}
 		if sc.isDead(rg) {
@@ -335,39 +331,16 @@ func (sc *bm25Scratch) walkSeek(li int, r bm25Weight, lo, hi uint32, acc []int64
 			e, off = last, end
 			continue
 		}
-		for range count {
-			ne, k := e+uint32(b[off]), 1
-			if b[off] >= 0x80 {
-				v, l := uvarint(b[off:])
-				ne, k = e+uint32(v), l
-			}
-			e, off = ne, off+k
-			tf := uint32(1)
-			if many[i/64]>>(i%64)&1 != 0 {
-				tf = bm.postTF.tfMany(i, j)
-				j++
-			}
-			i++
-			d := uint32(dl[e])
-			if d == math.MaxUint16 {
-				d = bm.dlBig[e]
-			}
-			if t := roundTerm(bm25Raw(r.w, tf, kA+kB*float64(d))); t > 0 {
-				y := e - lo
-				a := acc[y] + t
-				acc[y] = a
-				marked[y/64] |= 1 << (y % 64)
-				bmax[y/blockSize] = max(bmax[y/blockSize], a)
-			}
-		}
-		if off != end || e != last {
+		i0 := i
+		off, e, i, j = sc.walkPostings(r, off, e, i, j, lo, (rg+1)<<6, acc, marked, bmax, nil)
+		if off != end || e != last || i-i0 != count {
 			panic(damaged("bm25 table out of step with its postings"))
 		}
 	}
-	if at == len(tab) && (off != len(b) || i != bm.postAt[r.t]+bm.df[r.t]) {
+	if at == len(tab) && (off != uint32(n) || i != bm.postAt[r.t]+bm.df[r.t]) {
 		panic(damaged("bm25 table out of step with its postings"))
 	}
-	c.off, c.e, c.i, c.j = uint32(off), e, i, j
+	c.off, c.e, c.i, c.j = off, e, i, j
 	c.soff = uint32(at)
 }
 

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/graphcoder/graphcoder/ccg"
-	"github.com/graphcoder/graphcoder/slice"
 )
 
 // topicFile is randomFile with the words of one topic of a large
@@ -42,17 +39,8 @@ func topicFile(r *rand.Rand, path string, n, alphabet, topic int) *File {
 		f.Lines = append(f.Lines, strings.Join(words, " "))
 		slices.Sort(ids)
 		f.Stmts = append(f.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: slices.Compact(ids)})
-		lo := max(0, i-r.IntN(4))
-		e := Entry{Target: uint32(i)}
-		for j := lo; j <= i; j++ {
-			e.Nodes = append(e.Nodes, uint32(j))
-			e.Hop = append(e.Hop, uint8(i-j))
-			if j > lo {
-				e.Edges = append(e.Edges, slice.Edge{From: uint16(j - lo - 1), To: uint16(j - lo), Type: ccg.CF})
-			}
-		}
-		f.Entries = append(f.Entries, e)
 	}
+	f.Entries = chainEntries(r, n)
 	return f
 }
 

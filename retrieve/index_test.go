@@ -47,6 +47,14 @@ func randomFile(r *rand.Rand, path string, n, alphabet int) *File {
 		slices.Sort(ids)
 		f.Stmts = append(f.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: slices.Compact(ids)})
 	}
+	f.Entries = chainEntries(r, n)
+	return f
+}
+
+// chainEntries returns an entry per statement of n, each a chain of CF
+// edges from up to 3 statements before it.
+func chainEntries(r *rand.Rand, n int) []Entry {
+	var out []Entry
 	for i := 0; i < n; i++ {
 		lo := max(0, i-r.IntN(4))
 		e := Entry{Target: uint32(i)}
@@ -57,9 +65,9 @@ func randomFile(r *rand.Rand, path string, n, alphabet int) *File {
 				e.Edges = append(e.Edges, slice.Edge{From: uint16(j - lo - 1), To: uint16(j - lo), Type: ccg.CF})
 			}
 		}
-		f.Entries = append(f.Entries, e)
+		out = append(out, e)
 	}
-	return f
+	return out
 }
 
 func randomIndex(t testing.TB, r *rand.Rand, files, stmts, alphabet int) *Index {
