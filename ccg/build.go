@@ -14,18 +14,36 @@ import (
 // the control flow is built, before the dependences: the heap may grow
 // by as much as it holds after a collection before the next. No file of
 // the Python standard library or the JDK has this many statements, and a
-// collection costs milliseconds.
-const collectFrom = 8192
+// collection costs milliseconds. (A variable for the tests.)
+var collectFrom = 8192
 
 // Build returns the code context graph of f: one vertex per statement (ids
 // in lang.Walk pre-order) and its CF, CD and DD edges. It never fails: a
 // statement the builder does not understand is a plain sequential vertex.
-func Build(f *lang.File) *Graph {
+// It does not change f.
+func Build(f *lang.File) *Graph { return build(f, false) }
+
+// BuildConsuming is Build for a caller that is done with f's statement
+// tree: for a file of collectFrom statements or more it takes the tree
+// apart while it numbers the vertices (f.Stmts and every statement list
+// of the tree hold nil afterwards), so that the statements numbered so
+// far are collected before the vertices are grown to their number, and
+// the whole tree is never in the heap beside all the vertices.
+func BuildConsuming(f *lang.File) *Graph { return build(f, true) }
+
+func build(f *lang.File, consume bool) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
 	n := 0
 	lang.Walk(f.Stmts, func(*lang.Stmt) { n++ })
-	b := &cfgBuilder{lines: f.Lines, nodes: make([]Node, 0, n), pendingLoop: none, python: f.Language == "python",
+	b := &cfgBuilder{lines: f.Lines, pendingLoop: none, python: f.Language == "python",
 		ecma: f.Language == "javascript" || f.Language == "typescript"}
+	if b.consume = consume && n >= collectFrom; b.consume {
+		// Room for two thirds: the vertices grow to n once, after a
+		// collection of the statements numbered by then (number1).
+		b.nodes, b.total = make([]Node, 0, 2*n/3+1), n
+	} else {
+		b.nodes = make([]Node, 0, n)
+	}
 	b.t = idTree{lists: make([]int32, 0, n), body: make([]span, 0, n), clause: make([]int32, 0, n), inline: make([]bool, 0, n)}
 	top := b.t.list(b.number(f.Stmts, NoScope))
 	// The statement tree is not read past this point: the vertices and

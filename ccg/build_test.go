@@ -3,6 +3,7 @@ package ccg
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -434,5 +435,31 @@ func TestDDSparseAgrees(t *testing.T) {
 	}
 	if withDD < 60 {
 		t.Errorf("only %d of 80 files have DD edges", withDD)
+	}
+}
+
+// BuildConsuming gives Build's graph, target included, whether it takes
+// the statement tree apart as it numbers the vertices (here from one
+// statement on) or not, and leaves nil in the lists it took apart.
+func TestBuildConsumingAgrees(t *testing.T) {
+	defer func(n int) { collectFrom = n }(collectFrom)
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := range 80 {
+		f := ccgtest.RandomFile(r, 30+r.IntN(300), []string{"python", "java"}[i%2])
+		collectFrom = 1 << 30
+		want := Build(f)
+		if i%4 != 3 {
+			collectFrom = 1 // consumed; else not, being below collectFrom
+		}
+		got := BuildConsuming(f)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("file %d: BuildConsuming's graph differs from Build's", i)
+		}
+		if want, got := want.AppendTarget(), got.AppendTarget(); want != got || !reflect.DeepEqual(got, want) {
+			t.Fatalf("file %d: the targets differ", i)
+		}
+		if consumed := i%4 != 3; consumed != !slices.ContainsFunc(f.Stmts, func(s *lang.Stmt) bool { return s != nil }) {
+			t.Fatalf("file %d: consumed %v, but f.Stmts holds %v", i, consumed, f.Stmts)
+		}
 	}
 }

@@ -39,11 +39,15 @@ func (f *frame) named(label string) bool {
 // whose normal completion flows into the next statement) through each
 // block.
 type cfgBuilder struct {
-	lines  []string
-	nodes  []Node
-	t      idTree  // the statement tree in vertex ids
-	stack  []int32 // number's scratch
-	python bool
+	lines []string
+	nodes []Node
+	t     idTree  // the statement tree in vertex ids
+	stack []int32 // number's scratch
+	// consume is set when number takes the statement tree apart as it
+	// goes (BuildConsuming) and total is then the number of statements.
+	consume bool
+	total   int
+	python  bool
 	// ecma is set for JavaScript and TypeScript, whose catch clauses
 	// catch every exception.
 	ecma bool

@@ -1,6 +1,10 @@
 package ccg
 
-import "github.com/graphcoder/graphcoder/lang"
+import (
+	"runtime"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
 
 // none stands for an absent statement (a nil *lang.Stmt) in an idTree.
 const none int32 = -1
@@ -66,12 +70,16 @@ func (t *idTree) inner(v int32) []span {
 
 // number assigns vertex ids in lang.Walk pre-order, makes the vertices,
 // recording each statement's scope, and the tree of their ids; it
-// returns the span of stmts.
+// returns the span of stmts. With b.consume set, it lets go of each
+// statement of stmts once numbered.
 func (b *cfgBuilder) number(stmts []*lang.Stmt, scope int32) span {
 	at := len(b.stack)
-	for _, s := range stmts {
+	for i, s := range stmts {
 		id := b.number1(s, scope)
 		b.stack = append(b.stack, id)
+		if b.consume {
+			stmts[i] = nil
+		}
 	}
 	sp := span{int32(len(b.t.lists)), int32(len(b.stack) - at)}
 	b.t.lists = append(b.t.lists, b.stack[at:]...)
@@ -84,6 +92,13 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) int32 {
 		return none
 	}
 	id := int32(len(b.nodes))
+	if b.consume && len(b.nodes) == cap(b.nodes) {
+		// The statements numbered so far are garbage but for the
+		// ancestors of s: collected before the vertices grow to their
+		// number, they make room for them.
+		runtime.GC()
+		b.nodes = append(make([]Node, 0, b.total), b.nodes...)
+	}
 	b.nodes = append(b.nodes, Node{
 		Kind: s.Kind, Type: s.Type,
 		StartRow: s.StartRow, EndRow: s.EndRow,

@@ -75,7 +75,7 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 		// The symbols, a quarter of the statement tree, once encoded.
 		runtime.GC()
 	}
-	g := ccg.Build(f)
+	g := ccg.BuildConsuming(f)
 	// The index needs the graph's adjacency (the slicer's) and vertices,
 	// never its edge list and the DD edges' variable names.
 	g.Edges, g.Vars = nil, nil
