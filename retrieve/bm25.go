@@ -1065,9 +1065,9 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 	if ns < len(lists) {
 		sc.seekSat = seekSat(sc.seekSat, bq.kA, bq.kB)
 	}
-	if ns < len(lists) && len(sc.rangeUB) < bm25Region/64 {
-		sc.rangeUB = make([]float64, bm25Region/64)
-		sc.deadR = make([]uint64, rangeWords())
+	if nr := (min(ix.Len(), bm25Region) + 63) / 64; ns < len(lists) && len(sc.rangeUB) < nr {
+		sc.rangeUB = make([]float64, nr)
+		sc.deadR = make([]uint64, (nr+63)/64)
 	}
 	done := walked == nil
 	n := ix.Len()

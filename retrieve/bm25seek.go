@@ -190,9 +190,6 @@ func seekSat(dst []float64, kA, kB float64) []float64 {
 	return dst
 }
 
-// rangeWords is the number of words of a region's bit set of ranges.
-func rangeWords() int { return (bm25Region/64 + 63) / 64 }
-
 // deadRanges sets sc.deadR to the ranges of the region that hold no entry
 // of the n best (see the top of this file), once the heap is full or
 // bound, from the short lists' sums walked and the records of the long
