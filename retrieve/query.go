@@ -646,10 +646,17 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 				if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
 					continue
 				}
+				// A block no posting touched (most of those that pass
+				// are such: their entries share only mask tokens with
+				// the query) has counts of 0 and no seed, so its counts
+				// are not read: a cache miss a block.
+				touched := bmax[b] != 0
 				for e := lo; e < hi; e++ {
-					inter := counts[e]
-					if inter&seededFlag != 0 {
-						continue
+					inter := uint32(0)
+					if touched {
+						if inter = counts[e]; inter&seededFlag != 0 {
+							continue
+						}
 					}
 					l := keyLen[e]
 					if l < wlo || l > whi {
