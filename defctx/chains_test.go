@@ -14,7 +14,7 @@ import (
 
 // appendChains, reusing its chains and arena from text to text as
 // Collect does, reads the chains the reference (chainsRef, each path's
-// parts a slice of its own, as chains read them before the arena) reads:
+// parts a slice of its own, as the paths were read before the arena) reads:
 // on random texts of names, dots, calls, literals and comments and on
 // the lines of some standard-library modules; every chain's parts are
 // still right once the whole text is read (a later path, or the
@@ -63,7 +63,7 @@ func sameChains(a, b []chain) bool {
 	return slices.EqualFunc(a, b, func(x, y chain) bool { return x.call == y.call && slices.Equal(x.parts, y.parts) })
 }
 
-// chainsRef is chains as it was before the arena (appendChains), each
+// chainsRef reads the paths as appendChains did before the arena, each
 // path's parts a slice of its own: the reference of TestAppendChains.
 func chainsRef(text, comment string, out []chain) []chain {
 	start := len(out)

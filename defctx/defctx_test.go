@@ -144,7 +144,8 @@ func TestChains(t *testing.T) {
 		{`if (sb.length() > 0) {`, "if() sb.length()"}, // keywords are dropped when resolved
 	} {
 		var got []string
-		for _, ch := range chains(tc.text, "#", nil) {
+		chs, _ := appendChains(tc.text, "#", nil, nil)
+		for _, ch := range chs {
 			s := strings.Join(ch.parts, ".")
 			if ch.call {
 				s += "()"
@@ -152,7 +153,7 @@ func TestChains(t *testing.T) {
 			got = append(got, s)
 		}
 		if strings.Join(got, " ") != tc.want {
-			t.Errorf("chains(%q) = %q, want %q", tc.text, strings.Join(got, " "), tc.want)
+			t.Errorf("appendChains(%q) = %q, want %q", tc.text, strings.Join(got, " "), tc.want)
 		}
 	}
 }

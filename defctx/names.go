@@ -44,20 +44,15 @@ func closeParen(text string, open int) int {
 	return -1
 }
 
-// chains returns the access paths of text, outside string literals and
-// line comments (behind comment), in order. Numbers are skipped; a path
-// after a '.' that follows something else than a name (f().x, "s".y) is
-// not read. Each path is read once; a called one stays called.
-func chains(text, comment string, out []chain) []chain {
-	out, _ = appendChains(text, comment, out, nil)
-	return out
-}
-
-// appendChains appends the chains of text to out, their parts to arena
-// (each chain's parts a piece of it, capacity clipped), and returns both:
-// a caller that reads one text's chains at a time reuses the two, so a
-// path read costs no allocation of its own. The chains' parts stay valid
-// until arena is reused.
+// appendChains appends the access paths of text, outside string literals
+// and line comments (behind comment), in order, to out. Numbers are
+// skipped; a path after a '.' that follows something else than a name
+// (f().x, "s".y) is not read. Each path is read once; a called one stays
+// called. The paths' parts go to arena (each chain's parts a piece of it,
+// capacity clipped), and both are returned: a caller that reads one
+// text's chains at a time reuses the two, so a path read costs no
+// allocation of its own. The chains' parts stay valid until arena is
+// reused.
 func appendChains(text, comment string, out []chain, arena []string) ([]chain, []string) {
 	start := len(out)
 	prevNew := false
