@@ -12,12 +12,7 @@ import (
 // string concatenation: the reference appendBlock must give.
 func renderedBlock(layout Layout, p string, b *Block) string {
 	var s strings.Builder
-	line := func(l string) string {
-		if l == "" {
-			return p + "\n"
-		}
-		return p + " " + l + "\n"
-	}
+	line := func(l string) string { return commentedRef(p, l) + "\n" }
 	switch {
 	case layout == Files:
 		s.WriteString(b.Path + "\n")
@@ -40,6 +35,15 @@ func renderedBlock(layout Layout, p string, b *Block) string {
 		s.WriteString(p + " " + separator + "\n")
 	}
 	return s.String()
+}
+
+// commentedRef is a line behind the comment prefix p (p alone for an
+// empty line), without its newline.
+func commentedRef(p, l string) string {
+	if l == "" {
+		return p
+	}
+	return p + " " + l
 }
 
 // The counts the assembler takes without making strings (countLine,
@@ -85,7 +89,7 @@ func TestCountRendered(t *testing.T) {
 						for _, l := range b.Lines {
 							rl := l
 							if layout != Files {
-								rl = strings.TrimSuffix(renderedBlock(Paper, p, &Block{Source: Definition, Lines: []string{l}})[len(p+" definitions in :\n"):], "\n")
+								rl = commentedRef(p, l)
 							}
 							if got, w := a.countLine(l), ref.count(rl); got != w {
 								t.Fatalf("%v %q: countLine(%q) = %d, want %d (of %q)", layout, p, l, got, w, rl)
