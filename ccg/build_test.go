@@ -440,7 +440,8 @@ func TestDDSparseAgrees(t *testing.T) {
 
 // BuildConsuming gives Build's graph, target included, whether it takes
 // the statement tree apart as it numbers the vertices (here from one
-// statement on) or not, and leaves nil in the lists it took apart.
+// statement on) or not, and leaves nil in the lists it took apart; Build
+// leaves them as they were even from collectFrom statements on.
 func TestBuildConsumingAgrees(t *testing.T) {
 	defer func(n int) { collectFrom = n }(collectFrom)
 	r := rand.New(rand.NewPCG(13, 14))
@@ -448,15 +449,19 @@ func TestBuildConsumingAgrees(t *testing.T) {
 		f := ccgtest.RandomFile(r, 30+r.IntN(300), []string{"python", "java"}[i%2])
 		collectFrom = 1 << 30
 		want := Build(f)
-		if i%4 != 3 {
-			collectFrom = 1 // consumed; else not, being below collectFrom
+		collectFrom = 1
+		if got := Build(f); !reflect.DeepEqual(got, want) || !slices.ContainsFunc(f.Stmts, func(s *lang.Stmt) bool { return s != nil }) {
+			t.Fatalf("file %d: Build from collectFrom on changed the graph or took f apart", i)
+		}
+		if i%4 == 3 {
+			collectFrom = 1 << 30 // not consumed, being below collectFrom
 		}
 		got := BuildConsuming(f)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("file %d: BuildConsuming's graph differs from Build's", i)
 		}
-		if want, got := want.AppendTarget(), got.AppendTarget(); want != got || !reflect.DeepEqual(got, want) {
-			t.Fatalf("file %d: the targets differ", i)
+		if wantT, gotT := want.AppendTarget(), got.AppendTarget(); wantT != gotT || !reflect.DeepEqual(got, want) {
+			t.Fatalf("file %d: the targets or the graphs with them differ", i)
 		}
 		if consumed := i%4 != 3; consumed != !slices.ContainsFunc(f.Stmts, func(s *lang.Stmt) bool { return s != nil }) {
 			t.Fatalf("file %d: consumed %v, but f.Stmts holds %v", i, consumed, f.Stmts)
