@@ -551,9 +551,11 @@ func nameRefs(n int, names func(i int) []string) int {
 // file of many names grown as they come would allocate several times
 // their size on the way).
 func appendNames(dst []byte, n int, names func(i int) []string, ids map[string]int) []byte {
-	nRefs, nameBytes := nameRefs(n, names), 0
+	nRefs, nameBytes := 0, 0
 	for i := range n {
-		for _, d := range names(i) {
+		own := names(i)
+		nRefs += len(own)
+		for _, d := range own {
 			if _, ok := ids[d]; !ok {
 				ids[d] = len(ids)
 				nameBytes += len(d)
