@@ -267,15 +267,13 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	for _, x := range siteName {
 		sitesOf.off[x+1]++
 	}
-	for x := range nv {
-		sitesOf.off[x+1] += sitesOf.off[x]
-	}
+	sitesOf.offsets()
 	sitesOf.adj = make([]int32, len(siteName))
-	next := slices.Clone(sitesOf.off[:nv])
 	for k, x := range siteName {
-		sitesOf.adj[next[x]] = int32(k)
-		next[x]++
+		sitesOf.adj[sitesOf.off[x]] = int32(k)
+		sitesOf.off[x]++
 	}
+	sitesOf.rewind()
 	var usesOf csr // pairs: vertex, index among its Uses
 	usesOf.off = make([]int32, nv+1)
 	for y := range nodes {
@@ -283,19 +281,16 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 			usesOf.off[ids[u]+1] += 2
 		}
 	}
-	for x := range nv {
-		usesOf.off[x+1] += usesOf.off[x]
-	}
+	usesOf.offsets()
 	usesOf.adj = make([]int32, usesOf.off[nv])
-	copy(next, usesOf.off[:nv])
 	for y := range nodes {
 		for ui, u := range nodes[y].Uses {
-			x := ids[u]
-			usesOf.adj[next[x]], usesOf.adj[next[x]+1] = int32(y), int32(ui)
-			next[x] += 2
+			at := &usesOf.off[ids[u]]
+			usesOf.adj[*at], usesOf.adj[*at+1] = int32(y), int32(ui)
+			*at += 2
 		}
 	}
-	next = nil
+	usesOf.rewind()
 	var succ, pred csr
 	succ.fill(n, cfFrom, cfTo, false)
 	pred.fill(n, cfFrom, cfTo, true)

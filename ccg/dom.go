@@ -32,18 +32,28 @@ func (c *csr) fill(n int, from, to []int32, reverse bool) {
 	for _, a := range from {
 		c.off[a+1]++
 	}
-	for i := 1; i <= n; i++ {
-		c.off[i] += c.off[i-1]
-	}
+	c.offsets()
 	c.adj = grow(c.adj, len(from))
 	// Place edges using off[v] as a cursor, then shift the offsets back.
 	for i, a := range from {
 		c.adj[c.off[a]] = to[i]
 		c.off[a]++
 	}
-	for i := n; i > 0; i-- {
-		c.off[i] = c.off[i-1]
+	c.rewind()
+}
+
+// offsets turns the length of each row v, counted in c.off[v+1], into
+// the rows' offsets.
+func (c *csr) offsets() {
+	for i := 1; i < len(c.off); i++ {
+		c.off[i] += c.off[i-1]
 	}
+}
+
+// rewind restores the offsets after each c.off[v] served as the cursor
+// that placed row v, and so moved to the start of row v+1.
+func (c *csr) rewind() {
+	copy(c.off[1:], c.off)
 	c.off[0] = 0
 }
 
