@@ -134,8 +134,8 @@ func TestBuiltWindowedEqualsPlain(t *testing.T) {
 // (GRAPHCODER_BENCH_INDEX), query by query in five ways in turn: the
 // plain walk, the size window (sizefilter.go), the window with the bands
 // of long keys (longpost.go; none in a file written before them), and
-// each of the last two with the walk split over a second core
-// (splitwalk.go, when the rule allows it).
+// each of the last two with the walk and the scan split over a second
+// core (splitwalk.go, splitscan.go, when the rule allows it).
 // It reports the median, p95 and p99 of the wall time and of the CPU
 // time of the calling thread (Linux; the split's second goroutine not
 // counted), so that the tail the long queries make can be compared in
@@ -144,14 +144,21 @@ func BenchmarkBuiltJaccardTail(b *testing.B) {
 	ix := builtIndex(b)
 	s := &Snapshot{base: ix}
 	qs := builtQueries(b, s, ix, 500, 42)
-	sf, sw, lb := sizeFilterBytes, splitWalkBytes, longBytes
-	defer func() { sizeFilterBytes, splitWalkBytes, longBytes = sf, sw, lb }()
+	sf, sw, lb, ss := sizeFilterBytes, splitWalkBytes, longBytes, splitScanEntries
+	defer func() { sizeFilterBytes, splitWalkBytes, longBytes, splitScanEntries = sf, sw, lb, ss }()
 	ix.longPost()
 	variants := []struct {
 		name       string
 		sf, sw, lb int
 	}{{"plain", 1 << 62, 1 << 62, 1 << 62}, {"window", sf, 1 << 62, 1 << 62}, {"window+bands", sf, 1 << 62, lb},
 		{"window+split", sf, sw, 1 << 62}, {"window+bands+split", sf, sw, lb}}
+	// The split variants split the scan as well (splitscan.go).
+	scanSplit := func(sw int) int {
+		if sw == 1<<62 {
+			return 1 << 62
+		}
+		return ss
+	}
 	var names []string
 	for _, v := range variants {
 		names = append(names, v.name)
@@ -160,6 +167,7 @@ func BenchmarkBuiltJaccardTail(b *testing.B) {
 		b.Run(fmt.Sprintf("top-%d", n), func(b *testing.B) {
 			timeVariants(b, qs, names, func(i int, q *Query) error {
 				sizeFilterBytes, splitWalkBytes, longBytes = variants[i].sf, variants[i].sw, variants[i].lb
+				splitScanEntries = scanSplit(variants[i].sw)
 				_, _, err := Jaccard().Rank(context.Background(), s, q, n, time.Time{})
 				return err
 			})

@@ -265,6 +265,9 @@ type scratch struct {
 	walk  []bm25Weight // the postings a joint walk visits (bm25Scratch.walk)
 	heap  rankHeap[scored]
 	nodes entryView
+	// scan are the states of the Jaccard scan (splitscan.go): the
+	// caller's, and the second half's when it is split.
+	scan [2]jaccardScan
 
 	// lo and hi bound the key lengths of the entries the Jaccard scan
 	// scores (sizefilter.go): the counts of the others may be partial.
@@ -499,209 +502,43 @@ func (s scored) better(o scored) bool { return better(s, o) }
 // entries of the largest counts are scored first. The pass polls lim
 // every pollEvery entries.
 func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit, st *RankStats) []Hit {
-	n := uint32(len(q.Key))
-	h := sc.heap[:0]
-	// While the heap is full, an entry enters only when inter/union beats
-	// the root's i0/u0, or ties with it and has a smaller id than the
-	// root's e0.
-	var i0, u0 uint64
-	e0 := uint32(math.MaxUint32)
-	full := false
-	offer := func(e, inter uint32) {
-		s := scored{e, inter, n + ix.keyLen[e] - inter}
-		if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
-			return
-		}
-		if ix.leaks(q, e, &sc.nodes) {
-			st.Leaked++
-			return
-		}
-		h.offer(s, k)
-		if full = len(h) == k; full {
-			i0, u0, e0 = uint64(h[0].inter), uint64(h[0].union), h[0].e
-		}
-	}
-	// beats reports whether an entry (of id e at least) of similarity at
-	// most inter/union can enter the heap.
-	beats := func(inter, union uint64, e uint32) bool {
-		l, r := inter*u0, i0*union
-		return !full || l > r || l == r && e < e0
-	}
+	js := &sc.scan[0]
+	js.start(ix, q, sc, k, dead, lim, sc.heap[:0], &sc.nodes)
 	anyMask := false
 	for _, x := range sc.qmask {
 		anyMask = anyMask || x != 0
 	}
-	xw := len(sc.xq) // words of the second mask the intersections add (xmask.go)
 	for _, x := range sc.xq {
 		anyMask = anyMask || x != 0
 	}
-	xq, xmasks, xor := sc.xq, sc.xmasks, sc.xor
-	counts, keyLen, scanned := sc.counts, ix.keyLen, 0
-	wlo, whi := sc.lo, sc.hi
-	lb := ix.languageBlocks(q.Language) // nil: every block holds the language
-	bmax := sc.bmax
 	if !anyMask {
-		// Only the postings can give an entry a token: visit the
-		// entries of the touched blocks in id order.
-		for b, m := range bmax {
-			lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
-			if lo%pollEvery == 0 && lo > 0 && lim.stop() {
-				break
-			}
-			if m == 0 || !inBlocks(lb, uint32(lo)) {
-				continue
-			}
-			for e := lo; e < hi; e++ {
-				inter := counts[e]
-				if l := keyLen[e]; inter == 0 || l < wlo || l > whi {
-					continue
-				}
-				scanned++
-				if !beats(uint64(inter), uint64(n+keyLen[e]-inter), uint32(e)) {
-					continue
-				}
-				offer(uint32(e), inter)
-			}
-		}
+		js.touched()
 	} else {
 		bb := ix.blocks()
 		bb.sizes(ix)
-		nb := len(bb.lmin)
-		mw, qm := ix.maskWords, sc.qmask
-		masks := ix.masks
 		// Seeds: the entries of the largest counts are scored first, so
 		// that the bounds are tight from the first block; they are
 		// flagged in counts so that the block pass leaves them out.
-		for _, e := range ix.seeds(sc, k, lb) {
+		counts, keyLen, n := sc.counts, ix.keyLen, js.n
+		for _, e := range ix.seeds(sc, k, js.lb) {
 			inter := ix.inter(sc, int(e))
 			counts[e] |= seededFlag
-			scanned++
-			if beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
-				offer(e, inter)
+			js.scanned++
+			if js.beats(uint64(inter), uint64(n+keyLen[e]-inter), e) {
+				js.offer(e, inter)
 			}
 		}
-		// The groups of blocks first (blocks.go): a group whose bound
-		// cannot beat the heap is skipped whole.
-		gb := bb.groups(ix)
-		xgor := sc.xgor
-		for g := range len(gb.lmin) {
-			b0, b1 := g*superSize, min((g+1)*superSize, nb)
-			if b0%(pollEvery/blockSize) == 0 && b0 > 0 && lim.stop() {
-				break
-			}
-			if gb.lmax[g] < wlo || gb.lmin[g] > whi {
-				continue
-			}
-			gm := uint32(0)
-			for _, m := range bmax[b0:b1] {
-				gm = max(gm, m)
-			}
-			gpc := 0
-			if mw == 2 {
-				gpc = bits.OnesCount64(gb.or[2*g]&qm[0]) + bits.OnesCount64(gb.or[2*g+1]&qm[1])
-			} else {
-				for w, x := range qm {
-					gpc += bits.OnesCount64(gb.or[g*mw+w] & x)
-				}
-			}
-			if xw == 2 {
-				gpc += bits.OnesCount64(xgor[2*g]&xq[0]) + bits.OnesCount64(xgor[2*g+1]&xq[1])
-			} else {
-				for w, x := range xq[:xw] {
-					gpc += bits.OnesCount64(xgor[g*xw+w] & x)
-				}
-			}
-			if i := min(uint32(gpc)+gm, gb.lmax[g]); i == 0 || !beats(uint64(i), uint64(n+max(gb.lmin[g], i)-i), uint32(b0*blockSize)) {
-				continue
-			}
-			for b := b0; b < b1; b++ {
-				lo, hi := b*blockSize, min((b+1)*blockSize, len(keyLen))
-				if bb.lmax[b] < wlo || bb.lmin[b] > whi {
-					continue // no key length of the window
-				}
-				if lb != nil && lb[b/64]>>(b%64)&1 == 0 {
-					continue // no entry of the query's language
-				}
-				var pc int
-				if mw == 2 {
-					pc = bits.OnesCount64(bb.or[2*b]&qm[0]) + bits.OnesCount64(bb.or[2*b+1]&qm[1])
-				} else {
-					pc, _ = bb.queryBits(b, qm, nil)
-				}
-				xpc := 0 // the second mask's part of pc
-				if xw == 2 {
-					xpc = bits.OnesCount64(xor[2*b]&xq[0]) + bits.OnesCount64(xor[2*b+1]&xq[1])
-				} else {
-					for w, x := range xq[:xw] {
-						xpc += bits.OnesCount64(xor[b*xw+w] & x)
-					}
-				}
-				pc += xpc
-				i := uint32(pc)
-				i += bmax[b] // the largest count of the block
-				// |A n B| <= |B|: no entry holds more than the block's longest key.
-				if i = min(i, bb.lmax[b]); i == 0 {
-					continue
-				}
-				if !beats(uint64(i), uint64(n+max(bb.lmin[b], i)-i), uint32(lo)) {
-					continue
-				}
-				// A block no posting touched (most of those that pass
-				// are such: their entries share only mask tokens with
-				// the query) has counts of 0 and no seed, so its counts
-				// are not read: a cache miss a block.
-				touched := bmax[b] != 0
-				for e := lo; e < hi; e++ {
-					inter := uint32(0)
-					if touched {
-						if inter = counts[e]; inter&seededFlag != 0 {
-							continue
-						}
-					}
-					l := keyLen[e]
-					if l < wlo || l > whi {
-						continue
-					}
-					// The entry's own bound: its count plus the query bits
-					// of the block's unions, at most its key length; it
-					// spares the masks of most entries of a block that
-					// passed for one entry's count.
-					ub := min(inter+uint32(pc), l)
-					if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
-						continue
-					}
-					if mw == 2 {
-						inter += uint32(bits.OnesCount64(masks[2*e]&qm[0]) + bits.OnesCount64(masks[2*e+1]&qm[1]))
-						if xw > 0 {
-							// Again with the first mask's exact part, before
-							// the second mask is read.
-							ub := min(inter+uint32(xpc), l)
-							if ub == 0 || !beats(uint64(ub), uint64(n+l-ub), uint32(e)) {
-								continue
-							}
-							if xw == 2 {
-								inter += uint32(bits.OnesCount64(xmasks[2*e]&xq[0]) + bits.OnesCount64(xmasks[2*e+1]&xq[1]))
-							} else {
-								inter += sc.xinter(e)
-							}
-						}
-					} else {
-						inter = ix.inter(sc, e)
-					}
-					if inter == 0 {
-						continue
-					}
-					scanned++
-					if !beats(uint64(inter), uint64(n+l-inter), uint32(e)) {
-						continue
-					}
-					offer(uint32(e), inter)
-				}
-			}
+		ng := len(bb.groups(ix).lmin)
+		if mid := ix.scanCut(js.lb, ng); mid > 0 {
+			js.groupsSplit(&sc.scan[1], mid, ng)
+		} else {
+			js.groups(0, ng)
 		}
 	}
-	st.Scanned += scanned
-	st.Scored += scanned
+	h := js.h
+	st.Scanned += js.scanned
+	st.Scored += js.scanned
+	st.Leaked += js.leaked
 	sc.heap = h
 	if sc.full = len(h) == k && k > 0; sc.full {
 		sc.kth = h[0]
@@ -711,6 +548,7 @@ func (ix *Index) topK(q *Query, sc *scratch, k int, dead []bool, lim *scanLimit,
 		s := h.pop()
 		out[i] = Hit{Entry: int(s.e), Score: s.score()}
 	}
+	sc.heap = h
 	return out
 }
 
