@@ -31,6 +31,12 @@ var splitScanEntries = 1 << 18
 // scanSplits counts the split scans, for the tests.
 var scanSplits atomic.Int64
 
+// splitScanOrder runs the halves of a split scan one after the other
+// on the caller's goroutine, for the tests (whose halves would otherwise
+// see each other's roots at random): 1 the second half first, 2 the
+// first half first; 0 (the default) on two goroutines.
+var splitScanOrder = 0
+
 // jaccardScan is the state of one Jaccard scan, or of one half of it.
 type jaccardScan struct {
 	ix   *Index
@@ -44,11 +50,16 @@ type jaccardScan struct {
 
 	// While the heap is full, an entry enters only when inter/union
 	// beats the root's i0/u0, or ties with it and has a smaller id than
-	// the root's e0.
+	// the root's e0. In a split scan i0/u0 is the better of the roots of
+	// the two halves' heaps (e0 then the largest id when it is the
+	// other's): an entry below the other half's root is below k entries
+	// of the index, so it cannot be in the top k either.
 	h               rankHeap[scored]
 	i0, u0          uint64
 	e0              uint32
 	full            bool
+	peer            *jaccardScan  // the other half of a split scan
+	pub             atomic.Uint64 // the heap's root once full: inter<<32 | union
 	scanned, leaked int
 	nodes           *entryView // for the leak rule
 
@@ -69,6 +80,8 @@ func (js *jaccardScan) start(ix *Index, q *Query, sc *scratch, k int, dead []boo
 	js.h = h
 	js.i0, js.u0, js.e0, js.full = 0, 0, math.MaxUint32, false
 	js.scanned, js.leaked, js.failed = 0, 0, nil
+	js.peer = nil
+	js.pub.Store(0)
 }
 
 // beats reports whether an entry (of id e at least) of similarity at
@@ -96,8 +109,28 @@ func (js *jaccardScan) offer(e, inter uint32) {
 // push puts s, an entry that passed the checks, in the heap.
 func (js *jaccardScan) push(s scored) {
 	js.h.offer(s, js.k)
-	if js.full = len(js.h) == js.k; js.full {
-		js.i0, js.u0, js.e0 = uint64(js.h[0].inter), uint64(js.h[0].union), js.h[0].e
+	if len(js.h) < js.k {
+		return
+	}
+	r := js.h[0]
+	if l, rr := uint64(r.inter)*js.u0, js.i0*uint64(r.union); !js.full || l > rr || l == rr && r.e < js.e0 {
+		js.i0, js.u0, js.e0, js.full = uint64(r.inter), uint64(r.union), r.e, true
+	}
+	if js.peer != nil {
+		js.pub.Store(uint64(r.inter)<<32 | uint64(r.union))
+	}
+}
+
+// fromPeer raises the threshold to the other half's root when it is
+// better.
+func (js *jaccardScan) fromPeer() {
+	v := js.peer.pub.Load()
+	if v == 0 {
+		return
+	}
+	i, u := v>>32, v&math.MaxUint32
+	if !js.full || i*js.u0 > js.i0*u {
+		js.i0, js.u0, js.e0, js.full = i, u, math.MaxUint32, true
 	}
 }
 
@@ -157,15 +190,27 @@ func (ix *Index) scanCut(lb []uint64, ng int) int {
 // second by second (whose state it sets up) on another goroutine, and
 // merges the second's heap into js's.
 func (js *jaccardScan) groupsSplit(second *jaccardScan, mid, ng int) {
-	sc := js.sc
-	second.start(js.ix, js.q, sc, js.k, js.dead, nil, append(second.h[:0], js.h...), &second.ownNodes)
+	second.start(js.ix, js.q, js.sc, js.k, js.dead, nil, append(second.h[:0], js.h...), &second.ownNodes)
 	second.i0, second.u0, second.e0, second.full = js.i0, js.u0, js.e0, js.full
+	js.peer, second.peer = second, js
 	if js.lim != nil {
 		second.ownLim = scanLimit{ctx: js.lim.ctx, deadline: js.lim.deadline}
 		second.lim = &second.ownLim
 	}
 	scanSplits.Add(1)
 	second.g0, second.g1 = mid, ng
+	switch splitScanOrder {
+	case 1:
+		second.groups(mid, ng)
+		js.groups(0, mid)
+		js.merge(second)
+		return
+	case 2:
+		js.groups(0, mid)
+		second.groups(mid, ng)
+		js.merge(second)
+		return
+	}
 	second.wg.Add(1)
 	select {
 	case scanWork <- second:
@@ -189,7 +234,14 @@ func (js *jaccardScan) groupsSplit(second *jaccardScan, mid, ng int) {
 	if second.failed != nil {
 		return // the deferred call panics with it
 	}
-	counts := sc.counts
+	js.merge(second)
+}
+
+// merge puts the entries of the second half's heap in js's, but for the
+// seeds (js has them), and adds its counts and limits.
+func (js *jaccardScan) merge(second *jaccardScan) {
+	js.peer = nil
+	counts := js.sc.counts
 	for _, s := range second.h {
 		if counts[s.e]&seededFlag == 0 {
 			js.push(s)
@@ -252,6 +304,9 @@ func (js *jaccardScan) groups(g0, g1 int) {
 		b0, b1 := g*superSize, min((g+1)*superSize, nb)
 		if b0%(pollEvery/blockSize) == 0 && b0 > 0 && lim.stop() {
 			break
+		}
+		if js.peer != nil {
+			js.fromPeer()
 		}
 		if gb.lmax[g] < wlo || gb.lmin[g] > whi {
 			continue
