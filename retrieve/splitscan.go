@@ -25,8 +25,11 @@ import (
 
 // splitScanEntries is the size of an index (entries) from which a
 // Jaccard scan is split; a variable so that the property tests split
-// small indexes.
-var splitScanEntries = 1 << 18
+// small indexes. Below it the scan is too short for the handoff: on the
+// JDK's index (1.45M entries) the engine's coarse stage was slower split
+// at load 3-4 (p50 2.35 and 2.46 ms against 2.74 and 3.04), on the
+// 10M-line corpus (3.38M) faster (bench/RETRIEVAL.md).
+var splitScanEntries = 1 << 21
 
 // scanSplits counts the split scans, for the tests.
 var scanSplits atomic.Int64
