@@ -49,7 +49,10 @@
 // stored in the snapshot file (longpost.go), and the scan's k-th then
 // proves that no shorter entry can enter the top k, or the walk goes on
 // with what the proof still needs. When a core is free the walk is split
-// by entry range over two goroutines (splitwalk.go). In an index of several languages the scans of
+// by entry range over two goroutines (splitwalk.go), and on an index of
+// millions of entries so is the scan, by halves of the blocks, each half
+// with its own heap that reads the other's worst (splitscan.go). In an
+// index of several languages the scans of
 // Jaccard and BM25 leave out the blocks holding no entry of the query's
 // language (langblocks.go), whose entries the language filter would
 // drop one by one.
