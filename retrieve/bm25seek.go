@@ -199,7 +199,7 @@ func (sc *bm25Scratch) deadRanges(lists []bm25Weight, ns int) bool {
 	if !s.full {
 		return false
 	}
-	bq, bb, ix := s.bq, s.bb, s.ix
+	bq, bb := s.bq, s.bb
 	nr := int(sc.hi-sc.lo+63) / 64
 	ub := sc.rangeUB[:nr]
 	clear(ub)
@@ -222,7 +222,6 @@ func (sc *bm25Scratch) deadRanges(lists []bm25Weight, ns int) bool {
 			has[i/64] |= 1 << (i % 64)
 		}
 	}
-	mw := ix.maskWords
 	b0 := int(sc.lo) / blockSize
 	nb := len(bb.lmin)
 	any := false
@@ -230,27 +229,19 @@ func (sc *bm25Scratch) deadRanges(lists []bm25Weight, ns int) bool {
 		dead := uint64(0)
 		for ; hw != 0; hw &= hw - 1 {
 			i := w*64 + bits.TrailingZeros64(hw)
-			// The largest over the range's blocks of the short lists'
-			// sum and the mask part's bound, the cheaper bound first.
-			best := math.Inf(-1)
-			for lb := i * 64 / blockSize; lb < (i+1)*64/blockSize; lb++ {
+			// Dead when none of the range's blocks can reach the heap
+			// with the short lists' largest sum, the long lists' bound
+			// and the bound of its mask part (blockMaskUB).
+			alive := false
+			for lb := i * 64 / blockSize; lb < (i+1)*64/blockSize && !alive; lb++ {
 				k := b0 + lb
 				if k >= nb || !inBlocks(s.lb, uint32(k*blockSize)) {
 					continue
 				}
-				a := float64(sc.bmax[lb]) + ub[i]
-				sat := s.blockSat(k)
 				pc, _ := bb.queryBits(k, bq.qmask, nil)
-				v := a + bq.heaviest[pc]*sat*s.unitUp + s.slack
-				if v <= best {
-					continue
-				}
-				if s.canBeat(v, sc.lo+uint32(i*64)) {
-					v = min(v, a+bq.weight(bb.or[k*mw:(k+1)*mw])*sat*s.unitUp+s.slack)
-				}
-				best = max(best, v)
+				_, _, alive = s.blockMaskUB(k, pc, float64(sc.bmax[lb])+ub[i])
 			}
-			if !s.canBeat(best, sc.lo+uint32(i*64)) {
+			if !alive {
 				dead |= 1 << (i % 64)
 			}
 		}
