@@ -207,7 +207,7 @@ func (sc *bm25Scratch) walkSplit(lim *scanLimit, lists []bm25Weight, from int, n
 			cancelled = h.cancel()
 			h.wg.Wait()
 		}()
-		for bm25WaitHelper && h.next.Load() == 0 {
+		for bm25WaitHelper && h.next.Load() == int32(from) {
 			runtime.Gosched()
 		}
 		for {
