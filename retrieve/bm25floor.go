@@ -15,9 +15,10 @@ import (
 // later ones would have ruled out. So a query whose rare postings are long
 // (bm25FloorBytes) first takes a floor: the entries of the postings of its
 // heaviest tokens (the rarest: those of the largest idf, likely the best
-// entries), bm25FloorScale*n of them at most, are scored exactly from
-// their own statements' token sets (bm25Fwd: a token's tf is the number
-// of the entry's slice statements holding it, as the index counts it),
+// entries), bm25FloorScale*n of them at most, and as many of the query's
+// own file (ownFileCandidates), are scored exactly from their own
+// statements' token sets (bm25Fwd: a token's tf is the number of the
+// entry's slice statements holding it, as the index counts it),
 // and when n of them are eligible (language, files left out, leak rule),
 // the n-th best of their scores is a lower bound of the final n-th score.
 // An entry whose bound is below the floor cannot be among the n best, so
@@ -30,7 +31,8 @@ import (
 // property tests take one on small indexes.
 var bm25FloorBytes = 1 << 17
 
-// bm25FloorScale*n is the number of entries the floor scores at most.
+// bm25FloorScale*n is the number of entries of the heaviest tokens'
+// postings the floor scores at most, and of the query's own file.
 const bm25FloorScale = 8
 
 // floor sets the heap's bound to the floor of the ranking of the lists
