@@ -25,11 +25,15 @@ import (
 
 // splitScanEntries is the size of an index (entries) from which a
 // Jaccard scan is split; a variable so that the property tests split
-// small indexes. Below it the scan is too short for the handoff: on the
-// JDK's index (1.45M entries) the engine's coarse stage was slower split
-// at load 3-4 (p50 2.35 and 2.46 ms against 2.74 and 3.04), on the
-// 10M-line corpus (3.38M) faster (bench/RETRIEVAL.md).
-var splitScanEntries = 1 << 21
+// small indexes. Below it the scan is too short for the handoff. On a
+// machine with a core free the split pays from the standard library's
+// index (484k entries) up: in interleaved runs of the engine's requests
+// in mode coarse2fine the median retrieval took 0.75 of the unsplit on
+// that index and 0.84 of it on the JDK's (1.45M), and it paid on the
+// 10M-line corpus's (3.38M); on a machine loaded by other processes,
+// whose load canSplit does not see, the JDK's was slower split
+// (bench/RETRIEVAL.md).
+var splitScanEntries = 1 << 18
 
 // scanSplits counts the split scans, for the tests.
 var scanSplits atomic.Int64
