@@ -26,13 +26,7 @@ func chainFile(path string, lines []string, lo func(i int) int) *File {
 	for i, l := range lines {
 		var toks []uint32
 		for _, w := range strings.Fields(l) {
-			id, ok := ids[w]
-			if !ok {
-				id = uint32(len(f.Vocab))
-				ids[w] = id
-				f.Vocab = append(f.Vocab, w)
-			}
-			toks = append(toks, id)
+			toks = append(toks, vocabID(f, ids, w))
 		}
 		f.Stmts = append(f.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: sortedSet(toks)})
 	}

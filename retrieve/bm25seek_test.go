@@ -27,13 +27,7 @@ func topicFile(r *rand.Rand, path string, n, alphabet, topic int) *File {
 			if r.IntN(4) > 0 {
 				w = fmt.Sprintf("t%d", (topic*53+r.IntN(1+r.IntN(60)))%alphabet)
 			}
-			id, ok := local[w]
-			if !ok {
-				id = uint32(len(f.Vocab))
-				local[w] = id
-				f.Vocab = append(f.Vocab, w)
-			}
-			ids = append(ids, id)
+			ids = append(ids, vocabID(f, local, w))
 			words = append(words, w)
 		}
 		f.Lines = append(f.Lines, strings.Join(words, " "))

@@ -23,6 +23,18 @@ func (wordTokenizer) Split(dst []string, text string) []string {
 	return append(dst, strings.Fields(text)...)
 }
 
+// vocabID returns the id of word w in f.Vocab, adding it when it is new;
+// local maps the words of f.Vocab to their ids.
+func vocabID(f *File, local map[string]uint32, w string) uint32 {
+	id, ok := local[w]
+	if !ok {
+		id = uint32(len(f.Vocab))
+		local[w] = id
+		f.Vocab = append(f.Vocab, w)
+	}
+	return id
+}
+
 // randomFile makes a file of n statements, one per line, with tokens drawn
 // from a shared alphabet, and one entry per statement whose slice is the
 // few statements before it (a CF chain into the target).
@@ -35,13 +47,7 @@ func randomFile(r *rand.Rand, path string, n, alphabet int) *File {
 		for j := 0; j < 1+r.IntN(5); j++ {
 			w := fmt.Sprintf("t%d", r.IntN(1+r.IntN(alphabet))) // skewed, like code
 			words = append(words, w)
-			id, ok := local[w]
-			if !ok {
-				id = uint32(len(f.Vocab))
-				local[w] = id
-				f.Vocab = append(f.Vocab, w)
-			}
-			ids = append(ids, id)
+			ids = append(ids, vocabID(f, local, w))
 		}
 		f.Lines = append(f.Lines, strings.Join(words, " "))
 		slices.Sort(ids)

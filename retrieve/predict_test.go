@@ -46,13 +46,7 @@ func TestPredictRenames(t *testing.T) {
 	tokens := func(line string) []uint32 {
 		var ids []uint32
 		for _, w := range strings.Fields(line) {
-			id, ok := vocab[w]
-			if !ok {
-				id = uint32(len(cand.Vocab))
-				vocab[w] = id
-				cand.Vocab = append(cand.Vocab, w)
-			}
-			ids = append(ids, id)
+			ids = append(ids, vocabID(cand, vocab, w))
 		}
 		return sortedSet(ids)
 	}
@@ -116,13 +110,7 @@ func TestPredictRenamesParams(t *testing.T) {
 	for i, l := range cand.Lines {
 		var ids []uint32
 		for _, w := range strings.Fields(l) {
-			id, ok := vocab[w]
-			if !ok {
-				id = uint32(len(cand.Vocab))
-				vocab[w] = id
-				cand.Vocab = append(cand.Vocab, w)
-			}
-			ids = append(ids, id)
+			ids = append(ids, vocabID(cand, vocab, w))
 		}
 		cand.Stmts = append(cand.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: sortedSet(ids)})
 	}

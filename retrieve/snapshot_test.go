@@ -180,13 +180,7 @@ func TestSnapshotMasksFiles(t *testing.T) {
 		for i, l := range lines {
 			var toks []uint32
 			for _, w := range (wordTokenizer{}).Split(nil, l) {
-				id, ok := ids[w]
-				if !ok {
-					id = uint32(len(f.Vocab))
-					ids[w] = id
-					f.Vocab = append(f.Vocab, w)
-				}
-				toks = append(toks, id)
+				toks = append(toks, vocabID(f, ids, w))
 			}
 			f.Stmts = append(f.Stmts, Stmt{StartRow: i, EndRow: i, Tokens: sortedSet(toks)})
 			e := Entry{Target: uint32(i), Nodes: []uint32{uint32(i)}, Hop: []uint8{0}}
