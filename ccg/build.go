@@ -33,8 +33,8 @@ func BuildConsuming(f *lang.File) *Graph { return build(f, true) }
 
 func build(f *lang.File, consume bool) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
-	n := 0
-	lang.Walk(f.Stmts, func(*lang.Stmt) { n++ })
+	n, names := 0, 0
+	lang.Walk(f.Stmts, func(s *lang.Stmt) { n, names = n+1, names+len(s.Defs)+len(s.Params)+len(s.Uses) })
 	b := &cfgBuilder{lines: f.Lines, pendingLoop: none, python: f.Language == "python",
 		ecma: f.Language == "javascript" || f.Language == "typescript"}
 	if b.consume = consume && n >= collectFrom; b.consume {
@@ -44,6 +44,7 @@ func build(f *lang.File, consume bool) *Graph {
 	} else {
 		b.nodes = make([]Node, 0, n)
 	}
+	b.names = make([]string, 0, names)
 	b.t = idTree{lists: make([]int32, 0, n), body: make([]span, 0, n), clause: make([]int32, 0, n), inline: make([]bool, 0, n)}
 	top := b.t.list(b.number(f.Stmts, NoScope))
 	// The statement tree is not read past this point: the vertices and
@@ -60,7 +61,7 @@ func build(f *lang.File, consume bool) *Graph {
 	b.enclose(top)
 	b.top(top)
 	b.t = idTree{}
-	g.Nodes = b.nodes
+	g.Nodes, g.names = b.nodes, b.names
 	if n >= collectFrom {
 		runtime.GC() // the tree of ids and the frontiers
 	}
@@ -71,7 +72,7 @@ func build(f *lang.File, consume bool) *Graph {
 		runtime.GC() // the dominator scratch
 	}
 	var dd ddBuilder // holds only its result
-	dd.build(g.Nodes, b.from, b.to)
+	dd.build(g, b.from, b.to)
 	if n >= collectFrom {
 		runtime.GC() // the solver's sets
 	}

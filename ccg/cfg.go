@@ -41,6 +41,7 @@ func (f *frame) named(label string) bool {
 type cfgBuilder struct {
 	lines []string
 	nodes []Node
+	names []string // the vertices' names (Graph.names)
 	t     idTree  // the statement tree in vertex ids
 	stack []int32 // number's scratch
 	// consume is set when number takes the statement tree apart as it

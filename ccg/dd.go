@@ -24,7 +24,8 @@ type ddBuilder struct {
 // solver: 2M words, 16 MiB. (A variable for the tests.)
 var ddDenseWords = 1 << 21
 
-func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
+func (d *ddBuilder) build(g *Graph, cfFrom, cfTo []int32) {
+	nodes := g.Nodes
 	n := len(nodes)
 	if n == 0 {
 		return
@@ -33,7 +34,7 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 	// nobody reads can never give an edge, so it gets no site.
 	ids := make(map[string]int32)
 	for i := range nodes {
-		for _, u := range nodes[i].Uses {
+		for _, u := range g.Uses(int32(i)) {
 			if _, ok := ids[u]; !ok {
 				ids[u] = int32(len(d.names))
 				d.names = append(d.names, u)
@@ -42,13 +43,13 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 	}
 	sites := 0
 	for i := range nodes {
-		for _, def := range nodes[i].Defs {
+		for _, def := range g.Defs(int32(i)) {
 			if _, ok := ids[def]; ok {
 				sites++
 			}
 		}
-		for _, p := range nodes[i].Params {
-			if _, ok := ids[p]; ok && !slices.Contains(nodes[i].Defs, p) {
+		for _, p := range g.Params(int32(i)) {
+			if _, ok := ids[p]; ok && !slices.Contains(g.Defs(int32(i)), p) {
 				sites++
 			}
 		}
@@ -57,14 +58,15 @@ func (d *ddBuilder) build(nodes []Node, cfFrom, cfTo []int32) {
 		return
 	}
 	if words := (sites + 63) / 64; n*words <= ddDenseWords {
-		d.dense(nodes, cfFrom, cfTo, ids)
+		d.dense(g, cfFrom, cfTo, ids)
 	} else {
-		d.sparse(nodes, cfFrom, cfTo, ids, sites)
+		d.sparse(g, cfFrom, cfTo, ids, sites)
 	}
 }
 
 // dense solves all names at once with bit vectors over all sites.
-func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32) {
+func (d *ddBuilder) dense(g *Graph, cfFrom, cfTo []int32, ids map[string]int32) {
+	nodes := g.Nodes
 	n := len(nodes)
 	nv := len(d.names)
 	// Definition sites, numbered in vertex order: for each vertex first
@@ -85,12 +87,12 @@ func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int
 	openers := 0
 	for i := range nodes {
 		genStart[i] = int32(len(siteNode))
-		for _, def := range nodes[i].Defs {
+		for _, def := range g.Defs(int32(i)) {
 			addSite(i, def)
 		}
 		defEnd[i] = int32(len(siteNode))
-		for _, p := range nodes[i].Params {
-			if !slices.Contains(nodes[i].Defs, p) {
+		for _, p := range g.Params(int32(i)) {
+			if !slices.Contains(g.Defs(int32(i)), p) {
 				addSite(i, p)
 			}
 		}
@@ -199,11 +201,11 @@ func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int
 	}
 	// Each use of name at y is reached by the sites of name in IN[y].
 	for y := range nodes {
-		if len(nodes[y].Uses) == 0 {
+		if len(g.Uses(int32(y))) == 0 {
 			continue
 		}
 		ready := false
-		for _, u := range nodes[y].Uses {
+		for _, u := range g.Uses(int32(y)) {
 			name := ids[u]
 			sites := sitesOf[count[name]:count[name+1]]
 			if len(sites) == 0 {
@@ -239,7 +241,8 @@ func (d *ddBuilder) dense(nodes []Node, cfFrom, cfTo []int32, ids map[string]int
 // a range of one pool reset for each name (a parameter's inner OUT is
 // always its own site alone and is not stored), the work list a ring of
 // one slot per vertex (a vertex is queued at most once at a time).
-func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]int32, sites int) {
+func (d *ddBuilder) sparse(g *Graph, cfFrom, cfTo []int32, ids map[string]int32, sites int) {
+	nodes := g.Nodes
 	n := len(nodes)
 	nv := len(d.names)
 	// Sites in the dense numbering: per vertex its Defs, then its Params.
@@ -251,13 +254,13 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	siteName := make([]int32, 0, sites)
 	param := make([]bool, 0, sites)
 	for i := range nodes {
-		for _, def := range nodes[i].Defs {
+		for _, def := range g.Defs(int32(i)) {
 			if id, ok := ids[def]; ok {
 				siteNode, siteName, param = append(siteNode, int32(i)), append(siteName, id), append(param, false)
 			}
 		}
-		for _, p := range nodes[i].Params {
-			if id, ok := ids[p]; ok && !slices.Contains(nodes[i].Defs, p) {
+		for _, p := range g.Params(int32(i)) {
+			if id, ok := ids[p]; ok && !slices.Contains(g.Defs(int32(i)), p) {
 				siteNode, siteName, param = append(siteNode, int32(i)), append(siteName, id), append(param, true)
 			}
 		}
@@ -277,14 +280,14 @@ func (d *ddBuilder) sparse(nodes []Node, cfFrom, cfTo []int32, ids map[string]in
 	var usesOf csr // pairs: vertex, index among its Uses
 	usesOf.off = make([]int32, nv+1)
 	for y := range nodes {
-		for _, u := range nodes[y].Uses {
+		for _, u := range g.Uses(int32(y)) {
 			usesOf.off[ids[u]+1] += 2
 		}
 	}
 	usesOf.offsets()
 	usesOf.adj = make([]int32, usesOf.off[nv])
 	for y := range nodes {
-		for ui, u := range nodes[y].Uses {
+		for ui, u := range g.Uses(int32(y)) {
 			at := &usesOf.off[ids[u]]
 			usesOf.adj[*at], usesOf.adj[*at+1] = int32(y), int32(ui)
 			*at += 2

@@ -107,14 +107,14 @@ func writeText(w *bufio.Writer, g *Graph, sub *Subset, nodes []int32, hops map[i
 		if n.Dummy {
 			w.WriteString(" dummy")
 		}
-		if len(n.Defs) > 0 {
-			fmt.Fprintf(w, " defs=%s", strings.Join(n.Defs, ","))
+		if len(g.Defs(v)) > 0 {
+			fmt.Fprintf(w, " defs=%s", strings.Join(g.Defs(v), ","))
 		}
-		if len(n.Params) > 0 {
-			fmt.Fprintf(w, " params=%s", strings.Join(n.Params, ","))
+		if len(g.Params(v)) > 0 {
+			fmt.Fprintf(w, " params=%s", strings.Join(g.Params(v), ","))
 		}
-		if len(n.Uses) > 0 {
-			fmt.Fprintf(w, " uses=%s", strings.Join(n.Uses, ","))
+		if len(g.Uses(v)) > 0 {
+			fmt.Fprintf(w, " uses=%s", strings.Join(g.Uses(v), ","))
 		}
 		fmt.Fprintf(w, " | %s\n", firstLine(g, v))
 	}
@@ -163,7 +163,7 @@ func writeJSON(w io.Writer, g *Graph, sub *Subset, nodes []int32, hops map[int32
 	for _, v := range nodes {
 		n := &g.Nodes[v]
 		jn := jsonNode{ID: v, Kind: n.Kind.String(), StartLine: n.StartRow + 1, EndLine: n.EndRow + 1,
-			Text: g.Text(v), Defs: n.Defs, Uses: n.Uses, Params: n.Params}
+			Text: g.Text(v), Defs: g.Defs(v), Uses: g.Uses(v), Params: g.Params(v)}
 		if n.Dummy {
 			jn.Kind = "target"
 		}

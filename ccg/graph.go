@@ -31,7 +31,10 @@ func (t EdgeType) String() string {
 // NoScope is the Scope of top-level statements.
 const NoScope = -1
 
-// Node is one vertex: a statement of the file.
+// Node is one vertex: a statement of the file. It is 40 bytes: its
+// names (Graph.Defs, Graph.Uses, Graph.Params) are a range of one pool
+// the graph holds, not three slices of their own, since a large file's
+// vertices and their name lists are most of what its graph holds.
 type Node struct {
 	Kind lang.Kind
 	// Dummy marks the query-side target vertex, which has no text.
@@ -39,14 +42,11 @@ type Node struct {
 	// Scope is the id of the Func/Class header (or the statement owning an
 	// Inner block) whose body holds this statement, or NoScope.
 	Scope int32
-	Type  string // grammar node type
 	// StartRow and EndRow are 0-based, inclusive.
 	StartRow, EndRow int
-	Defs, Uses       []string
-	// Params are the names bound only inside the scope this vertex opens
-	// (lang.Stmt.Params): their definitions reach the vertices of that
-	// scope and nothing after the vertex in its own scope.
-	Params []string
+	// The vertex's names are Graph.names[names:]: nDefs definitions,
+	// nParams parameters, nUses uses.
+	names, nDefs, nParams, nUses uint32
 }
 
 // Edge is a typed directed edge between two vertex ids. A DD edge names
@@ -66,7 +66,11 @@ type Graph struct {
 	Path     string
 	Language string
 	Lines    []string
-	Nodes    []Node
+	// Nodes are the vertices; a vertex's names are read with Defs, Uses
+	// and Params, and a vertex with names is added with AddNode.
+	Nodes []Node
+	// names holds every vertex's names, each vertex's a range (Node.names).
+	names []string
 	// Edges are sorted by (From, To, Type, Var) and free of duplicates;
 	// Vars, the names of the DD edges' variables, are sorted, so that
 	// the order of Var is that of the names.
@@ -82,6 +86,59 @@ type Graph struct {
 	// into the statement following it. AppendTarget reads both.
 	enclosing []link
 	after     map[int32][]int32
+}
+
+// Defs returns the names vertex v defines (lang.Stmt.Defs).
+func (g *Graph) Defs(v int32) []string {
+	n := &g.Nodes[v]
+	return g.name(n.names, n.nDefs)
+}
+
+// Params returns the names bound only inside the scope vertex v opens
+// (lang.Stmt.Params): their definitions reach the vertices of that scope
+// and nothing after the vertex in its own scope.
+func (g *Graph) Params(v int32) []string {
+	n := &g.Nodes[v]
+	return g.name(n.names+n.nDefs, n.nParams)
+}
+
+// Uses returns the names vertex v reads (lang.Stmt.Uses).
+func (g *Graph) Uses(v int32) []string {
+	n := &g.Nodes[v]
+	return g.name(n.names+n.nDefs+n.nParams, n.nUses)
+}
+
+func (g *Graph) name(at, n uint32) []string {
+	if n == 0 {
+		return nil
+	}
+	return g.names[at : at+n : at+n]
+}
+
+// AddNode appends vertex n with the given names (n's own are ignored) and
+// returns its id.
+func (g *Graph) AddNode(n Node, defs, uses, params []string) int32 {
+	g.names = appendNames(g.names, &n, defs, uses, params)
+	g.Nodes = append(g.Nodes, n)
+	return int32(len(g.Nodes) - 1)
+}
+
+// appendNames appends the names of a vertex to pool and sets n's range.
+func appendNames(pool []string, n *Node, defs, uses, params []string) []string {
+	n.names, n.nDefs, n.nParams, n.nUses = uint32(len(pool)), uint32(len(defs)), uint32(len(params)), uint32(len(uses))
+	pool = append(pool, defs...)
+	pool = append(pool, params...)
+	return append(pool, uses...)
+}
+
+// DropNames lets go of the vertices' names: Defs, Uses and Params return
+// nil afterwards.
+func (g *Graph) DropNames() {
+	g.names = nil
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		n.names, n.nDefs, n.nParams, n.nUses = 0, 0, 0, 0
+	}
 }
 
 // Var returns the name of the variable of edge e, "" for none.

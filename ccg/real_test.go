@@ -207,6 +207,9 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 		if n.StartRow != s.StartRow || n.EndRow != s.EndRow || n.Kind != s.Kind {
 			t.Fatalf("%s: vertex %d is not statement %d", f.Path, i, i)
 		}
+		if v := int32(i); !slices.Equal(g.Defs(v), s.Defs) || !slices.Equal(g.Uses(v), s.Uses) || !slices.Equal(g.Params(v), s.Params) {
+			t.Fatalf("%s: vertex %d has defs %v uses %v params %v, statement %d %v %v %v", f.Path, i, g.Defs(v), g.Uses(v), g.Params(v), i, s.Defs, s.Uses, s.Params)
+		}
 	}
 	for _, e := range g.Edges {
 		if e.From == e.To {
@@ -214,10 +217,11 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 		}
 		switch e.Type {
 		case ccg.DD:
-			from, v := &g.Nodes[e.From], g.Var(e)
-			param := slices.Contains(from.Params, v) && !slices.Contains(from.Defs, v)
-			if !(param || slices.Contains(from.Defs, v)) || !slices.Contains(g.Nodes[e.To].Uses, v) {
-				t.Fatalf("%s: DD edge %d->%d %q: defs %v params %v uses %v", f.Path, e.From, e.To, v, from.Defs, from.Params, g.Nodes[e.To].Uses)
+			v := g.Var(e)
+			defs, params, uses := g.Defs(e.From), g.Params(e.From), g.Uses(e.To)
+			param := slices.Contains(params, v) && !slices.Contains(defs, v)
+			if !(param || slices.Contains(defs, v)) || !slices.Contains(uses, v) {
+				t.Fatalf("%s: DD edge %d->%d %q: defs %v params %v uses %v", f.Path, e.From, e.To, v, defs, params, uses)
 			}
 			if param && !within(g, e.To, e.From) {
 				t.Fatalf("%s: DD edge %d->%d %q carries a parameter out of its scope", f.Path, e.From, e.To, v)

@@ -195,7 +195,7 @@ func (g *Graph) AppendTarget() int32 {
 	if last >= 0 {
 		scope, preds = g.place(last)
 	}
-	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, Type: "target", StartRow: row, EndRow: row, Scope: scope, Dummy: true})
+	g.Nodes = append(g.Nodes, Node{Kind: lang.Simple, StartRow: row, EndRow: row, Scope: scope, Dummy: true})
 	for _, p := range preds {
 		g.Edges = append(g.Edges, Edge{From: p, To: id, Type: CF})
 	}

@@ -99,12 +99,8 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) int32 {
 		runtime.GC()
 		b.nodes = append(make([]Node, 0, b.total), b.nodes...)
 	}
-	b.nodes = append(b.nodes, Node{
-		Kind: s.Kind, Type: s.Type,
-		StartRow: s.StartRow, EndRow: s.EndRow,
-		Defs: s.Defs, Uses: s.Uses, Params: s.Params,
-		Scope: scope,
-	})
+	b.nodes = append(b.nodes, Node{Kind: s.Kind, StartRow: s.StartRow, EndRow: s.EndRow, Scope: scope})
+	b.names = appendNames(b.names, &b.nodes[id], s.Defs, s.Uses, s.Params)
 	t := &b.t
 	t.body = append(t.body, span{})
 	t.clause = append(t.clause, none)

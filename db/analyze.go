@@ -118,10 +118,7 @@ func (b *Builder) encode(a *analysis) []byte {
 	blob := appendHeadOf(make([]byte, 0, 4096), g.Language, g.Lines, vocab, stmts, outline)
 	stmts, vocab, a.outline = nil, nil, nil
 	g.Lines = nil
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		n.Defs, n.Uses, n.Params = nil, nil, nil
-	}
+	g.DropNames()
 	if a.big {
 		runtime.GC() // what only the head needed, before the entries
 	}

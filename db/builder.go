@@ -428,6 +428,7 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 // span[i].to], sorted and distinct. It holds 8 bytes a statement beside the
 // tokens, where a StmtRecord takes 88.
 type graphStmts struct {
+	g      *ccg.Graph
 	nodes  []ccg.Node
 	tokens []uint32
 	span   []tokenSpan
@@ -443,14 +444,14 @@ func (s *graphStmts) stmt(i int) (lang.Kind, int, int, []uint32) {
 	return n.Kind, n.StartRow, n.EndRow, s.tokens[sp.from:sp.to:sp.to]
 }
 
-func (s *graphStmts) defs(i int) []string   { return s.nodes[i].Defs }
-func (s *graphStmts) params(i int) []string { return s.nodes[i].Params }
+func (s *graphStmts) defs(i int) []string   { return s.g.Defs(int32(i)) }
+func (s *graphStmts) params(i int) []string { return s.g.Params(int32(i)) }
 
 // tokenize returns the statements of g with their token sets over a
 // file-local vocabulary, and the vocabulary (encode writes them).
 func (b *Builder) tokenize(g *ccg.Graph) (*graphStmts, []string) {
 	ids := make(map[string]uint32)
-	out := &graphStmts{nodes: g.Nodes, span: make([]tokenSpan, len(g.Nodes))}
+	out := &graphStmts{g: g, nodes: g.Nodes, span: make([]tokenSpan, len(g.Nodes))}
 	var toks []string
 	var buf []uint32
 	all := make([]uint32, 0, 8*len(g.Nodes))

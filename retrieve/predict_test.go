@@ -69,12 +69,10 @@ func TestPredictRenames(t *testing.T) {
 	g := &ccg.Graph{
 		Path:  "app/main.py",
 		Lines: []string{"def main(path):", "    f = open(path)"},
-		Nodes: []ccg.Node{
-			{StartRow: 0, EndRow: 0, Defs: []string{"main", "path"}},
-			{StartRow: 1, EndRow: 1, Defs: []string{"f"}, Uses: []string{"open", "path"}},
-			{StartRow: -1, EndRow: -1, Dummy: true},
-		},
 	}
+	g.AddNode(ccg.Node{StartRow: 0, EndRow: 0}, []string{"main", "path"}, nil, nil)
+	g.AddNode(ccg.Node{StartRow: 1, EndRow: 1}, []string{"f"}, []string{"open", "path"}, nil)
+	g.AddNode(ccg.Node{StartRow: -1, EndRow: -1, Dummy: true}, nil, nil, nil)
 	s := &slice.Slice{Target: 1, Nodes: []int32{1, 2}, Hop: []uint8{1, 0},
 		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}}}
 	q := ix.NewQuery(g, s, g.Path, 3)
@@ -129,11 +127,9 @@ func TestPredictRenamesParams(t *testing.T) {
 	g := &ccg.Graph{
 		Path:  "app/main.py",
 		Lines: []string{"def load(f):"},
-		Nodes: []ccg.Node{
-			{StartRow: 0, EndRow: 0, Defs: []string{"load"}, Params: []string{"f"}},
-			{StartRow: -1, EndRow: -1, Dummy: true},
-		},
 	}
+	g.AddNode(ccg.Node{StartRow: 0, EndRow: 0}, []string{"load"}, nil, []string{"f"})
+	g.AddNode(ccg.Node{StartRow: -1, EndRow: -1, Dummy: true}, nil, nil, nil)
 	s := &slice.Slice{Target: 1, Nodes: []int32{0, 1}, Hop: []uint8{1, 0},
 		Edges: []slice.Edge{{From: 0, To: 1, Type: ccg.CF}}}
 	q := ix.NewQuery(g, s, g.Path, 2)

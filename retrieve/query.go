@@ -193,7 +193,7 @@ func (ix *Index) NewQuery(g *ccg.Graph, s *slice.Slice, path string, line int) *
 		if i == s.Target || g.Nodes[v].Dummy {
 			continue
 		}
-		q.Defs[i] = names(g.Nodes[v].Defs, g.Nodes[v].Params)
+		q.Defs[i] = names(g.Defs(v), g.Params(v))
 		words = ix.tok.Split(words[:0], g.Text(v))
 		ids := make([]uint32, 0, len(words))
 		for _, w := range words {
