@@ -42,8 +42,8 @@ type cfgBuilder struct {
 	lines []string
 	nodes []Node
 	names []string // the vertices' names (Graph.names)
-	t     idTree  // the statement tree in vertex ids
-	stack []int32 // number's scratch
+	t     idTree   // the statement tree in vertex ids
+	stack []int32  // number's scratch
 	// consume is set when number takes the statement tree apart as it
 	// goes (BuildConsuming) and total is then the number of statements.
 	consume bool
