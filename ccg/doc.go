@@ -102,6 +102,12 @@
 //   - A Java lambda's parameters reach every Inner block of the statement
 //     holding it (an anonymous class body in the same statement too).
 //
+// A vertex (Node) is 40 bytes: its names are a range of one pool the
+// graph holds (Graph.Defs, Uses, Params), not slices of its own, since
+// for a large file the vertices and their name lists are most of what the
+// graph holds beside the index's blob (three slices and the grammar type
+// took 112 bytes a vertex).
+//
 // Dominators use the iterative algorithm of Cooper, Harvey and Kennedy on
 // int32 slices; a test checks it agrees with gonum's graph/flow and a
 // benchmark compares the two.

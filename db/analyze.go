@@ -51,7 +51,10 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 			a, err = nil, fmt.Errorf("internal error analysing the file: %v", r)
 		}
 	}()
-	f, err := l.Parse(ctx, path, content)
+	// The symbols are left in their blocks: they are encoded once, in
+	// order, and a large file's joined copy would be in the heap beside
+	// the blocks and the whole statement tree (lang.BlocksParser).
+	f, err := l.ParseBlocks(ctx, path, content)
 	if err != nil {
 		return nil, err
 	}
@@ -69,8 +72,12 @@ func analyzeSource(ctx context.Context, b *Builder, l *lang.Language, path strin
 	// statement tree is garbage once Build has read it, the outline once
 	// it is encoded.
 	errs := f.Errors
-	outline := appendOutline(nil, f.Package, f.Symbols, f.Imports)
-	f.Symbols, f.Imports = nil, nil
+	blocks := f.SymbolBlocks
+	if f.Symbols != nil {
+		blocks = [][]lang.Symbol{f.Symbols}
+	}
+	outline := appendOutlineBlocks(nil, f.Package, blocks, f.Imports)
+	f.Symbols, f.SymbolBlocks, f.Imports, blocks = nil, nil, nil, nil
 	if big {
 		// The symbols, a quarter of the statement tree, once encoded.
 		runtime.GC()

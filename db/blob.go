@@ -49,7 +49,7 @@ type StmtRecord struct {
 	// so a request never parses a candidate's file again.
 	Defs []string
 	// Params are the function or lambda parameters the statement binds
-	// in the scope it opens (ccg.Node.Params); nil when none. Prediction
+	// in the scope it opens (ccg.Graph.Params); nil when none. Prediction
 	// renames through Defs and Params together.
 	Params []string
 }
@@ -633,36 +633,27 @@ func decodeNames(r *reader, stmts []StmtRecord, field func(*StmtRecord) *[]strin
 // appendOutline appends the outline section: its length, then the package,
 // the symbols and the imports (see the layout in doc.go).
 func appendOutline(dst []byte, pkg string, symbols []lang.Symbol, imports []lang.Import) []byte {
+	return appendOutlineBlocks(dst, pkg, [][]lang.Symbol{symbols}, imports)
+}
+
+// appendOutlineBlocks is appendOutline of the symbols in blocks, in
+// order (lang.File.SymbolBlocks).
+func appendOutlineBlocks(dst []byte, pkg string, blocks [][]lang.Symbol, imports []lang.Import) []byte {
 	// The section is written after room for the largest length, known
 	// only at its end, and moved back over what the length leaves of it.
 	const lenRoom = binary.MaxVarintLen64
 	at := len(dst)
-	sec := slices.Grow(dst, lenRoom+outlineHint(pkg, symbols, imports))
+	sec := slices.Grow(dst, lenRoom+outlineHint(pkg, blocks, imports))
 	sec = append(sec, make([]byte, lenRoom)...)
 	sec = appendString(sec, pkg)
-	sec = binary.AppendUvarint(sec, uint64(len(symbols)))
+	n := 0
+	for _, b := range blocks {
+		n += len(b)
+	}
+	sec = binary.AppendUvarint(sec, uint64(n))
 	prevStart := 0
-	for i := range symbols {
-		s := &symbols[i]
-		sec = append(sec, byte(s.Kind))
-		sec = appendString(sec, s.Name)
-		sec = binary.AppendUvarint(sec, uint64(s.Parent+1))
-		sec = binary.AppendVarint(sec, int64(s.StartRow-prevStart))
-		prevStart = s.StartRow
-		sec = binary.AppendUvarint(sec, uint64(s.EndRow-s.StartRow))
-		sec = binary.AppendUvarint(sec, uint64(s.SigStart-s.StartRow))
-		sec = binary.AppendUvarint(sec, uint64(s.SigEnd-s.SigStart))
-		sec = binary.AppendUvarint(sec, uint64(s.NameRow-s.SigStart))
-		if s.DocRow < 0 {
-			sec = binary.AppendUvarint(sec, 0)
-		} else {
-			sec = binary.AppendUvarint(sec, zigzag(int64(s.DocRow-s.StartRow))+1)
-		}
-		sec = appendString(sec, s.Type)
-		sec = binary.AppendUvarint(sec, uint64(len(s.Bases)))
-		for _, b := range s.Bases {
-			sec = appendString(sec, b)
-		}
+	for _, symbols := range blocks {
+		sec = appendSymbols(sec, symbols, &prevStart)
 	}
 	sec = binary.AppendUvarint(sec, uint64(len(imports)))
 	prevRow := 0
@@ -678,15 +669,45 @@ func appendOutline(dst []byte, pkg string, symbols []lang.Symbol, imports []lang
 		}
 		sec = append(sec, flags)
 	}
-	n := binary.PutUvarint(sec[at:], uint64(len(sec)-at-lenRoom))
+	n = binary.PutUvarint(sec[at:], uint64(len(sec)-at-lenRoom))
 	return append(sec[:at+n], sec[at+lenRoom:]...)
 }
 
-// outlineHint is about the size of an outline section's content.
-func outlineHint(pkg string, symbols []lang.Symbol, imports []lang.Import) int {
-	n := 16 + len(pkg) + 12*len(imports)
+// appendSymbols appends the symbols of an outline section; prevStart is
+// the start row of the symbol before them.
+func appendSymbols(sec []byte, symbols []lang.Symbol, prevStart *int) []byte {
 	for i := range symbols {
-		n += 12 + len(symbols[i].Name) + len(symbols[i].Type)
+		s := &symbols[i]
+		sec = append(sec, byte(s.Kind))
+		sec = appendString(sec, s.Name)
+		sec = binary.AppendUvarint(sec, uint64(s.Parent+1))
+		sec = binary.AppendVarint(sec, int64(s.StartRow-*prevStart))
+		*prevStart = s.StartRow
+		sec = binary.AppendUvarint(sec, uint64(s.EndRow-s.StartRow))
+		sec = binary.AppendUvarint(sec, uint64(s.SigStart-s.StartRow))
+		sec = binary.AppendUvarint(sec, uint64(s.SigEnd-s.SigStart))
+		sec = binary.AppendUvarint(sec, uint64(s.NameRow-s.SigStart))
+		if s.DocRow < 0 {
+			sec = binary.AppendUvarint(sec, 0)
+		} else {
+			sec = binary.AppendUvarint(sec, zigzag(int64(s.DocRow-s.StartRow))+1)
+		}
+		sec = appendString(sec, s.Type)
+		sec = binary.AppendUvarint(sec, uint64(len(s.Bases)))
+		for _, b := range s.Bases {
+			sec = appendString(sec, b)
+		}
+	}
+	return sec
+}
+
+// outlineHint is about the size of an outline section's content.
+func outlineHint(pkg string, blocks [][]lang.Symbol, imports []lang.Import) int {
+	n := 16 + len(pkg) + 12*len(imports)
+	for _, symbols := range blocks {
+		for i := range symbols {
+			n += 12 + len(symbols[i].Name) + len(symbols[i].Type)
+		}
 	}
 	return n
 }

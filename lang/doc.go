@@ -14,7 +14,11 @@
 // The same parse also outlines the file for the repository's symbol
 // table (package symtab), which answers "where is the API this code calls
 // defined": a front end whose Language has Modules fills File.Symbols,
-// File.Imports and File.Package. The contract a front end keeps:
+// File.Imports and File.Package. (Language.ParseBlocks, which the index
+// builder calls, lets a BlocksParser leave the symbols in the blocks its
+// outline collected them in, File.SymbolBlocks: a large file's symbols
+// are then not in the heap twice at the end of its parse, the blocks
+// beside their joined copy.) The contract a front end keeps:
 //
 //   - Symbols lists, in source order, every type declared at top level or
 //     in a type's body (at any depth of types), and every member of those

@@ -235,6 +235,21 @@ type File struct {
 	Symbols []Symbol
 	Imports []Import
 	Package string
+	// SymbolBlocks hold the symbols instead of Symbols (nil then) in a
+	// File from Language.ParseBlocks whose front end is a BlocksParser:
+	// in source order, in the blocks the outline collected them in, with
+	// Parent counting across the blocks as in Symbols.
+	SymbolBlocks [][]Symbol
+}
+
+// NumSymbols returns the number of the file's symbols, in Symbols or in
+// SymbolBlocks.
+func (f *File) NumSymbols() int {
+	n := len(f.Symbols)
+	for _, b := range f.SymbolBlocks {
+		n += len(b)
+	}
+	return n
 }
 
 // Text returns the source lines of s joined by '\n'.
@@ -366,6 +381,16 @@ type OutlineParser interface {
 	Outline(ctx context.Context, path string, src []byte) (*File, error)
 }
 
+// BlocksParser is a Parser that can leave a file's symbols in the blocks
+// its outline collected them in (File.SymbolBlocks) rather than join them
+// into File.Symbols: for a caller that reads them once in order, as the
+// index's outline encoding does. A large file's symbols are then never in
+// the heap twice (the blocks and their joined copy, at the end of the
+// parse, when the statement tree is whole beside them).
+type BlocksParser interface {
+	ParseBlocks(ctx context.Context, path string, src []byte) (*File, error)
+}
+
 // SyntaxParser runs the tree-sitter parse alone, building and freeing the
 // syntax tree: the floor that index build times are measured against.
 type SyntaxParser interface {
@@ -407,6 +432,19 @@ func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, e
 	p := l.parser()
 	f, err := p.Parse(ctx, path, src)
 	l.parsers.Put(p) // not reached after a panic: that parser is dropped
+	return f, err
+}
+
+// ParseBlocks is Parse, but with a front end that is a BlocksParser the
+// symbols are left in File.SymbolBlocks (see BlocksParser).
+func (l *Language) ParseBlocks(ctx context.Context, path string, src []byte) (*File, error) {
+	p := l.parser()
+	read := p.Parse
+	if bp, ok := p.(BlocksParser); ok {
+		read = bp.ParseBlocks
+	}
+	f, err := read(ctx, path, src)
+	l.parsers.Put(p) // as in Parse
 	return f, err
 }
 

@@ -12,18 +12,21 @@ import (
 type outliner struct {
 	t *frontend.Tree
 	f *lang.File
-	// syms collects the symbols, joined into f.Symbols at the end;
+	// syms collects the symbols, joined into f.Symbols at the end (or
+	// left in their blocks, frontend.Symbols);
 	// symbol k is syms.At(k-base).
-	syms frontend.Chunks[lang.Symbol]
-	base int
+	syms   frontend.Chunks[lang.Symbol]
+	base   int
+	blocks bool // leave the symbols in their blocks (frontend.Symbols)
 }
 
 // sym returns symbol k.
 func (o *outliner) sym(k int) *lang.Symbol { return o.syms.At(k - o.base) }
 
 // outline fills f's outline from the file node root.
-func outline(t *frontend.Tree, root int32, f *lang.File) {
+func outline(t *frontend.Tree, root int32, f *lang.File, blocks bool) {
 	o := newOutliner(t, f)
+	o.blocks = blocks
 	o.children(t.First(root), -1)
 	o.finish()
 }
@@ -34,8 +37,9 @@ func newOutliner(t *frontend.Tree, f *lang.File) *outliner {
 	return &outliner{t: t, f: f, base: len(f.Symbols)}
 }
 
-// finish joins the symbols into f.Symbols.
-func (o *outliner) finish() { o.f.Symbols = o.syms.Join(o.f.Symbols) }
+// finish joins the symbols into f.Symbols (or leaves them in their
+// blocks, frontend.Symbols).
+func (o *outliner) finish() { frontend.Symbols(o.f, &o.syms, o.blocks) }
 
 // children outlines the declarations from first to last (to the end
 // for -1), siblings linked by their next records: the file node's

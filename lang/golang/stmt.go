@@ -14,6 +14,7 @@ type builder struct {
 	names  frontend.Names
 	errors int
 	o      *outliner // of the file mapped piece by piece
+	blocks bool      // leave the symbols in File.SymbolBlocks
 }
 
 func (b *builder) newStmt(k lang.Kind, i int32, endRow int) *lang.Stmt {

@@ -33,7 +33,7 @@ type outliner struct {
 	b    *builder
 	f    *lang.File
 	seen map[nameKey]bool             // names recorded per enclosing symbol
-	syms frontend.Chunks[lang.Symbol] // the symbols, joined into f.Symbols at the end
+	syms frontend.Chunks[lang.Symbol] // the symbols, joined into f.Symbols at the end (frontend.Symbols)
 }
 
 type nameKey struct {
@@ -61,8 +61,9 @@ func (b *builder) newOutliner(f *lang.File) *outliner {
 	return &outliner{b: b, f: f, seen: map[nameKey]bool{}}
 }
 
-// finish joins the symbols into f.Symbols.
-func (o *outliner) finish() { o.f.Symbols = o.syms.Join(o.f.Symbols) }
+// finish joins the symbols into f.Symbols (or leaves them in their
+// blocks, frontend.Symbols).
+func (o *outliner) finish() { frontend.Symbols(o.f, &o.syms, o.b.blocks) }
 
 // children walks the statements from first to last, siblings linked by
 // their next records: the children of one node, or those of them that a

@@ -58,6 +58,16 @@ func NewParser() *Parser {
 // make it fail: they become Error statements counted in File.Errors. It
 // fails only when the context is cancelled or the parser gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, false)
+}
+
+// ParseBlocks is Parse with the symbols left in File.SymbolBlocks
+// (lang.BlocksParser).
+func (p *Parser) ParseBlocks(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, true)
+}
+
+func (p *Parser) parse(ctx context.Context, path string, src []byte, blocks bool) (*lang.File, error) {
 	defer func() { p.nodes = tsflat.Keep(p.nodes) }() // a pooled parser keeps no large buffer
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
@@ -69,6 +79,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	f := &lang.File{Path: path, Language: "python", Lines: lang.SplitLines(src)}
 	b := &p.b
 	b.reset(nil, src, len(f.Lines))
+	b.blocks = blocks
 	defer b.reset(nil, nil, 0) // drop references to the file
 	// A large file parsed in pieces is mapped piece by piece: its
 	// outline and statements are made from each piece's records, so
@@ -120,7 +131,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	} else {
 		// Parsed whole (or a piece did not fit): what the pieces before
 		// made is made again from the file's records.
-		f.Stmts, f.Imports, f.Symbols = nil, nil, nil
+		f.Stmts, f.Imports, f.Symbols, f.SymbolBlocks = nil, nil, nil, nil
 		b.reset(nodes, src, len(f.Lines))
 		if len(nodes) > 0 {
 			f.Errors = b.countErrors()
@@ -147,6 +158,8 @@ type builder struct {
 	src     []byte
 	lastRow int
 	intern  map[string]string
+	// blocks leaves the outline's symbols in File.SymbolBlocks.
+	blocks bool
 
 	// Scratch state for the statement being built.
 	defs, uses []string

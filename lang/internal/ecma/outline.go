@@ -14,10 +14,12 @@ type outliner struct {
 	t *frontend.Tree
 	f *fieldIDs
 	o *lang.File
-	// syms collects the symbols, joined into o.Symbols at the end;
+	// syms collects the symbols, joined into o.Symbols at the end (or
+	// left in their blocks, frontend.Symbols);
 	// symbol k is syms.At(k-base).
-	syms frontend.Chunks[lang.Symbol]
-	base int
+	syms   frontend.Chunks[lang.Symbol]
+	base   int
+	blocks bool // leave the symbols in their blocks (frontend.Symbols)
 }
 
 // sym returns symbol k.
@@ -29,8 +31,9 @@ func (o *outliner) nsyms() int { return o.base + o.syms.Len() }
 // maxNamespaceDepth bounds the nesting of namespaces outlined.
 const maxNamespaceDepth = 8
 
-func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File) {
+func outline(t *frontend.Tree, f *fieldIDs, root int32, file *lang.File, blocks bool) {
 	o := newOutliner(t, f, file)
+	o.blocks = blocks
 	defer o.finish()
 	if t.Kind(root) == kError {
 		o.errorRegion(root) // the whole file is one region error recovery left
@@ -45,8 +48,9 @@ func newOutliner(t *frontend.Tree, f *fieldIDs, file *lang.File) *outliner {
 	return &outliner{t: t, f: f, o: file, base: len(file.Symbols)}
 }
 
-// finish joins the symbols into the file's Symbols.
-func (o *outliner) finish() { o.o.Symbols = o.syms.Join(o.o.Symbols) }
+// finish joins the symbols into the file's Symbols (or leaves them in
+// their blocks, frontend.Symbols).
+func (o *outliner) finish() { frontend.Symbols(o.o, &o.syms, o.blocks) }
 
 // statements outlines the statements of a program or namespace body.
 func (o *outliner) statements(body int32, parent, depth int) {

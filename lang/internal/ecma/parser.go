@@ -45,7 +45,18 @@ func parserFor(m map[*Grammar]*sitter.Parser, g *Grammar) *sitter.Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, false)
+}
+
+// ParseBlocks is Parse with the symbols left in File.SymbolBlocks
+// (lang.BlocksParser).
+func (p *Parser) ParseBlocks(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, true)
+}
+
+func (p *Parser) parse(ctx context.Context, path string, src []byte, blocks bool) (*lang.File, error) {
 	g := p.pick(path)
+	p.b.blocks = blocks
 	defer func() { p.flat = tsflat.Keep(p.flat) }() // a pooled parser keeps no large buffer
 	p.b.f = &g.f
 	f, flat, err := frontend.MapFile(ctx, parserFor(p.ts, g), g.g, p.name, path, src, p.flat, &p.b)
@@ -64,6 +75,7 @@ func (b *builder) Piece(f *lang.File, t frontend.Tree, first, last int32) {
 	b.t = t
 	if b.o == nil {
 		b.o = newOutliner(&b.t, b.f, f)
+		b.o.blocks = b.blocks
 	}
 	b.o.children(first, last, -1, 0)
 	for c := first; c >= 0; c = b.t.Next(c) {
@@ -80,7 +92,7 @@ func (b *builder) Whole(f *lang.File, t frontend.Tree) {
 	b.t = t
 	// The outline first, its garbage collected before the statement
 	// tree, the largest thing a parse makes, is built.
-	outline(&b.t, b.f, 0, f)
+	outline(&b.t, b.f, 0, f, b.blocks)
 	tsflat.Collect(len(t.Src))
 	if b.t.Kind(0) == kError {
 		f.Stmts = b.stmt(0, nil)
@@ -115,7 +127,7 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 		return nil, fmt.Errorf("outline %s: %w", path, err)
 	}
 	if len(t.N) > 0 {
-		outline(&t, &g.f, 0, f)
+		outline(&t, &g.f, 0, f, false)
 	}
 	return f, nil
 }

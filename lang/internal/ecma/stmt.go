@@ -12,6 +12,7 @@ type builder struct {
 	names  frontend.Names
 	errors int
 	o      *outliner // of the file mapped piece by piece
+	blocks bool      // leave the symbols in File.SymbolBlocks
 }
 
 // newStmt starts a statement of kind k with the grammar type of node i,

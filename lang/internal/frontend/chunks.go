@@ -1,6 +1,10 @@
 package frontend
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/graphcoder/graphcoder/lang"
+)
 
 // Chunks collects values in blocks that are never moved, and joins them
 // once at the end: a slice grown by append is copied at every growth, a
@@ -56,6 +60,24 @@ func (c *Chunks[T]) Truncate(n int) {
 		clear(c.cur[len(c.cur)-drop:])
 		c.cur = c.cur[:len(c.cur)-drop]
 		c.n -= drop
+	}
+}
+
+// Symbols ends an outline's symbols: those of f before it (f.Symbols)
+// and c's, joined into f.Symbols, or with blocks set left in their blocks,
+// f.SymbolBlocks (lang.BlocksParser).
+func Symbols(f *lang.File, c *Chunks[lang.Symbol], blocks bool) {
+	if !blocks {
+		f.Symbols = c.Join(f.Symbols)
+		return
+	}
+	if len(f.Symbols) > 0 {
+		f.SymbolBlocks = append(f.SymbolBlocks, f.Symbols)
+		f.Symbols = nil
+	}
+	f.SymbolBlocks = append(f.SymbolBlocks, c.full...)
+	if len(c.cur) > 0 {
+		f.SymbolBlocks = append(f.SymbolBlocks, slices.Clip(c.cur))
 	}
 }
 

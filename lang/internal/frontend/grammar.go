@@ -173,7 +173,7 @@ func MapFile(ctx context.Context, ts *sitter.Parser, g *Grammar, language, path 
 	} else {
 		// Parsed whole (or a piece did not fit): what the pieces before
 		// made is thrown away and made again from the file's records.
-		f.Stmts, f.Symbols, f.Imports, f.Package = nil, nil, nil, ""
+		f.Stmts, f.Symbols, f.SymbolBlocks, f.Imports, f.Package = nil, nil, nil, nil, ""
 		m.Reset()
 		if len(t.N) > 0 {
 			m.Whole(f, t)
