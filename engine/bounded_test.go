@@ -203,8 +203,7 @@ func sliceDiff(ag *ccg.Graph, a *slice.Slice, bg *ccg.Graph, b *slice.Slice) str
 		return fmt.Sprintf("%d statements, target %d; bounded %d, target %d", len(a.Nodes), a.Target, len(b.Nodes), b.Target)
 	}
 	for i := range a.Nodes {
-		x, y := ag.Nodes[a.Nodes[i]], bg.Nodes[b.Nodes[i]]
-		x.Scope, y.Scope = 0, 0 // a vertex id
+		x, y := vertexOf(ag, a.Nodes[i]), vertexOf(bg, b.Nodes[i])
 		if !reflect.DeepEqual(x, y) || ag.Text(a.Nodes[i]) != bg.Text(b.Nodes[i]) {
 			return fmt.Sprintf("statement %d: %+v %q; bounded %+v %q", i, x, ag.Text(a.Nodes[i]), y, bg.Text(b.Nodes[i]))
 		}
@@ -213,6 +212,20 @@ func sliceDiff(ag *ccg.Graph, a *slice.Slice, bg *ccg.Graph, b *slice.Slice) str
 		return fmt.Sprintf("hops %v edges %v; bounded hops %v edges %v", a.Hop, a.Edges, b.Hop, b.Edges)
 	}
 	return ""
+}
+
+// vertex is what sliceDiff compares of a vertex: all but its Scope (a
+// vertex id) and where its names are in the graph's pool.
+type vertex struct {
+	Kind               lang.Kind
+	Dummy              bool
+	StartRow, EndRow   int
+	Defs, Uses, Params []string
+}
+
+func vertexOf(g *ccg.Graph, v int32) vertex {
+	n := &g.Nodes[v]
+	return vertex{n.Kind, n.Dummy, n.StartRow, n.EndRow, g.Defs(v), g.Uses(v), g.Params(v)}
 }
 
 // outlineKeys are the buffer outline's symbols as the definition context
