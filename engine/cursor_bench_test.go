@@ -4,11 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
 
@@ -69,6 +72,81 @@ func BenchmarkCursor(b *testing.B) {
 			}{{"parse", parse}, {"coarse", coarse}, {"fine", fine}, {"definitions", defs}, {"prompt", prompt}, {"total", total}, {"cpu", cpu}} {
 				b.ReportMetric(quantileMS(m.d, 0.5), m.name+"-ms")
 			}
+		})
+	}
+}
+
+// BenchmarkParseParts times, at the cursors GRAPHCODER_BENCH_AT names (as
+// BenchmarkCursor), each tree-sitter pass a first request may make over
+// the code above the cursor, alone and in CPU time of the thread: the
+// query's source (the lines as the bounded parse reads them) parsed
+// whole (lang.Language.Parse) and its syntax tree alone (ParseSyntax),
+// the same for the source with its brackets closed (the outline's,
+// parseClosed), and the outline of the whole buffer with the cursor's row
+// blank (parsedAfter's source). The difference of a parse and its syntax
+// tree is the front end's mapping of the tree. Each figure is the median
+// of the iterations; it skips without GRAPHCODER_BENCH_AT.
+func BenchmarkParseParts(b *testing.B) {
+	at := os.Getenv("GRAPHCODER_BENCH_AT")
+	if at == "" {
+		b.Skip("GRAPHCODER_BENCH_AT names no cursor")
+	}
+	for _, c := range strings.Split(at, ",") {
+		i := strings.LastIndexByte(c, ':')
+		line, err := strconv.Atoi(c[i+1:])
+		if i < 0 || err != nil {
+			b.Fatalf("GRAPHCODER_BENCH_AT: %q is no PATH:LINE", c)
+		}
+		path := c[:i]
+		b.Run(strings.ReplaceAll(filepath.Base(c), ":", "-"), func(b *testing.B) {
+			e := stdlibEngine(b)
+			st := e.cur.Load()
+			src, err := os.ReadFile(filepath.Join(e.Root(), path))
+			if err != nil {
+				b.Fatal(err)
+			}
+			l := lang.ForPath(path)
+			if l == nil {
+				b.Fatalf("%s: no language", path)
+			}
+			buf := newBuffer(path, lang.SplitLines(string(src)), line)
+			base, _ := withoutOpenComment(buf.lines, l.Name)
+			lines := base
+			if el, _ := st.elide(buf, base, l); el != nil {
+				lines = el.lines
+				buf.elided = el
+			}
+			after, _ := st.afterSource(buf, l)
+			query, closed := source(lines, ""), source(lines, ccg.Closers(lines, l.Name))
+			whole := source(after, "")
+			ctx := context.Background()
+			parts := []struct {
+				name string
+				run  func() error
+			}{
+				{"query-parse", func() error { _, err := l.Parse(ctx, path, query); return err }},
+				{"query-syntax", func() error { return l.ParseSyntax(path, query) }},
+				{"closed-parse", func() error { _, err := l.Parse(ctx, path, closed); return err }},
+				{"closed-syntax", func() error { return l.ParseSyntax(path, closed) }},
+				{"after-outline", func() error { _, err := l.Outline(ctx, path, whole); return err }},
+				{"after-syntax", func() error { return l.ParseSyntax(path, whole) }},
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu := make([][]time.Duration, len(parts))
+			for b.Loop() {
+				for k, p := range parts {
+					c0 := threadCPU()
+					if err := p.run(); err != nil {
+						b.Fatal(err)
+					}
+					cpu[k] = append(cpu[k], threadCPU()-c0)
+				}
+			}
+			for k, p := range parts {
+				b.ReportMetric(quantileMS(cpu[k], 0.5), p.name+"-ms")
+			}
+			b.ReportMetric(float64(len(query)), "query-bytes")
 		})
 	}
 }
