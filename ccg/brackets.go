@@ -324,23 +324,30 @@ const maxClosers = 256
 // Closers returns the text that closes the brackets still open at the end
 // of lines, source in a brace language (Java, Go, JavaScript, TypeScript),
 // innermost first: ")" and "]" where they stand, each "}" on a row of its
-// own (a template literal's "${" closed with "}`"). A front end's error recovery loses declarations of a source cut
-// off inside them (the code before a cursor: its enclosing class and
-// method are open), and the source with the closers appended parses into
-// the same declarations over the same rows. It returns "" for another
-// language, for lines that close everything and for lines that end in a
-// comment or literal spanning rows (what would close it is unknown), and
-// closes at most maxClosers brackets.
+// own (a template literal's "${" closed with "}`"). A front end's error
+// recovery loses declarations of a source cut off inside them (the code
+// before a cursor: its enclosing class and method are open), and the
+// source with the closers appended parses into the same declarations over
+// the same rows. Lines that end inside a block comment (a cursor in a
+// method's documentation) have the comment closed first, with "*/" on the
+// row after them. It returns "" for another language, for lines that
+// close everything and for lines that end in a literal spanning rows
+// (what would close it is unknown), and closes at most maxClosers
+// brackets.
 func Closers(lines []string, language string) string {
 	if !braceLanguages[language] {
 		return ""
 	}
 	br := lexBrackets(lines, 0, language)
-	if !br.closed || len(br.open) == 0 {
+	inComment := br.comment[0] >= 0
+	if (!br.closed && !inComment) || len(br.open) == 0 {
 		return ""
 	}
 	open := br.open[max(len(br.open)-maxClosers, 0):]
 	var b strings.Builder
+	if inComment {
+		b.WriteString("*/")
+	}
 	for i := len(open) - 1; i >= 0; i-- {
 		switch open[i] {
 		case '(':

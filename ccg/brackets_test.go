@@ -207,9 +207,9 @@ func FuzzLexBrackets(f *testing.F) {
 }
 
 // TestClosers: the brackets open at the end of a brace-language source,
-// innermost first, with none in comments or literals; nothing for a
-// balanced source, one ending in a block comment or a literal spanning
-// rows, or a language without braces.
+// innermost first, with none in comments or literals, after the block
+// comment the source ends in; nothing for a balanced source, one ending
+// in a literal spanning rows, or a language without braces.
 func TestClosers(t *testing.T) {
 	tests := []struct {
 		name, language string
@@ -221,7 +221,9 @@ func TestClosers(t *testing.T) {
 		{"array", "go", []string{"var a = []int{", "  f(b[i"}, "])\n}\n"},
 		{"brackets in literals and comments", "java", []string{`class A { // {`, `  String s = "{(";`, `  char c = '(';`, `  /* { */`}, "\n}\n"},
 		{"balanced", "java", []string{"class A {", "}"}, ""},
-		{"in a block comment", "java", []string{"class A {", "  /**"}, ""},
+		{"in a block comment", "java", []string{"class A {", "  /**", "   * {@code f(}"}, "*/\n}\n"},
+		{"in a block comment after code", "go", []string{"func f() {", "\tg(a, /* b"}, "*/)\n}\n"},
+		{"balanced, in a block comment", "java", []string{"class A {}", "/*"}, ""},
 		{"in a text block", "java", []string{"class A {", `  String s = """`}, ""},
 		{"template", "typescript", []string{"const s = `${f({"}, "\n})}`\n"},
 		{"in template text", "typescript", []string{"f(`a"}, ""},
