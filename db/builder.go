@@ -429,17 +429,16 @@ func (b *Builder) blobInfo(key []byte) (*FileInfo, error) {
 // tokens, where a StmtRecord takes 88.
 type graphStmts struct {
 	g      *ccg.Graph
-	nodes  []ccg.Node
 	tokens []uint32
 	span   []tokenSpan
 }
 
 type tokenSpan struct{ from, to uint32 }
 
-func (s *graphStmts) len() int { return len(s.nodes) }
+func (s *graphStmts) len() int { return len(s.g.Nodes) }
 
 func (s *graphStmts) stmt(i int) (lang.Kind, int, int, []uint32) {
-	n := &s.nodes[i]
+	n := &s.g.Nodes[i]
 	sp := s.span[i]
 	return n.Kind, n.StartRow, n.EndRow, s.tokens[sp.from:sp.to:sp.to]
 }
@@ -451,7 +450,7 @@ func (s *graphStmts) params(i int) []string { return s.g.Params(int32(i)) }
 // file-local vocabulary, and the vocabulary (encode writes them).
 func (b *Builder) tokenize(g *ccg.Graph) (*graphStmts, []string) {
 	ids := make(map[string]uint32)
-	out := &graphStmts{g: g, nodes: g.Nodes, span: make([]tokenSpan, len(g.Nodes))}
+	out := &graphStmts{g: g, span: make([]tokenSpan, len(g.Nodes))}
 	var toks []string
 	var buf []uint32
 	all := make([]uint32, 0, 8*len(g.Nodes))
