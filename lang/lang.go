@@ -438,14 +438,12 @@ func (l *Language) Parse(ctx context.Context, path string, src []byte) (*File, e
 // ParseBlocks is Parse, but with a front end that is a BlocksParser the
 // symbols are left in File.SymbolBlocks (see BlocksParser).
 func (l *Language) ParseBlocks(ctx context.Context, path string, src []byte) (*File, error) {
-	p := l.parser()
-	read := p.Parse
-	if bp, ok := p.(BlocksParser); ok {
-		read = bp.ParseBlocks
-	}
-	f, err := read(ctx, path, src)
-	l.parsers.Put(p) // as in Parse
-	return f, err
+	return l.parseWith(ctx, path, src, func(p Parser) parseFunc {
+		if bp, ok := p.(BlocksParser); ok {
+			return bp.ParseBlocks
+		}
+		return p.Parse
+	})
 }
 
 // Outline returns the outline of src, the content of the file at path
@@ -453,12 +451,21 @@ func (l *Language) ParseBlocks(ctx context.Context, path string, src []byte) (*F
 // statements only when the parser cannot read the outline alone, see
 // OutlineParser), with a parser from the language's pool.
 func (l *Language) Outline(ctx context.Context, path string, src []byte) (*File, error) {
+	return l.parseWith(ctx, path, src, func(p Parser) parseFunc {
+		if op, ok := p.(OutlineParser); ok {
+			return op.Outline
+		}
+		return p.Parse
+	})
+}
+
+type parseFunc = func(ctx context.Context, path string, src []byte) (*File, error)
+
+// parseWith calls the method of a parser from the language's pool that
+// pick chooses, and puts the parser back as Parse does.
+func (l *Language) parseWith(ctx context.Context, path string, src []byte, pick func(Parser) parseFunc) (*File, error) {
 	p := l.parser()
-	read := p.Parse
-	if op, ok := p.(OutlineParser); ok {
-		read = op.Outline
-	}
-	f, err := read(ctx, path, src)
+	f, err := pick(p)(ctx, path, src)
 	l.parsers.Put(p) // as in Parse
 	return f, err
 }

@@ -122,7 +122,8 @@ func (b *builder) Whole(f *lang.File, t frontend.Tree) {
 	}
 }
 
-// Finish joins the symbols of the pieces and returns the count of error
+// Finish ends the symbols of the pieces (joined, or left in their blocks
+// for ParseBlocks: frontend.Symbols) and returns the count of error
 // regions (frontend.Mapper).
 func (b *builder) Finish(*lang.File) int {
 	if b.o != nil {
