@@ -468,3 +468,43 @@ func TestBuildConsumingAgrees(t *testing.T) {
 		}
 	}
 }
+
+// A vertex's names are a range of the graph's one pool: appending to the
+// slice Defs, Params or Uses returns must not write over the next
+// vertex's names (the ranges are returned with their capacity clipped),
+// AddNode's vertex reads back its own names, and DropNames leaves none.
+func TestNamesPool(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for i := range 20 {
+		g := Build(ccgtest.RandomFile(r, 30+r.IntN(200), []string{"python", "java"}[i%2]))
+		type names struct{ defs, params, uses []string }
+		read := func(v int32) names { return names{g.Defs(v), g.Params(v), g.Uses(v)} }
+		var want []names
+		for v := range g.Nodes {
+			n := read(int32(v))
+			want = append(want, names{slices.Clone(n.defs), slices.Clone(n.params), slices.Clone(n.uses)})
+		}
+		if !slices.ContainsFunc(want, func(n names) bool { return len(n.defs) > 0 && len(n.uses) > 0 }) {
+			t.Fatalf("file %d: no vertex both defines and uses a name", i)
+		}
+		for v := range g.Nodes {
+			n := read(int32(v))
+			_, _, _ = append(n.defs, "D"), append(n.params, "P"), append(n.uses, "U")
+		}
+		id := g.AddNode(Node{Kind: lang.Simple, Scope: NoScope}, []string{"d"}, []string{"u", "v"}, []string{"p"})
+		for v := range g.Nodes[:id] {
+			if got := read(int32(v)); !reflect.DeepEqual(got, want[v]) {
+				t.Fatalf("file %d: vertex %d has names %v, want %v", i, v, got, want[v])
+			}
+		}
+		if got := read(id); !reflect.DeepEqual(got, names{[]string{"d"}, []string{"p"}, []string{"u", "v"}}) {
+			t.Fatalf("file %d: the added vertex has names %v", i, got)
+		}
+		g.DropNames()
+		for v := range g.Nodes {
+			if got := read(int32(v)); got.defs != nil || got.params != nil || got.uses != nil {
+				t.Fatalf("file %d: vertex %d has names %v after DropNames", i, v, got)
+			}
+		}
+	}
+}
