@@ -127,4 +127,20 @@
 // mapping needs, leaving out the insides of types, literals and
 // annotations, and maps statements with plain Go code; names are
 // substrings of the source.
+//
+// # Memory
+//
+// A large file is parsed in pieces of the children of one container, the
+// class body or block that holds the most members or statements (a
+// one-class file's class body): every piece holds the text around the
+// container and a run of its children, and is parsed, flattened and
+// freed before the next (tsflat.ParsePieces). The outline and the
+// statement mapping walk the pieces as they would the whole file's
+// records, from the root once, going on from one piece's run to the next
+// inside their loop over the container's children (pieces.go), so that
+// neither the file's tree nor its records are ever whole in memory: the
+// statement tree and the symbols are what a parse holds at its end. A
+// piece that does not fit, or a walk that does not go through the
+// container as the pieces do, makes the file parse whole, with the same
+// result.
 package java

@@ -81,12 +81,48 @@ func NewParser() *Parser {
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
 	// A pooled parser keeps no large buffer.
 	defer func() { p.flat = tsflat.Keep(p.flat) }()
-	src, flat, err := p.syntax(ctx, src)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	src = lang.NormalizeCR(src)
+	text := string(src)
+	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
+	b := &p.b
+	defer func() {
+		// Drop references into the source so it can be collected with the File.
+		clear(b.defs[:cap(b.defs)])
+		clear(b.uses[:cap(b.uses)])
+		clear(b.params[:cap(b.params)])
+		b.src, b.n, b.nextPiece = "", nil, nil
+	}()
+	*b = builder{src: text, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0], container: -1}
+	flat, pieced, err := p.parsePieces(ctx, src, f, b)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	text := string(src)
-	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
+	if pieced {
+		b.n = nil // the last piece's nodes; the pieces have no syntax error
+	} else if err := p.mapWhole(ctx, f, flat, src, text); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	f.Errors = b.errors
+	if f.Errors > 0 {
+		frontend.Monotone(f.Stmts)
+	}
+	for i := range b.n {
+		if b.n[i].flags&nodeMissing != 0 {
+			f.Errors++
+		}
+	}
+	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// mapWhole makes f's outline and statements from the whole file's
+// records flat (p.flat), leaving the nodes in p.b.
+func (p *Parser) mapWhole(ctx context.Context, f *lang.File, flat []tsflat.Node, src []byte, text string) error {
 	// The outline first, from the syntax records, which the statement
 	// mapping's own nodes are then written over. The garbage of each
 	// stage is collected (tsflat.CollectFrom) before the next: the
@@ -95,10 +131,10 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 	// makes, is built.
 	outline(f, flat, text)
 	tsflat.Collect(len(src))
-	nodes, err := flatten(ctx, flat, src)
+	nodes, err := flatten(ctx, flat, src, nil)
 	flat = nil // written over
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		return err
 	}
 	if len(src) >= tsflat.CollectFrom && cap(nodes)-len(nodes) > len(nodes)/4 {
 		// Nodes are left out (the insides of types, literals and
@@ -108,9 +144,8 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		p.flat = nil
 		tsflat.Collect(len(src))
 	}
-
 	b := &p.b
-	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
+	*b = builder{src: text, n: nodes, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0], container: -1}
 	if len(nodes) > 0 {
 		if nodes[0].kind == kError {
 			f.Stmts = b.stmt(0, nil)
@@ -118,24 +153,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 			f.Stmts = b.body(0, false, nil)
 		}
 	}
-	f.Errors = b.errors
-	if f.Errors > 0 {
-		frontend.Monotone(f.Stmts)
-	}
-	for i := range nodes {
-		if nodes[i].flags&nodeMissing != 0 {
-			f.Errors++
-		}
-	}
-	// Drop references into the source so it can be collected with the File.
-	clear(b.defs[:cap(b.defs)])
-	clear(b.uses[:cap(b.uses)])
-	clear(b.params[:cap(b.params)])
-	b.src, b.n = "", nil
-	if err := lang.CheckStatements(f.Stmts, f.Lines); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return f, nil
+	return nil
 }
 
 // Outline reads the outline of src alone (Package, Imports, Symbols and

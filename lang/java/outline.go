@@ -156,6 +156,13 @@ type outliner struct {
 	// symbol k is syms.At(k-base).
 	syms frontend.Chunks[lang.Symbol]
 	base int
+	// container is the node whose children a file mapped piece by
+	// piece divides (-1 otherwise): the walk of its children goes on at
+	// the next piece's run (nextPiece) when it reaches the tail, from
+	// index tail, or the container's end, of a piece but the last (whose
+	// tail is -1).
+	container, tail int32
+	nextPiece       func() int32
 }
 
 func (o *outliner) kind(i int32) okind {
@@ -220,7 +227,7 @@ func outline(f *lang.File, flat []tsflat.Node, src string) {
 	if len(flat) == 0 || len(f.Lines) == 0 {
 		return
 	}
-	o := &outliner{n: flat, src: src, f: f, base: len(f.Symbols)}
+	o := &outliner{n: flat, src: src, f: f, base: len(f.Symbols), container: -1}
 	o.members(0, -1, "")
 	f.Symbols = o.syms.Join(f.Symbols)
 }
@@ -230,20 +237,26 @@ func outline(f *lang.File, flat []tsflat.Node, src string) {
 // parent is the enclosing type symbol (-1 at top level), enum its name
 // when it is an enum.
 func (o *outliner) members(i int32, parent int, enum string) {
-	prevComment := int32(-1)
-	for c := o.first(i); c >= 0; c = o.next(c) {
+	doc := -1 // the doc row of the comment right before the next child
+	for c := o.first(i); ; c = o.next(c) {
+		for i == o.container && o.tail >= 0 && (c < 0 || c >= o.tail) {
+			c = o.nextPiece() // the file is mapped piece by piece
+		}
+		if c < 0 {
+			break
+		}
 		if o.kind(c) == oBlockComment {
-			prevComment = c
+			doc = o.docRow(c)
 			continue
 		}
-		o.memberNode(c, parent, enum, prevComment)
-		prevComment = -1
+		o.memberNode(c, parent, enum, doc)
+		doc = -1
 	}
 }
 
-// memberNode reads one child of a program or type body; doc is the comment
-// right before it, or -1.
-func (o *outliner) memberNode(c int32, parent int, enum string, doc int32) {
+// memberNode reads one child of a program or type body; doc is the doc
+// row of the comment right before it (docRow), or -1.
+func (o *outliner) memberNode(c int32, parent int, enum string, doc int) {
 	switch o.kind(c) {
 	case oError:
 		o.recover(c, parent, enum, doc)
@@ -355,7 +368,7 @@ func (o *outliner) header(i int32) (end int, body int32) {
 	return o.endRow(i), -1
 }
 
-func (o *outliner) typeDecl(i int32, parent int, doc int32) {
+func (o *outliner) typeDecl(i int32, parent int, doc int) {
 	name := o.child(i, ofName)
 	if name < 0 {
 		return
@@ -365,7 +378,7 @@ func (o *outliner) typeDecl(i int32, parent int, doc int32) {
 	end, body := o.header(i)
 	s := lang.Symbol{Kind: kind, Name: o.text(name), Parent: parent,
 		StartRow: o.startRow(i), EndRow: o.endRow(i), SigStart: o.startRow(i), SigEnd: end,
-		NameRow: o.startRow(name), DocRow: o.docRow(doc)}
+		NameRow: o.startRow(name), DocRow: doc}
 	var params int32 = -1
 	for c := o.first(i); c >= 0; c = o.next(c) {
 		switch {
@@ -442,7 +455,7 @@ func (o *outliner) typeName(i int32) string {
 	return ""
 }
 
-func (o *outliner) callable(kind lang.SymbolKind, i int32, parent int, doc int32) {
+func (o *outliner) callable(kind lang.SymbolKind, i int32, parent int, doc int) {
 	name := o.child(i, ofName)
 	if name < 0 {
 		return
@@ -450,13 +463,13 @@ func (o *outliner) callable(kind lang.SymbolKind, i int32, parent int, doc int32
 	end, _ := o.header(i)
 	o.add(lang.Symbol{Kind: kind, Name: o.text(name), Parent: parent,
 		StartRow: o.startRow(i), EndRow: o.endRow(i), SigStart: o.startRow(i), SigEnd: end,
-		NameRow: o.startRow(name), DocRow: o.docRow(doc), Type: o.typeName(o.child(i, ofType))})
+		NameRow: o.startRow(name), DocRow: doc, Type: o.typeName(o.child(i, ofType))})
 }
 
 // fields records one symbol per declarator of a field or interface
 // constant declaration: a constant when static and final (every interface
 // field is).
-func (o *outliner) fields(i int32, parent int, doc int32) {
+func (o *outliner) fields(i int32, parent int, doc int) {
 	kind := lang.SymField
 	if o.kind(i) == oConstant {
 		kind = lang.SymConstant
@@ -481,7 +494,7 @@ func (o *outliner) fields(i int32, parent int, doc int32) {
 			typ = o.typeName(c)
 		}
 	}
-	docRow := o.docRow(doc)
+	docRow := doc
 	for c := o.first(i); c >= 0; c = o.next(c) {
 		if o.kind(c) != oDeclarator {
 			continue
@@ -496,7 +509,7 @@ func (o *outliner) fields(i int32, parent int, doc int32) {
 
 // enumConstant records an enum constant; its signature ends before its
 // class body, if any.
-func (o *outliner) enumConstant(i int32, parent int, enum string, doc int32) {
+func (o *outliner) enumConstant(i int32, parent int, enum string, doc int) {
 	name := o.child(i, ofName)
 	if name < 0 {
 		return
@@ -504,7 +517,7 @@ func (o *outliner) enumConstant(i int32, parent int, enum string, doc int32) {
 	end, _ := o.header(i)
 	o.add(lang.Symbol{Kind: lang.SymConstant, Name: o.text(name), Parent: parent,
 		StartRow: o.startRow(i), EndRow: o.endRow(i), SigStart: o.startRow(i), SigEnd: end,
-		NameRow: o.startRow(name), DocRow: o.docRow(doc), Type: enum})
+		NameRow: o.startRow(name), DocRow: doc, Type: enum})
 }
 
 func stripSpace(s string) string {
@@ -527,11 +540,11 @@ func stripSpace(s string) string {
 // name, parameters and a brace. recover rebuilds the types and methods
 // from such runs (their rows end where the node ends), and reads the
 // complete declarations among them as members of the innermost open type.
-func (o *outliner) recover(i int32, parent int, enum string, doc int32) {
+func (o *outliner) recover(i int32, parent int, enum string, doc int) {
 	types := []int{parent} // the open types, innermost last
 	var braces []bool      // open braces: true for a type body
 	var start, kw, name, typ int32 = -1, -1, -1, -1
-	prev := doc // the comment right before the next declaration
+	prev := doc // the doc row of the comment right before the next declaration
 	var bases []string
 	reset := func() { start, kw, name, typ, bases = -1, -1, -1, -1, nil }
 	for c := o.first(i); c >= 0; c = o.next(c) {
@@ -542,7 +555,7 @@ func (o *outliner) recover(i int32, parent int, enum string, doc int32) {
 		}
 		switch k {
 		case oBlockComment:
-			prev = c
+			prev = o.docRow(c)
 			continue
 		case oModifiers:
 			if start < 0 {
@@ -579,7 +592,7 @@ func (o *outliner) recover(i int32, parent int, enum string, doc int32) {
 				}
 				o.add(lang.Symbol{Kind: kind, Name: o.text(name), Parent: top,
 					StartRow: o.startRow(start), EndRow: o.endRow(i), SigStart: o.startRow(start), SigEnd: o.endRow(c),
-					NameRow: o.startRow(name), DocRow: o.docRow(doc), Type: o.typeName(typ)})
+					NameRow: o.startRow(name), DocRow: doc, Type: o.typeName(typ)})
 			}
 			reset()
 		case oLBrace:
@@ -589,7 +602,7 @@ func (o *outliner) recover(i int32, parent int, enum string, doc int32) {
 					"enum": lang.SymEnum, "record": lang.SymRecord, "@interface": lang.SymAnnotation}[o.text(kw)]
 				idx := o.add(lang.Symbol{Kind: kind, Name: o.text(name), Parent: top,
 					StartRow: o.startRow(start), EndRow: o.endRow(i), SigStart: o.startRow(start), SigEnd: o.startRow(c),
-					NameRow: o.startRow(name), DocRow: o.docRow(doc), Bases: bases})
+					NameRow: o.startRow(name), DocRow: doc, Bases: bases})
 				if idx >= 0 {
 					types = append(types, idx)
 				} else {

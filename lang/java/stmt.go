@@ -23,6 +23,14 @@ type builder struct {
 	// shadow holds the parameters of the lambda expression bodies being
 	// read: those names are not uses of the enclosing statement.
 	shadow []string
+
+	// container is the node whose children a file mapped piece by
+	// piece divides (-1 otherwise): the walk of its children goes on at
+	// the next piece's run (nextPiece) when it reaches the tail, from
+	// index tail, or the container's end, of a piece but the last (whose
+	// tail is -1).
+	container, tail int32
+	nextPiece       func() int32
 }
 
 type frame struct {
@@ -77,7 +85,13 @@ func (b *builder) newStmt(k lang.Kind, i int32, endRow int32) *lang.Stmt {
 // switch group, ...) to out. members selects class-body rules, where a bare
 // block is an instance initializer rather than an inlined block.
 func (b *builder) body(i int32, members bool, out []*lang.Stmt) []*lang.Stmt {
-	for c := b.first(i); c >= 0; c = b.n[c].next {
+	for c := b.first(i); ; c = b.n[c].next {
+		for i == b.container && b.tail >= 0 && (c < 0 || c >= b.tail) {
+			c = b.nextPiece()
+		}
+		if c < 0 {
+			break
+		}
 		switch b.n[c].kind {
 		case kBlock:
 			if members {

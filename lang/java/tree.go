@@ -325,11 +325,21 @@ func needsChildRows(k kind) bool { return int(k) < len(rowsOfChildren) && rowsOf
 // or one before it, once that record is read. The records of the
 // ancestors of the record being visited are behind it, so the walk keeps
 // what it needs of them (their next sibling) on its own stack.
-func flatten(ctx context.Context, flat []tsflat.Node, src []byte) ([]node, error) {
+//
+// marks, ascending record indexes, are replaced by the indexes of the
+// nodes made of them, or of the first node made after them when none
+// is (a comment, a record inside a pruned subtree), or len(nodes).
+func flatten(ctx context.Context, flat []tsflat.Node, src []byte, marks []int32) ([]node, error) {
 	if errLayout != nil {
 		return nil, errLayout
 	}
 	nodes := unsafe.Slice((*node)(unsafe.Pointer(unsafe.SliceData(flat))), cap(flat))[:0]
+	marked := 0
+	defer func() {
+		for ; marked < len(marks); marked++ {
+			marks[marked] = int32(len(nodes))
+		}
+	}()
 	if len(flat) == 0 {
 		return nodes, nil
 	}
@@ -343,6 +353,9 @@ func flatten(ctx context.Context, flat []tsflat.Node, src []byte) ([]node, error
 	depth := 0
 	i := int32(0)
 	for {
+		for ; marked < len(marks) && marks[marked] <= i; marked++ {
+			marks[marked] = int32(len(nodes))
+		}
 		rec := flat[i] // a copy: node len(nodes) may be written over it
 		n := &rec
 		info := symbolOf(n.Sym)

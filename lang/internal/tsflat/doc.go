@@ -17,7 +17,10 @@
 // file is parsed in pieces (ParseFlat), and a front end that maps the
 // children of the file's root one by one takes the pieces as they come
 // (ParseRuns) instead of their joined records, so that only one piece's
-// records live beside the statements made of them.
+// records live beside the statements made of them; a front end that
+// maps the children of a container below the root (Java's class bodies
+// and blocks) takes them the same way with the piece's head and tail
+// (ParsePieces).
 //
 // The C side declares the few tree-sitter entry points it uses rather than
 // including the runtime's headers; the runtime itself is compiled and linked

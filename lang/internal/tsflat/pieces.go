@@ -55,7 +55,7 @@ func PieceStats() (joined, whole int64) {
 // pieces) makes ParseFlat parse the file whole, as it does below
 // PieceFrom or without a cutter.
 func ParseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, error) {
-	recs, _, _, err := parseFlat(ctx, ts, src, maxMicros, cut, buf, nil)
+	recs, _, _, err := parseFlat(ctx, ts, src, maxMicros, cut, buf, nil, false)
 	return recs, err
 }
 
@@ -83,14 +83,58 @@ type EachRun func(recs []Node, container, first, last int32) error
 // parse's but for their Next links, which are the piece's; the
 // container's byte and row range is the piece's own.
 func ParseRuns(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) (recs []Node, pieced bool, n int, err error) {
-	return parseFlat(ctx, ts, src, maxMicros, cut, buf, each)
+	var visit func(Piece) error
+	if each != nil {
+		visit = func(p Piece) error { return each(p.Recs, p.Container, p.First, p.Last) }
+	}
+	return parseFlat(ctx, ts, src, maxMicros, cut, buf, visit, false)
 }
 
-// parseFlat is ParseFlat, or ParseRuns when each is not nil.
-func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) ([]Node, bool, int, error) {
+// A Piece is one piece of a parse in pieces as ParsePieces hands it to
+// a front end. Recs are the piece's records (valid only during the
+// call), a whole tree: the records before Run (the head: the root, the
+// container's ancestors, the container, what precedes the cut region
+// and, in the container, its children before the region's first cut),
+// the piece's run of the container's children from Run, and from Tail
+// the records of the text from the region's end (the container's
+// remaining children, such as a closing brace, and what follows it).
+// The head is alike in every piece, so its records, and Run, have the
+// same indexes in every piece; the tail is alike too, from Tail on.
+// First and Last are the indexes of the first and the last child of
+// the container the piece holds (in the first piece its first child,
+// in the last piece its last), linked by Next. Final marks the last
+// piece. The pieces have no syntax error.
+type Piece struct {
+	Recs                        []Node
+	Container, First, Last, Run int32
+	Tail                        int32
+	Final                       bool
+}
+
+// ErrMisfit, returned by the function ParsePieces calls, makes the
+// parse whole, as a piece that does not fit does: what the front end
+// made of the pieces must then be thrown away.
+var ErrMisfit error = errPiece{}
+
+// ParsePieces is ParseRuns for a front end that maps the children of
+// any container piece by piece, the file's root or a node below it (a
+// class body, a block): when src is parsed in pieces it calls each for
+// every piece, in source order, and returns the pieces' buffer, true and
+// the number of records the joined records would hold. A front end
+// walks the head and the first piece's run, goes on with each later
+// piece's run from Run, and walks the tail once, in the last piece.
+// Otherwise, or when each returns ErrMisfit, it returns the file's
+// records as ParseFlat does and false.
+func ParsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each func(Piece) error) (recs []Node, pieced bool, n int, err error) {
+	return parseFlat(ctx, ts, src, maxMicros, cut, buf, each, true)
+}
+
+// parseFlat is ParseFlat, or ParseRuns (ParsePieces when nested) when
+// each is not nil.
+func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each func(Piece) error, nested bool) ([]Node, bool, int, error) {
 	if cut != nil && len(src) >= PieceFrom && len(src) < math.MaxInt32 {
 		start := time.Now()
-		recs, ok, runs, n, err := parsePieces(ctx, ts, src, maxMicros, cut, buf, each)
+		recs, ok, runs, n, err := parsePieces(ctx, ts, src, maxMicros, cut, buf, each, nested)
 		if err != nil {
 			return recs, false, 0, err
 		}
@@ -142,18 +186,19 @@ type pieces struct {
 
 // parsePieces parses src in pieces (ParseFlat), or hands each piece to
 // each (ParseRuns) when the container is the file's root (the cut region
-// starts the file); a nested container's pieces are joined, since the
-// front ends map the root's children alone piece by piece. It reports
+// starts the file) or nested is set (ParsePieces); otherwise a nested
+// container's pieces are joined, since those front ends map the root's
+// children alone piece by piece. It reports
 // false, with buf to reuse, when the source cannot be cut or a piece
 // does not fit. It reports whether the pieces were handed to each, and
 // then returns the pieces' buffer, and the number of records of the
 // joined parse.
-func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each EachRun) (_ []Node, ok, runs bool, n int, _ error) {
+func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node, each func(Piece) error, nested bool) (_ []Node, ok, runs bool, n int, _ error) {
 	lo, hi, starts := cut(src)
 	if lo < 0 || hi > len(src) || lo >= hi {
 		return buf, false, false, 0, nil
 	}
-	if lo != 0 {
+	if lo != 0 && !nested {
 		each = nil
 	}
 	// Every piece parses the text outside [lo, hi) again: the pieces are
@@ -478,7 +523,7 @@ func (p *pieces) keep(recs []Node, a, b int32) {
 // visit checks piece i, flattened in recs, as join does, and hands its
 // children of the container to each; it reports whether i was the last
 // piece. An errPiece says that the piece does not fit.
-func (p *pieces) visit(recs []Node, i int, each EachRun) (bool, error) {
+func (p *pieces) visit(recs []Node, i int, each func(Piece) error) (bool, error) {
 	a, b, last, err := p.check(recs, i)
 	if err != nil {
 		return false, err
@@ -498,7 +543,7 @@ func (p *pieces) visit(recs []Node, i int, each EachRun) (bool, error) {
 			last = recs[last].Next
 		}
 	}
-	return final, each(recs, container, first, last)
+	return final, each(Piece{Recs: recs, Container: container, First: first, Last: last, Run: a, Tail: b, Final: final})
 }
 
 // same reports whether piece recs, whose run is [a, b), has the first

@@ -69,6 +69,8 @@ finally:
 `)},
 		{"M.java", "package p;\n\nimport a.B;\n\n/** Doc. */\npublic class M<T> extends B {\n" +
 			rep(200, "  @Override\n  public int f$1(int a, int b) {\n    return a + b; // }\n  }\n  String s$2 = \"}\";\n") + "}\n\nclass Other { int x; }\n"},
+		// A member's doc comment may end the piece before the member's.
+		{"Doc.java", "class D {\n" + rep(200, "  /** F $1. */\n  int f$1() { return $2; }\n  /* not a doc */\n  int g$1;\n  record R$1(int a) {}\n") + "}\n"},
 		{"Enum.java", "enum E {\n  A(1),\n  B(2);\n" + rep(200, "  int f$1() { return $2; }\n  static final int C$1 = $3;\n") + "}\n"},
 		// The container between two other classes: every piece parses them.
 		{"Three.java", "class A {\n" + rep(40, "  int a$1() { return $1; }\n") + "}\nclass B {\n" +
@@ -267,6 +269,9 @@ func TestPiecesFallBackAfterMapped(t *testing.T) {
 		{"late.go", "package p\n\nimport \"os\"\n\n" + rep(300, "func f%d(a, b int) int {\n\treturn a + b\n}\n") + "func broken( {\n}\n"},
 		{"late.ts", "import { a } from 'a';\n\n" + rep(300, "export function f%d(a: number): number {\n  return a + 1;\n}\n") + "function broken( {\n}\n"},
 		{"late.js", "import { a } from 'a';\n\n" + rep(300, "export function f%d(a) {\n  return a + 1;\n}\n") + "function broken( {\n}\n"},
+		// Java's pieces divide a class body: the walks waiting for the next
+		// piece are stopped.
+		{"late.java", "import a.B;\n\n/** A. */\nclass A {\n" + rep(300, "  /** F. */\n  int f%d(int a, int b) {\n    return a + b;\n  }\n") + "  void broken() {\n    int x = ;\n  }\n}\n"},
 	}
 	ctx := context.Background()
 	for _, c := range cases {
