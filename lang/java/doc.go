@@ -139,7 +139,8 @@
 // records, from the root once, going on from one piece's run to the next
 // inside their loop over the container's children (pieces.go), so that
 // neither the file's tree nor its records are ever whole in memory: the
-// statement tree and the symbols are what a parse holds at its end. A
+// statement tree and the symbols are what a parse holds at its end (the
+// symbols left in their blocks for the index builder, ParseBlocks). A
 // piece that does not fit, or a walk that does not go through the
 // container as the pieces do, makes the file parse whole, with the same
 // result.

@@ -79,6 +79,18 @@ func NewParser() *Parser {
 // fail the parse: they become Error statements counted in File.Errors. An
 // error is returned only when ctx is done or tree-sitter gives up.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, false)
+}
+
+// ParseBlocks is Parse with the symbols left in File.SymbolBlocks
+// (lang.BlocksParser).
+func (p *Parser) ParseBlocks(ctx context.Context, path string, src []byte) (*lang.File, error) {
+	return p.parse(ctx, path, src, true)
+}
+
+// parse is Parse, with the symbols left in their blocks when blocks is
+// set.
+func (p *Parser) parse(ctx context.Context, path string, src []byte, blocks bool) (*lang.File, error) {
 	// A pooled parser keeps no large buffer.
 	defer func() { p.flat = tsflat.Keep(p.flat) }()
 	if err := ctx.Err(); err != nil {
@@ -96,13 +108,13 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		b.src, b.n, b.nextPiece = "", nil, nil
 	}()
 	*b = builder{src: text, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0], container: -1}
-	flat, pieced, err := p.parsePieces(ctx, src, f, b)
+	flat, pieced, err := p.parsePieces(ctx, src, f, b, blocks)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	if pieced {
 		b.n = nil // the last piece's nodes; the pieces have no syntax error
-	} else if err := p.mapWhole(ctx, f, flat, src, text); err != nil {
+	} else if err := p.mapWhole(ctx, f, flat, src, text, blocks); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	f.Errors = b.errors
@@ -122,14 +134,14 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 
 // mapWhole makes f's outline and statements from the whole file's
 // records flat (p.flat), leaving the nodes in p.b.
-func (p *Parser) mapWhole(ctx context.Context, f *lang.File, flat []tsflat.Node, src []byte, text string) error {
+func (p *Parser) mapWhole(ctx context.Context, f *lang.File, flat []tsflat.Node, src []byte, text string, blocks bool) error {
 	// The outline first, from the syntax records, which the statement
 	// mapping's own nodes are then written over. The garbage of each
 	// stage is collected (tsflat.CollectFrom) before the next: the
 	// outline's before the nodes, the records' room that the nodes do
 	// not take before the statement tree, the largest thing a parse
 	// makes, is built.
-	outline(f, flat, text)
+	outline(f, flat, text, blocks)
 	tsflat.Collect(len(src))
 	nodes, err := flatten(ctx, flat, src, nil)
 	flat = nil // written over
@@ -166,7 +178,7 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*lang.Fi
 	}
 	text := string(src)
 	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
-	outline(f, flat, text)
+	outline(f, flat, text, false)
 	return f, nil
 }
 

@@ -222,14 +222,15 @@ func (o *outliner) child(i int32, f ofield) int32 {
 }
 
 // outline records the package, imports and symbols of f from the tsflat
-// records of its syntax tree.
-func outline(f *lang.File, flat []tsflat.Node, src string) {
+// records of its syntax tree; with blocks set the symbols are left in
+// f.SymbolBlocks (lang.BlocksParser).
+func outline(f *lang.File, flat []tsflat.Node, src string, blocks bool) {
 	if len(flat) == 0 || len(f.Lines) == 0 {
 		return
 	}
 	o := &outliner{n: flat, src: src, f: f, base: len(f.Symbols), container: -1}
 	o.members(0, -1, "")
-	f.Symbols = o.syms.Join(f.Symbols)
+	frontend.Symbols(f, &o.syms, blocks)
 }
 
 // members walks the children of a program, type body or ERROR node:

@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -159,11 +160,12 @@ func (m *pieceMap) close() {
 }
 
 // parsePieces parses src in pieces and maps them into f (pieceMap),
-// with the builder b set up for the file; it reports false with the
+// with the builder b set up for the file, and the symbols left in their
+// blocks when blocks is set; it reports false with the
 // whole file's records when the file is not parsed in pieces (too small,
 // not cut, a piece that does not fit): f is then as it was, and b is to
 // be set up again.
-func (p *Parser) parsePieces(ctx context.Context, src []byte, f *lang.File, b *builder) ([]tsflat.Node, bool, error) {
+func (p *Parser) parsePieces(ctx context.Context, src []byte, f *lang.File, b *builder, blocks bool) ([]tsflat.Node, bool, error) {
 	if err := lang.CheckLexemes(src); err != nil {
 		return p.flat[:0], false, err
 	}
@@ -181,10 +183,10 @@ func (p *Parser) parsePieces(ctx context.Context, src []byte, f *lang.File, b *b
 		return flat, false, err
 	}
 	if !pieced || !m.finished {
-		f.Stmts, f.Symbols, f.Imports, f.Package = nil, nil, nil, ""
+		f.Stmts, f.Symbols, f.SymbolBlocks, f.Imports, f.Package = nil, nil, nil, nil, ""
 		return flat, false, nil
 	}
 	tsflat.Collect(len(src)) // the pieces' garbage, before the symbols are joined
-	f.Symbols = m.o.syms.Join(f.Symbols)
+	frontend.Symbols(f, &m.o.syms, blocks)
 	return flat[:0], true, nil
 }

@@ -20,7 +20,7 @@ import (
 // ParseBlocks gives the file Parse gives, but for the symbols left in
 // their blocks: in the same order, in more than one block for a file of
 // more symbols than a block holds, whether the file is mapped piece by
-// piece or whole. (Java's front end joins them: ParseBlocks is its Parse.)
+// piece or whole (Java's: a class body's members mapped piece by piece).
 func TestParseBlocksAsParse(t *testing.T) {
 	from, size := tsflat.PieceFrom, tsflat.PieceBytes
 	defer func() { tsflat.PieceFrom, tsflat.PieceBytes = from, size }()
@@ -42,7 +42,7 @@ func TestParseBlocksAsParse(t *testing.T) {
 		{"m.go", gen("package m\n\nimport \"os\"\n\n", "func f%d(a, b int) int {\n\treturn a + b\n}\n", ""), true},
 		{"m.ts", gen("import * as os from 'os';\n", "function f%d(a: number, b: number) {\n  return a + b;\n}\n", ""), true},
 		{"m.js", gen("import os from 'os';\n", "function f%d(a, b) {\n  return a + b;\n}\n", ""), true},
-		{"M.java", gen("import java.util.List;\nclass M {\n", "  int f%d(int a, int b) {\n    return a + b;\n  }\n", "}\n"), false},
+		{"M.java", gen("import java.util.List;\nclass M {\n", "  int f%d(int a, int b) {\n    return a + b;\n  }\n", "}\n"), true},
 	} {
 		for _, pieces := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s pieces=%v", tt.path, pieces), func(t *testing.T) {
