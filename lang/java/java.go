@@ -97,6 +97,9 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, blocks bool
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	src = lang.NormalizeCR(src)
+	if err := lang.CheckLexemes(src); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err) // refused before its text and lines are made
+	}
 	text := string(src)
 	f := &lang.File{Path: path, Language: "java", Lines: lang.SplitLines(text)}
 	b := &p.b

@@ -159,16 +159,13 @@ func (m *pieceMap) close() {
 	m.o = outliner{}
 }
 
-// parsePieces parses src in pieces and maps them into f (pieceMap),
-// with the builder b set up for the file, and the symbols left in their
-// blocks when blocks is set; it reports false with the
-// whole file's records when the file is not parsed in pieces (too small,
-// not cut, a piece that does not fit): f is then as it was, and b is to
-// be set up again.
+// parsePieces parses src (its lexemes counted, lang.CheckLexemes) in
+// pieces and maps them into f (pieceMap), with the builder b set up for
+// the file, and the symbols left in their blocks when blocks is set. It
+// reports false with the whole file's records when the file is not
+// parsed in pieces (too small, not cut, a piece that does not fit): f is
+// then as it was, and b is to be set up again.
 func (p *Parser) parsePieces(ctx context.Context, src []byte, f *lang.File, b *builder, blocks bool) ([]tsflat.Node, bool, error) {
-	if err := lang.CheckLexemes(src); err != nil {
-		return p.flat[:0], false, err
-	}
 	m := &pieceMap{ctx: ctx, src: src, f: f, b: b}
 	defer m.close()
 	flat, pieced, n, err := tsflat.ParsePieces(ctx, p.ts, src, tsflat.MaxParseMicros, cut, p.flat, m.piece)
