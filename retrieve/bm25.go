@@ -549,6 +549,12 @@ type bm25Query struct {
 	fwdShift uint
 	fwdTF    []uint32
 	fwdHit   []int32
+	// stmtKey, stmtAt and stmtHits hold the fwd tokens of each statement
+	// bm25Fwd decoded since setFwd (fwdStmt), stmtN their number.
+	stmtKey  []uint32
+	stmtAt   []uint64
+	stmtHits []int32
+	stmtN    int
 }
 
 // bm25Levels is the number of steps of bm25Query.levels.

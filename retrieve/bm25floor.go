@@ -121,41 +121,33 @@ func (bq *bm25Query) setFwd(ws []bm25Weight) {
 	}
 	bq.fwdTF = slices.Grow(bq.fwdTF[:0], len(ws))[:len(ws)]
 	clear(bq.fwdTF)
+	if len(bq.stmtKey) == 0 {
+		bq.stmtKey, bq.stmtAt = make([]uint32, 1<<10), make([]uint64, 1<<10)
+	}
+	clear(bq.stmtKey)
+	bq.stmtHits, bq.stmtN = bq.stmtHits[:0], 0
 }
 
 // bm25Fwd returns the terms of the tokens setFwd set for entry e, of
 // normalisation k, in units: each token's tf is the number of the entry's
 // statements other than its target holding it, as the index counts it.
+// A statement's tokens are decoded once per floor (fwdStmt): the entries
+// of a file share most of their statements, and the entries a floor
+// scores are often of one file (its own, ownFileCandidates), whose
+// statements can be long (a table of constants is one statement).
 func (ix *Index) bm25Fwd(bq *bm25Query, e uint32, k float64, v *entryView) int64 {
 	ix.entry(e, v)
-	tab, shift, tfs := bq.fwdTab, bq.fwdShift, bq.fwdTF
-	mask := uint32(len(tab) - 1)
+	tfs := bq.fwdTF
 	hit := bq.fwdHit[:0]
 	for _, n := range v.nodes {
 		if n == v.target {
 			continue
 		}
-		b := ix.stmtTokens[ix.stmtTokOff[n]:ix.stmtTokOff[n+1]]
-		t := uint32(0)
-		for len(b) > 0 {
-			if b[0] < 0x80 {
-				t += uint32(b[0])
-				b = b[1:]
-			} else {
-				x, l := uvarint(b)
-				t += uint32(x)
-				b = b[l:]
+		for _, i := range bq.fwdStmt(ix, n) {
+			if tfs[i] == 0 {
+				hit = append(hit, i)
 			}
-			for h := (t * 0x9e3779b1) >> shift; tab[h] != 0; h = (h + 1) & mask {
-				if uint32(tab[h]>>32) == t {
-					i := int32(tab[h]&math.MaxUint32) - 1
-					if tfs[i] == 0 {
-						hit = append(hit, i)
-					}
-					tfs[i]++
-					break
-				}
-			}
+			tfs[i]++
 		}
 	}
 	var sum int64
@@ -165,6 +157,75 @@ func (ix *Index) bm25Fwd(bq *bm25Query, e uint32, k float64, v *entryView) int64
 	}
 	bq.fwdHit = hit[:0]
 	return sum
+}
+
+// fwdStmt returns the indexes in fwd of the tokens statement n holds,
+// decoding them on the statement's first use since setFwd: stmtKey is a
+// table by open addressing of the statements decoded (n+1, 0: empty),
+// stmtAt their indexes' place in stmtHits (offset<<32 | count). The slice
+// returned is valid until the next call.
+func (bq *bm25Query) fwdStmt(ix *Index, n uint32) []int32 {
+	mask := uint32(len(bq.stmtKey) - 1)
+	h := (n * 0x9e3779b1) & mask
+	for ; bq.stmtKey[h] != 0; h = (h + 1) & mask {
+		if bq.stmtKey[h] == n+1 {
+			at := bq.stmtAt[h]
+			return bq.stmtHits[at>>32 : at>>32+at&math.MaxUint32]
+		}
+	}
+	tab, shift := bq.fwdTab, bq.fwdShift
+	tmask := uint32(len(tab) - 1)
+	from := len(bq.stmtHits)
+	hits := bq.stmtHits
+	b := ix.stmtTokens[ix.stmtTokOff[n]:ix.stmtTokOff[n+1]]
+	t := uint32(0)
+	for len(b) > 0 {
+		if b[0] < 0x80 {
+			t += uint32(b[0])
+			b = b[1:]
+		} else {
+			x, l := uvarint(b)
+			t += uint32(x)
+			b = b[l:]
+		}
+		for h := (t * 0x9e3779b1) >> shift; tab[h] != 0; h = (h + 1) & tmask {
+			if uint32(tab[h]>>32) == t {
+				hits = append(hits, int32(tab[h]&math.MaxUint32)-1)
+				break
+			}
+		}
+	}
+	bq.stmtHits = hits
+	if 2*(bq.stmtN+1) > len(bq.stmtKey) {
+		bq.growStmt()
+		mask = uint32(len(bq.stmtKey) - 1)
+		h = (n * 0x9e3779b1) & mask
+		for bq.stmtKey[h] != 0 {
+			h = (h + 1) & mask
+		}
+	}
+	bq.stmtKey[h] = n + 1
+	bq.stmtAt[h] = uint64(from)<<32 | uint64(len(hits)-from)
+	bq.stmtN++
+	return hits[from:]
+}
+
+// growStmt doubles the table of fwdStmt.
+func (bq *bm25Query) growStmt() {
+	key, at := bq.stmtKey, bq.stmtAt
+	size := 2 * len(key)
+	bq.stmtKey, bq.stmtAt = make([]uint32, size), make([]uint64, size)
+	mask := uint32(size - 1)
+	for i, k := range key {
+		if k == 0 {
+			continue
+		}
+		h := ((k - 1) * 0x9e3779b1) & mask
+		for bq.stmtKey[h] != 0 {
+			h = (h + 1) & mask
+		}
+		bq.stmtKey[h], bq.stmtAt[h] = k, at[i]
+	}
 }
 
 // ownFileCandidates appends to cand up to limit entries of the query's own

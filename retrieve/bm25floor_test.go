@@ -1,0 +1,97 @@
+package retrieve
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestBM25FwdEqualsBruteForce: the exact scores a floor takes (bm25Fwd
+// and bm25Mask, bm25floor.go) are the definition's, for every entry of
+// indexes of many statements shared by the entries of a file, scored in a
+// random order and twice over (each statement's tokens decoded once per
+// floor, the table of those decoded outgrowing its first size).
+func TestBM25FwdEqualsBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(91, 92))
+	p := DefaultBM25
+	for trial := range 4 {
+		ix, files, alphabet := seekIndex(t, r)
+		s := &Snapshot{base: ix}
+		N := s.Len()
+		kA, kB := p.norm(N, s.liveDL())
+		for qi := range 10 {
+			q := longQuery(r, s, files, alphabet)
+			q.Path = "" // no entry leaks: every one has its score
+			want := map[int]float64{}
+			for _, h := range bruteBM25(s, q, p, N) {
+				want[h.Entry] = h.Score
+			}
+			bq := getBM25Query(ix)
+			bq.prepare(s, ix, q, p, N, kA, kB)
+			bq.setFwd(bq.rare)
+			var v entryView
+			for pass := range 2 {
+				for _, e := range r.Perm(N) {
+					k := bq.kA + bq.kB*float64(ix.bm.dlOf(uint32(e)))
+					got := float64(ix.bm25Fwd(bq, uint32(e), k, &v)+ix.bm25Mask(bq, uint32(e), k)) / bm25Unit
+					if got != want[e] {
+						t.Fatalf("trial %d query %d pass %d entry %d: score %v, want %v", trial, qi, pass, e, got, want[e])
+					}
+				}
+			}
+			if qi == 0 && bq.stmtN <= len(bq.stmtKey)/4 {
+				t.Fatalf("trial %d: %d statements decoded, table of %d: it never grew", trial, bq.stmtN, len(bq.stmtKey))
+			}
+			bm25QueryPool.Put(bq)
+		}
+	}
+}
+
+// TestBM25FloorNotAboveFinal: the floor a ranking takes is at most the
+// final n-th score of the definition's list, on queries of the
+// indexes' files (whose own entries the floor scores), and is taken on
+// many of them; a floor taken too high (the n-th best plus a unit) fails
+// it.
+func TestBM25FloorNotAboveFinal(t *testing.T) {
+	floorBytes := bm25FloorBytes
+	defer func() { bm25FloorBytes = floorBytes }()
+	bm25FloorBytes = 0
+	r := rand.New(rand.NewPCG(93, 94))
+	p := DefaultBM25
+	taken := 0
+	for range 4 {
+		ix, files, alphabet := seekIndex(t, r)
+		s := &Snapshot{base: ix}
+		for qi := range 30 {
+			q := longQuery(r, s, files, alphabet)
+			n := 1 + r.IntN(20)
+			want := bruteBM25(s, q, p, n)
+			floor, ok := floorOf(s, q, p, n)
+			if !ok {
+				continue
+			}
+			taken++
+			if len(want) < n || floor > want[n-1].Score*bm25Unit {
+				t.Fatalf("query %d n %d: floor %v above the final n-th score (%d of %v)", qi, n, floor/bm25Unit, len(want), want)
+			}
+		}
+	}
+	if taken < 60 {
+		t.Fatalf("%d of 120 rankings took a floor", taken)
+	}
+	t.Logf("%d of 120 rankings took a floor", taken)
+}
+
+// floorOf returns the floor the BM25 ranking of q on the base of s takes
+// (bm25floor.go), in units, and whether it takes one.
+func floorOf(s *Snapshot, q *Query, p BM25Params, n int) (float64, bool) {
+	N := s.Len()
+	kA, kB := p.norm(N, s.liveDL())
+	bq := getBM25Query(s.base)
+	defer bm25QueryPool.Put(bq)
+	bq.prepare(s, s.base, q, p, N, kA, kB)
+	var st RankStats
+	sc := s.base.bm25Start(bq, q, n, s.dead, &st)
+	defer sc.release()
+	sc.floor(bq.rare)
+	return sc.scan.root, sc.scan.full
+}
