@@ -671,11 +671,16 @@ type bm25Scratch struct {
 	top    rankHeap[ranked[int64]]
 	ord    []bm25Weight // the floor's lists, heaviest first
 	cand   []uint32     // the floor's entries
-	nodes  entryView
-	ess    []uint64
-	scan   bm25Scan
-	split  bool        // the walk takes a helper when a core is free (bm25split.go)
-	help   *bm25Helper // its state
+	// floorKey and floorSum sum the heaviest lists' part of the score of
+	// their entries, floorBest the best (floorCandidates).
+	floorKey  []uint32
+	floorSum  []float64
+	floorBest rankHeap[ranked[float64]]
+	nodes     entryView
+	ess       []uint64
+	scan      bm25Scan
+	split     bool        // the walk takes a helper when a core is free (bm25split.go)
+	help      *bm25Helper // its state
 	// The ranges of 64 entries a ranking leaves out (bm25seek.go): lists
 	// are the query's lists, those with a table last; deadR the region's
 	// dead ranges when skip, rangeUB their bounds.

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -13,18 +14,23 @@ import (
 // then its first regions are ranked against a heap of their own entries
 // only, far below the final n-th score, and score many entries that the
 // later ones would have ruled out. So a query whose rare postings are long
-// (bm25FloorBytes) first takes a floor: the entries of the postings of its
-// heaviest tokens (the rarest: those of the largest idf, likely the best
-// entries), bm25FloorScale*n of them at most, and as many of the query's
-// own file (ownFileCandidates), are scored exactly from their own
-// statements' token sets (bm25Fwd: a token's tf is the number of the
-// entry's slice statements holding it, as the index counts it),
-// and when n of them are eligible (language, files left out, leak rule),
+// (bm25FloorBytes) first takes a floor: bm25FloorBest*n entries of the
+// postings of its heaviest tokens (the rarest: those of the largest idf),
+// those of the largest part of the score of those lists
+// (floorCandidates: the best entries hold many of the query's rare
+// tokens), and bm25FloorOwn*n of the query's own file
+// (ownFileCandidates), are scored exactly from their own statements'
+// token sets (bm25Fwd: a token's tf is the number of the entry's slice
+// statements holding it, as the index counts it), and when n of them are
+// eligible (language, files left out, leak rule),
 // the n-th best of their scores is a lower bound of the final n-th score.
 // An entry whose bound is below the floor cannot be among the n best, so
 // the ranking rules it out from the first region on, as if the heap held
-// the floor's entries (bm25Scan.root). The lists are the same: the
-// property tests run with bm25FloorBytes 0.
+// the floor's entries (bm25Scan.root). Which entries are scored decides
+// only how high the floor is, not the lists: the n-th best of any n
+// eligible entries' exact scores is at most the final n-th score. The
+// lists are the same: the property tests run with bm25FloorBytes 0, and
+// TestBM25FloorNotAboveFinal checks the floor against the definition.
 
 // bm25FloorBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking takes a floor; a variable so that the
@@ -36,9 +42,10 @@ import (
 // the 10M-line corpus's 1.03 and 1.05 (bench/RETRIEVAL.md).
 var bm25FloorBytes = 1 << 15
 
-// bm25FloorScale*n is the number of entries of the heaviest tokens'
-// postings the floor scores at most, and of the query's own file.
-const bm25FloorScale = 8
+// bm25FloorBest*n is the number of entries of the heaviest tokens'
+// postings the floor scores at most (those of the largest part of the
+// score, floorCandidates), bm25FloorOwn*n of the query's own file.
+const bm25FloorBest, bm25FloorOwn = 4, 2
 
 // floor sets the heap's bound to the floor of the ranking of the lists
 // (see above), when the query's postings are long enough and n entries
@@ -64,20 +71,8 @@ func (sc *bm25Scratch) floor(lists []bm25Weight) {
 		return
 	}
 	slices.SortFunc(ord, func(a, b bm25Weight) int { return cmp.Or(cmp.Compare(b.w, a.w), cmp.Compare(a.t, b.t)) })
-	limit := bm25FloorScale * s.n
-	cand := sc.cand[:0]
-	for _, r := range ord {
-		for e := range ix.postings(r.t) {
-			cand = append(cand, e)
-			if len(cand) == limit {
-				break
-			}
-		}
-		if len(cand) == limit {
-			break
-		}
-	}
-	cand = ix.ownFileCandidates(s.q, cand, limit, s.nodes)
+	cand := sc.floorCandidates(ord, bm25FloorBest*s.n)
+	cand = ix.ownFileCandidates(s.q, cand, bm25FloorOwn*s.n, s.nodes)
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	sc.cand = cand
@@ -97,6 +92,70 @@ func (sc *bm25Scratch) floor(lists []bm25Weight) {
 	if len(est) == s.n {
 		s.full, s.root, s.rootE = true, float64(est[0].score), math.MaxUint32
 	}
+}
+
+// bm25FloorEntries is the number of entries of the heaviest tokens'
+// postings whose part of the score the floor sums to choose the entries
+// it scores (floorCandidates).
+const bm25FloorEntries = 1 << 12
+
+// floorCandidates returns the limit entries of the largest part of the
+// score of the heaviest lists, ord: their terms (tf taken as 1) summed
+// per entry over the postings of the lists, heaviest first, while they
+// hold at most bm25FloorEntries entries, in a table by open addressing
+// (floorKey: entry+1, 0 empty; floorSum: the sum). The entries of the
+// best final scores hold many of the query's rare tokens; an entry of
+// the heaviest list alone often holds few.
+func (sc *bm25Scratch) floorCandidates(ord []bm25Weight, limit int) []uint32 {
+	s := &sc.scan
+	ix, bq := s.ix, s.bq
+	size := 2 * bm25FloorEntries
+	if len(sc.floorKey) != size {
+		sc.floorKey, sc.floorSum = make([]uint32, size), make([]float64, size)
+	}
+	key, sum := sc.floorKey, sc.floorSum
+	clear(key)
+	mask, shift := uint32(size-1), uint(32-bits.TrailingZeros(uint(size)))
+	used, decoded := 0, 0
+lists:
+	for _, r := range ord {
+		for e := range ix.postings(r.t) {
+			if used == bm25FloorEntries || decoded == 4*bm25FloorEntries {
+				break lists
+			}
+			decoded++
+			w := r.w / (1 + bq.kA + bq.kB*float64(ix.bm.dlOf(e)))
+			h := (e * 0x9e3779b1) >> shift
+			for key[h] != 0 && key[h] != e+1 {
+				h = (h + 1) & mask
+			}
+			if key[h] == 0 {
+				key[h], sum[h] = e+1, 0
+				used++
+			}
+			sum[h] += w
+		}
+	}
+	best := sc.floorBest[:0]
+	for h, k := range key {
+		if k == 0 {
+			continue
+		}
+		x := ranked[float64]{sum[h], k - 1}
+		if len(best) == limit && !x.better(best[0]) {
+			continue
+		}
+		if !ix.sameLanguage(s.q, k-1) || ix.dead(s.dead, k-1) {
+			continue
+		}
+		best.offer(x, limit)
+	}
+	cand := sc.cand[:0]
+	for _, x := range best {
+		cand = append(cand, x.e)
+	}
+	sc.floorBest = best[:0]
+	return cand
 }
 
 // setFwd sets the tokens whose terms bm25Fwd adds up and their lookup
@@ -165,15 +224,15 @@ func (ix *Index) bm25Fwd(bq *bm25Query, e uint32, k float64, v *entryView) int64
 // stmtAt their indexes' place in stmtHits (offset<<32 | count). The slice
 // returned is valid until the next call.
 func (bq *bm25Query) fwdStmt(ix *Index, n uint32) []int32 {
-	mask := uint32(len(bq.stmtKey) - 1)
-	h := (n * 0x9e3779b1) & mask
+	mask, shift := uint32(len(bq.stmtKey)-1), uint(32-bits.TrailingZeros(uint(len(bq.stmtKey))))
+	h := (n * 0x9e3779b1) >> shift
 	for ; bq.stmtKey[h] != 0; h = (h + 1) & mask {
 		if bq.stmtKey[h] == n+1 {
 			at := bq.stmtAt[h]
 			return bq.stmtHits[at>>32 : at>>32+at&math.MaxUint32]
 		}
 	}
-	tab, shift := bq.fwdTab, bq.fwdShift
+	tab, tshift := bq.fwdTab, bq.fwdShift
 	tmask := uint32(len(tab) - 1)
 	from := len(bq.stmtHits)
 	hits := bq.stmtHits
@@ -188,7 +247,7 @@ func (bq *bm25Query) fwdStmt(ix *Index, n uint32) []int32 {
 			t += uint32(x)
 			b = b[l:]
 		}
-		for h := (t * 0x9e3779b1) >> shift; tab[h] != 0; h = (h + 1) & tmask {
+		for h := (t * 0x9e3779b1) >> tshift; tab[h] != 0; h = (h + 1) & tmask {
 			if uint32(tab[h]>>32) == t {
 				hits = append(hits, int32(tab[h]&math.MaxUint32)-1)
 				break
@@ -198,8 +257,8 @@ func (bq *bm25Query) fwdStmt(ix *Index, n uint32) []int32 {
 	bq.stmtHits = hits
 	if 2*(bq.stmtN+1) > len(bq.stmtKey) {
 		bq.growStmt()
-		mask = uint32(len(bq.stmtKey) - 1)
-		h = (n * 0x9e3779b1) & mask
+		mask, shift = uint32(len(bq.stmtKey)-1), uint(32-bits.TrailingZeros(uint(len(bq.stmtKey))))
+		h = (n * 0x9e3779b1) >> shift
 		for bq.stmtKey[h] != 0 {
 			h = (h + 1) & mask
 		}
@@ -215,12 +274,12 @@ func (bq *bm25Query) growStmt() {
 	key, at := bq.stmtKey, bq.stmtAt
 	size := 2 * len(key)
 	bq.stmtKey, bq.stmtAt = make([]uint32, size), make([]uint64, size)
-	mask := uint32(size - 1)
+	mask, shift := uint32(size-1), uint(32-bits.TrailingZeros(uint(size)))
 	for i, k := range key {
 		if k == 0 {
 			continue
 		}
-		h := ((k - 1) * 0x9e3779b1) & mask
+		h := ((k - 1) * 0x9e3779b1) >> shift
 		for bq.stmtKey[h] != 0 {
 			h = (h + 1) & mask
 		}

@@ -224,11 +224,26 @@ func (sc *bm25Scratch) deadRanges(lists []bm25Weight, ns int) bool {
 	}
 	b0 := int(sc.lo) / blockSize
 	nb := len(bb.lmin)
+	// A bound of the mask part of any entry (blockMaskUB's is at most
+	// it): the weights of every query mask token, their largest sum in
+	// any order of addition within the relative margin, at saturation 1.
+	maskUB := bq.heaviest[len(bq.heaviest)-1]*(1+1e-9)*up + s.slack + 1
 	any := false
 	for w, hw := range has {
 		dead := uint64(0)
 		for ; hw != 0; hw &= hw - 1 {
 			i := w*64 + bits.TrailingZeros64(hw)
+			// Dead at once when the largest short lists' sum of its
+			// blocks and the long lists' bound cannot reach the heap
+			// with every query mask token at saturation 1.
+			am := int64(0)
+			for lb := i * 64 / blockSize; lb < (i+1)*64/blockSize; lb++ {
+				am = max(am, sc.bmax[lb])
+			}
+			if !s.canBeat(float64(am)+ub[i]+maskUB, sc.lo+uint32(i*64)) {
+				dead |= 1 << (i % 64)
+				continue
+			}
 			// Dead when none of the range's blocks can reach the heap
 			// with the short lists' largest sum, the long lists' bound
 			// and the bound of its mask part (blockMaskUB).

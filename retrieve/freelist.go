@@ -79,10 +79,11 @@ func SetScratchLimit(n int) {
 // accumulators, touched bits and block maxima of a region of entries
 // (bm25Region), 8 + 1/8 + 1/2 bytes an entry of the region, and the
 // bounds of its ranges of 64 entries (bm25seek.go), 1/8 byte an entry of
-// the region, with the 32 KiB of the bounds of their saturation.
+// the region, with the 32 KiB of the bounds of their saturation and the
+// 96 KiB of the table the floor chooses its entries by (bm25floor.go).
 func ScratchBytes(n int) int64 {
 	r := int64(min(n, bm25Region))
-	return 4*int64(n) + 4*int64((n+blockSize-1)/blockSize) + int64(n+63)/64*8 + r*8 + r/8 + r/2 + r/8 + 16*256*8
+	return 4*int64(n) + 4*int64((n+blockSize-1)/blockSize) + int64(n+63)/64*8 + r*8 + r/8 + r/2 + r/8 + 16*256*8 + 2*bm25FloorEntries*12
 }
 
 // ScratchLimit returns the limit SetScratchLimit sets.
