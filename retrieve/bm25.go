@@ -1325,6 +1325,8 @@ func (sc *bm25Scratch) untouched(lim *scanLimit) {
 	if bq.nMask == 0 || lim.stop() || !s.canBeat(bq.maskSum*s.unitUp+s.slack, 0) {
 		return
 	}
+	bb.sizes(ix) // before the groups, which read it
+	gb := bb.groups(ix)
 	for lo := 0; lo < ix.Len(); lo += pollEvery {
 		if lo > 0 && lim.stop() {
 			break
@@ -1342,6 +1344,10 @@ func (sc *bm25Scratch) untouched(lim *scanLimit) {
 		for blo := lo; blo < hi; blo += blockSize {
 			bhi := min(blo+blockSize, hi)
 			k := blo / blockSize
+			if k%superSize == 0 && !s.groupMay(gb, k/superSize, need, sc.ess) {
+				blo += (superSize - 1) * blockSize // the group's blocks
+				continue
+			}
 			if !inBlocks(lb, uint32(blo)) {
 				continue // no entry of the query's language
 			}
@@ -1378,6 +1384,22 @@ func (sc *bm25Scratch) untouched(lim *scanLimit) {
 			}
 		}
 	}
+}
+
+// groupMay reports whether an entry of group g of superSize blocks
+// (blocks.go) untouched by the rare postings may reach the heap: whether
+// its masks' union holds an essential query mask token (ess) and need
+// query mask tokens, whose heaviest weights at saturation 1 can reach the
+// heap; when it does not, none of its blocks does (blockMaskUB's first
+// bound is at most this one).
+func (s *bm25Scan) groupMay(gb *superBounds, g, need int, ess []uint64) bool {
+	bq, mw := s.bq, s.ix.maskWords
+	pc, hold := 0, false
+	for w, x := range gb.or[g*mw : (g+1)*mw] {
+		pc += bits.OnesCount64(x & bq.qmask[w])
+		hold = hold || x&ess[w] != 0
+	}
+	return hold && pc >= need && s.canBeat(bq.heaviest[pc]*s.unitUp+s.slack, uint32(g*superSize*blockSize))
 }
 
 // holds reports whether mask m has a bit of must.
