@@ -108,7 +108,10 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, blocks bool
 		clear(b.defs[:cap(b.defs)])
 		clear(b.uses[:cap(b.uses)])
 		clear(b.params[:cap(b.params)])
-		b.src, b.n, b.nextPiece = "", nil, nil
+		// A walk stopped mid-way (a cancelled or misfit parse in
+		// pieces) leaves its open statements and lambda parameters:
+		// only the scratch stacks are kept.
+		*b = builder{defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0]}
 	}()
 	*b = builder{src: text, defs: b.defs[:0], uses: b.uses[:0], params: b.params[:0], container: -1}
 	flat, pieced, err := p.parsePieces(ctx, src, f, b, blocks)
