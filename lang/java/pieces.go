@@ -29,6 +29,10 @@ import (
 // through the container (it met it where it does not map a body's
 // children one by one), and a walk that has not ended after the last
 // piece is lost: either makes the file parse whole (tsflat.ErrMisfit).
+// Before the whole parse (a piece that does not fit, or ErrMisfit) the
+// walks are stopped and what they made is dropped (Piece.Abandoned), so
+// that the statements of all the pieces but the last do not stay beside
+// the whole file's tree.
 // The outline does not read method bodies, so it may end in the first
 // piece when the container is a block; it reads nothing of the
 // container's children then.
@@ -89,6 +93,10 @@ type pieceMap struct {
 
 // piece maps one piece (tsflat.ParsePieces).
 func (m *pieceMap) piece(pc tsflat.Piece) error {
+	if pc.Abandoned {
+		m.abandon() // the file is parsed whole next
+		return nil
+	}
 	if err := m.ctx.Err(); err != nil {
 		return err
 	}
@@ -157,6 +165,14 @@ func (m *pieceMap) close() {
 		}
 	}
 	m.o = outliner{}
+}
+
+// abandon stops the walks and drops what they made of the pieces
+// before the file is parsed whole (tsflat.Piece.Abandoned).
+func (m *pieceMap) abandon() {
+	m.close()
+	m.b.n, m.b.inner, m.b.shadow = nil, nil, nil // a stopped walk's open statements
+	m.f.Stmts, m.f.Symbols, m.f.SymbolBlocks, m.f.Imports, m.f.Package = nil, nil, nil, nil, ""
 }
 
 // parsePieces parses src (its lexemes counted, lang.CheckLexemes) in

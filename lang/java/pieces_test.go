@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -183,5 +184,45 @@ func TestWalkerPanic(t *testing.T) {
 	}()
 	if g := runtime.NumGoroutine(); g > g0 {
 		t.Errorf("%d goroutines, %d before", g, g0)
+	}
+}
+
+// When a piece after those mapped does not fit, the walks waiting for
+// the next piece are stopped, and what they made dropped, before the
+// file is parsed whole: not kept beside the whole file's tree.
+func TestPiecesAbandoned(t *testing.T) {
+	withPieces(t, true)
+	src := genMembers("class M {\n", "  /** f%d */\n  int f%d(int a) {\n    return a + %d;\n  }\n", "  void broken() {\n    int x = ;\n  }\n}\n", 600)
+	p := NewParser()
+	f := &lang.File{Path: "M.java", Language: "java", Lines: lang.SplitLines(string(src))}
+	p.b = builder{src: string(src), container: -1}
+	m := &pieceMap{ctx: context.Background(), src: src, f: f, b: &p.b}
+	defer m.close()
+	runtime.GC()
+	g0 := runtime.NumGoroutine()
+	mapped, abandoned := 0, 0
+	_, pieced, _, err := tsflat.ParsePieces(context.Background(), p.ts, src, 0, cut, nil, func(pc tsflat.Piece) error {
+		if !pc.Abandoned {
+			mapped++
+			return m.piece(pc)
+		}
+		abandoned++
+		if g := runtime.NumGoroutine(); g != g0+2 {
+			t.Errorf("%d goroutines before the abandon, want the two walks' over %d", g, g0)
+		}
+		err := m.piece(pc)
+		if g := runtime.NumGoroutine(); g > g0 {
+			t.Errorf("%d goroutines after the abandon, %d before the walks", g, g0)
+		}
+		if m.o.syms.Len() != 0 || p.b.inner != nil || p.b.shadow != nil || p.b.n != nil || f.Symbols != nil || f.Stmts != nil {
+			t.Errorf("the abandoned pieces' symbols (%d) or statements are kept", m.o.syms.Len())
+		}
+		return err
+	})
+	if err != nil || pieced {
+		t.Fatalf("pieced %v, %v: the source is not what the test needs", pieced, err)
+	}
+	if mapped < 2 || abandoned != 1 {
+		t.Fatalf("%d pieces mapped, %d calls abandoning them; want some, then one", mapped, abandoned)
 	}
 }

@@ -103,12 +103,16 @@ func ParseRuns(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int
 // First and Last are the indexes of the first and the last child of
 // the container the piece holds (in the first piece its first child,
 // in the last piece its last), linked by Next. Final marks the last
-// piece. The pieces have no syntax error.
+// piece. The pieces have no syntax error. Abandoned marks, with nothing
+// else set, the call made when a piece does not fit (or the front end
+// returned ErrMisfit), before the file is parsed whole: the front end
+// drops what it made of the pieces, which would otherwise stay beside
+// the whole file's tree.
 type Piece struct {
 	Recs                        []Node
 	Container, First, Last, Run int32
 	Tail                        int32
-	Final                       bool
+	Final, Abandoned            bool
 }
 
 // ErrMisfit, returned by the function ParsePieces calls, makes the
@@ -263,6 +267,9 @@ func parsePieces(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros i
 			switch {
 			case errors.As(err, &fit):
 				pieceStats.whole.Add(1)
+				if nested {
+					_ = each(Piece{Abandoned: true})
+				}
 				return buf, false, false, 0, nil
 			case err != nil:
 				return buf[:0], false, false, 0, err
