@@ -10,21 +10,6 @@ import (
 	"time"
 )
 
-// floorSet reports whether the BM25 ranking of q on the base of s
-// takes a floor (bm25floor.go).
-func floorSet(s *Snapshot, q *Query, p BM25Params, n int) bool {
-	N := s.Len()
-	kA, kB := p.norm(N, s.liveDL())
-	bq := getBM25Query(s.base)
-	defer bm25QueryPool.Put(bq)
-	bq.prepare(s, s.base, q, p, N, kA, kB)
-	var st RankStats
-	sc := s.base.bm25Start(bq, q, n, s.dead, &st)
-	defer sc.release()
-	sc.floor(bq.rare)
-	return sc.scan.full
-}
-
 // mixedIndex is an index of python and java files of long slices over a
 // small alphabet (term frequencies of 16 and more, ties).
 func mixedIndex(t *testing.T, r *rand.Rand, alphabet int) (*Snapshot, int) {
@@ -133,7 +118,7 @@ func TestBM25RegionsEqualsBruteForce(t *testing.T) {
 			if st.Partial || st.Scored > st.Scanned || st.Hits != len(got) {
 				t.Fatalf("%s: stats %+v", what, st)
 			}
-			if floorSet(s, q, p, n) {
+			if _, ok := floorOf(s, q, p, n); ok {
 				floors++
 			}
 			if qi%4 == 0 {
