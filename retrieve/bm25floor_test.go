@@ -1,8 +1,10 @@
 package retrieve
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // TestBM25FwdEqualsBruteForce: the exact scores a floor takes (bm25Fwd
@@ -94,4 +96,75 @@ func floorOf(s *Snapshot, q *Query, p BM25Params, n int) (float64, bool) {
 	defer sc.release()
 	sc.floor(bq.rare)
 	return sc.scan.root, sc.scan.full
+}
+
+// TestBM25FloorMaskedOwnFile: the floor leaves out the query's own file
+// when a snapshot's delta replaces or removes it (its base entries,
+// which ownFileCandidates offers and which hold the query's tokens most
+// often, are not live): the floor stays at most the definition's final
+// n-th score and the lists are the definition's. It fails when the
+// floor's exact scores leave out no masked entry.
+func TestBM25FloorMaskedOwnFile(t *testing.T) {
+	floorBytes := bm25FloorBytes
+	defer func() { bm25FloorBytes = floorBytes }()
+	bm25FloorBytes = 0
+	r := rand.New(rand.NewPCG(95, 96))
+	p := DefaultBM25
+	const files, alphabet = 12, 600
+	taken := 0
+	for trial := range 8 {
+		base := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+		delta := NewBuilder(wordTokenizer{}, Params{Hops: 5, MaxStatements: 20})
+		base.maskBits, delta.maskBits = 5, 5
+		for i := range files {
+			if err := base.Add(topicFile(r, fmt.Sprintf("f%d.py", i), 80+r.IntN(40), alphabet, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		own := r.IntN(files)
+		path := fmt.Sprintf("f%d.py", own)
+		var masked []string
+		if trial%2 == 0 { // replaced by a file of another topic
+			if err := delta.Add(topicFile(r, path, 40, alphabet, files+1)); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			masked = append(masked, path)
+		}
+		s, err := NewSnapshot(base.Index(), delta.Index(), masked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for qi := range 10 {
+			// The own file's topic words (topicFile), the cursor past
+			// its end: none of its base entries leaks.
+			var words []string
+			for range 20 + r.IntN(20) {
+				words = append(words, fmt.Sprintf("t%d", (own*53+r.IntN(1+r.IntN(60)))%alphabet))
+			}
+			q := snapshotQueryWords(s, words...)
+			q.Path, q.Line = path, 1000
+			if q.delta != nil {
+				q.delta.Path, q.delta.Line = path, 1000
+			}
+			n := 1 + r.IntN(20)
+			want := bruteBM25(s, q, p, n)
+			what := fmt.Sprintf("trial %d query %d n %d", trial, qi, n)
+			if floor, ok := floorOf(s, q, p, n); ok {
+				taken++
+				if len(want) < n || floor > want[n-1].Score*bm25Unit {
+					t.Fatalf("%s: floor %v above the final n-th score (%d of %v)", what, floor/bm25Unit, len(want), want)
+				}
+			}
+			got, _, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalHits(t, what, got, want)
+		}
+	}
+	if taken < 20 {
+		t.Fatalf("%d of 80 rankings took a floor", taken)
+	}
+	t.Logf("%d of 80 rankings took a floor", taken)
 }
