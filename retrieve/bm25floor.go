@@ -28,9 +28,11 @@ import (
 // the ranking rules it out from the first region on, as if the heap held
 // the floor's entries (bm25Scan.root). Which entries are scored decides
 // only how high the floor is, not the lists: the n-th best of any n
-// eligible entries' exact scores is at most the final n-th score. The
+// eligible entries' exact scores is at most the final n-th score (an
+// entry tied with the floor stays: its rootE is past every entry). The
 // lists are the same: the property tests run with bm25FloorBytes 0, and
-// TestBM25FloorNotAboveFinal checks the floor against the definition.
+// TestBM25FloorNotAboveFinal checks the floor against the definition,
+// TestBM25FloorMaskedOwnFile where a delta masks the query's own file.
 
 // bm25FloorBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking takes a floor; a variable so that the
