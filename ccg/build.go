@@ -34,7 +34,7 @@ func BuildConsuming(f *lang.File) *Graph { return build(f, true) }
 func build(f *lang.File, consume bool) *Graph {
 	g := &Graph{Path: f.Path, Language: f.Language, Lines: f.Lines}
 	n, names := 0, 0
-	lang.Walk(f.Stmts, func(s *lang.Stmt) { n, names = n+1, names+len(s.Defs)+len(s.Params)+len(s.Uses) })
+	lang.Walk(f.Stmts, func(s *lang.Stmt) { n, names = n+1, names+len(s.Defs())+len(s.Params())+len(s.Uses()) })
 	b := &cfgBuilder{lines: f.Lines, pendingLoop: none, python: f.Language == "python",
 		ecma: f.Language == "javascript" || f.Language == "typescript"}
 	if b.consume = consume && n >= collectFrom; b.consume {

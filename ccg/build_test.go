@@ -20,17 +20,21 @@ type tree struct {
 func (t *tree) st(kind lang.Kind, text string, body ...*lang.Stmt) *lang.Stmt {
 	r := len(t.lines)
 	t.lines = append(t.lines, text)
-	return &lang.Stmt{Kind: kind, Type: kind.String(), StartRow: r, EndRow: r, Body: body}
+	s := lang.NewStmt(kind, kind.String(), r, r)
+	s.Body = body
+	return s
 }
 
 // def and use set Defs/Uses on s.
 func du(s *lang.Stmt, defs, uses string) *lang.Stmt {
+	var d, u []string
 	if defs != "" {
-		s.Defs = strings.Split(defs, ",")
+		d = strings.Split(defs, ",")
 	}
 	if uses != "" {
-		s.Uses = strings.Split(uses, ",")
+		u = strings.Split(uses, ",")
 	}
+	s.SetNames(d, s.Params(), u)
 	return s
 }
 
@@ -109,7 +113,8 @@ func TestControlFlow(t *testing.T) {
 			outer := &lang.Stmt{Kind: lang.With}
 			outer.Clause().Label = "outer"
 			t2 := t.st(lang.With, "outer:")
-			outer.StartRow, outer.EndRow, outer.Type = t2.StartRow, t2.EndRow, "labeled"
+			outer.StartRow, outer.EndRow = t2.StartRow, t2.EndRow
+			outer.SetType("labeled")
 			brk := t.st(lang.Break, "break outer;")
 			brk.Clause().Label = "outer"
 			cont := t.st(lang.Continue, "continue outer;")

@@ -207,8 +207,8 @@ func checkGraph(t *testing.T, f *lang.File, g *ccg.Graph) {
 		if n.StartRow != s.StartRow || n.EndRow != s.EndRow || n.Kind != s.Kind {
 			t.Fatalf("%s: vertex %d is not statement %d", f.Path, i, i)
 		}
-		if v := int32(i); !slices.Equal(g.Defs(v), s.Defs) || !slices.Equal(g.Uses(v), s.Uses) || !slices.Equal(g.Params(v), s.Params) {
-			t.Fatalf("%s: vertex %d has defs %v uses %v params %v, statement %d %v %v %v", f.Path, i, g.Defs(v), g.Uses(v), g.Params(v), i, s.Defs, s.Uses, s.Params)
+		if v := int32(i); !slices.Equal(g.Defs(v), s.Defs()) || !slices.Equal(g.Uses(v), s.Uses()) || !slices.Equal(g.Params(v), s.Params()) {
+			t.Fatalf("%s: vertex %d has defs %v uses %v params %v, statement %d %v %v %v", f.Path, i, g.Defs(v), g.Uses(v), g.Params(v), i, s.Defs(), s.Uses(), s.Params())
 		}
 	}
 	for _, e := range g.Edges {

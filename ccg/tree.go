@@ -100,7 +100,7 @@ func (b *cfgBuilder) number1(s *lang.Stmt, scope int32) int32 {
 		b.nodes = append(make([]Node, 0, b.total), b.nodes...)
 	}
 	b.nodes = append(b.nodes, Node{Kind: s.Kind, StartRow: s.StartRow, EndRow: s.EndRow, Scope: scope})
-	b.names = appendNames(b.names, &b.nodes[id], s.Defs, s.Uses, s.Params)
+	b.names = appendNames(b.names, &b.nodes[id], s.Defs(), s.Uses(), s.Params())
 	t := &b.t
 	t.body = append(t.body, span{})
 	t.clause = append(t.clause, none)

@@ -488,7 +488,7 @@ func (e *elision) throughErrors(f *lang.File, base []string, language string) bo
 			return
 		}
 		if s.Kind != lang.Error || e.overlaps(s.StartRow, s.StartRow) || e.overlaps(s.EndRow, s.EndRow) ||
-			len(s.Defs)+len(s.Uses)+len(s.Params) > 0 || len(s.Body)+len(s.Inner())+len(s.Cases())+len(s.Handlers()) > 0 ||
+			len(s.Defs())+len(s.Uses())+len(s.Params()) > 0 || len(s.Body)+len(s.Inner())+len(s.Cases())+len(s.Handlers()) > 0 ||
 			s.Else() != nil || s.Finally() != nil || s.Cond() != nil {
 			ok = false
 		}

@@ -45,9 +45,10 @@ func (toyParser) Parse(ctx context.Context, path string, src []byte) (*lang.File
 		}
 		s := &lang.Stmt{Kind: lang.Simple, StartRow: row, EndRow: row}
 		if m := defRE.FindStringSubmatch(line); m != nil {
-			s.Kind, s.Defs = lang.Func, []string{m[1]}
+			s.Kind = lang.Func
+			s.SetNames([]string{m[1]}, nil, nil)
 		} else if m := assignRE.FindStringSubmatch(line); m != nil {
-			s.Defs = []string{m[1]}
+			s.SetNames([]string{m[1]}, nil, nil)
 		}
 		f.Stmts = append(f.Stmts, s)
 	}
@@ -490,11 +491,14 @@ func TestOutsideHits(t *testing.T) {
 // counted, out of reach of a prompt of the prefix alone).
 func TestAPIDefRecall(t *testing.T) {
 	lib := &lang.File{Path: "lib.toy", Lines: []string{"def parse(x):", "    return x", "", "def emit(y):", "    return y"}}
-	lib.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"parse", "x"}},
-		{Kind: lang.Func, StartRow: 3, EndRow: 3, Defs: []string{"emit", "y"}}}
+	fn := func(row int, defs ...string) *lang.Stmt {
+		s := &lang.Stmt{Kind: lang.Func, StartRow: row, EndRow: row}
+		s.SetNames(defs, nil, nil)
+		return s
+	}
+	lib.Stmts = []*lang.Stmt{fn(0, "parse", "x"), fn(3, "emit", "y")}
 	q := &lang.File{Path: "q.toy", Lines: []string{"def local(z):", "    return z", "v = parse(local(emit(later(1))))", "def later(w):"}}
-	q.Stmts = []*lang.Stmt{{Kind: lang.Func, StartRow: 0, EndRow: 0, Defs: []string{"local", "z"}},
-		{Kind: lang.Func, StartRow: 3, EndRow: 3, Defs: []string{"later", "w"}}}
+	q.Stmts = []*lang.Stmt{fn(0, "local", "z"), fn(3, "later", "w")}
 	h := &harness{scorer: metrics.New("#", nil), apis: tasks.APIDefinitions([]*lang.File{lib, q})}
 	task := &tasks.Task{Path: "q.toy", Line: 2, GroundTruth: q.Lines[2]}
 	snips := []Snippet{{Path: "lib.toy", Start: 0, End: 2, Text: "def parse(x):\n    return x", Focus: 0}}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/graphcoder/graphcoder/token"
@@ -94,10 +97,13 @@ func (k Kind) String() string {
 //
 // A large file has tens of thousands of statements, all live at once
 // beside the syntax records while the tree is built, so a Stmt holds
-// inline only what every statement has (144 bytes); the parts only some
-// statements have (labels, else, handlers, finally, a do's condition,
-// cases, inner blocks) are behind one pointer, read through the methods
-// of the same names and written through Clause.
+// inline only what every statement has (88 bytes, a 96-byte allocation);
+// the parts only some statements have (labels, else, handlers, finally, a
+// do's condition, cases, inner blocks) are behind one pointer, read
+// through the methods of the same names and written through Clause. The
+// grammar type is a small id into one table of the process (Type,
+// SetType), and the three name lists share one slice (Defs, Params,
+// Uses, written together by SetNames).
 type Stmt struct {
 	Kind Kind
 	// InlineBody marks a header whose Body cannot be continued by the
@@ -109,38 +115,25 @@ type Stmt struct {
 	// to place the query target. Front ends set it because only they see
 	// braces and rows; it says nothing about control flow.
 	InlineBody bool
-	// Type is the grammar's node type, for display and debugging.
-	Type string
+	// typ is the id of the grammar's node type in typeNames.
+	typ uint16
+	// names holds Defs, then Params, then Uses; nDefs and nParams cut it.
+	nDefs, nParams uint32
 	// StartRow and EndRow are 0-based, inclusive.
 	StartRow, EndRow int
-	// Defs and Uses are the access paths written and read in the
-	// statement's own rows, sorted and without duplicates.
-	Defs, Uses []string
-	// Params are the names the statement binds only inside the scope it
-	// opens, sorted and without duplicates: they reach the statements of
-	// its Body (Func, Class) or Inner blocks, never the statements after it
-	// in the enclosing scope, and they kill no definition there. They are:
-	//   - function, method, constructor parameters and type parameters, on
-	//     the Func header (the function's own name is a Def);
-	//   - Python class type parameters and Java record components, on the
-	//     Class header;
-	//   - Java lambda parameters, Go function literal parameters and the
-	//     parameters of JavaScript and TypeScript function expressions and
-	//     arrow functions, on the statement holding the function (they
-	//     reach every Inner block of that statement; an expression body
-	//     has no block, and its parameters are then bound nowhere else).
-	// Names bound by a clause whose block is part of the same scope stay in
-	// Defs, because that block is no scope of its own: catch and except
-	// parameters (on Catch), loop variables (on Loop), try resources (on
-	// Try) and pattern variables. They reach the block and may flow on past
-	// it, which is harmless: past its block such a name is either unbound
-	// (Python deletes an except alias) or a new variable that a later
-	// declaration defines anew.
-	Params []string
+	names            []string
 
 	Body []*Stmt
 	// clauses is nil for a statement that has none of them.
 	clauses *Clauses
+}
+
+// NewStmt returns a statement of kind k and grammar type typ covering
+// rows start to end.
+func NewStmt(k Kind, typ string, start, end int) *Stmt {
+	s := &Stmt{Kind: k, StartRow: start, EndRow: end}
+	s.SetType(typ)
+	return s
 }
 
 // Clauses are the parts of a statement that only some statements have.
@@ -215,6 +208,111 @@ func (s *Stmt) FallThrough() bool { return s.clause().FallThrough }
 
 // Exhaustive returns Clauses.Exhaustive.
 func (s *Stmt) Exhaustive() bool { return s.clause().Exhaustive }
+
+// Defs returns the access paths written in the statement's own rows,
+// sorted and without duplicates.
+func (s *Stmt) Defs() []string { return s.names[:s.nDefs:s.nDefs] }
+
+// Params returns the names the statement binds only inside the scope it
+// opens, sorted and without duplicates: they reach the statements of its
+// Body (Func, Class) or Inner blocks, never the statements after it in
+// the enclosing scope, and they kill no definition there. They are:
+//   - function, method, constructor parameters and type parameters, on
+//     the Func header (the function's own name is a Def);
+//   - Python class type parameters and Java record components, on the
+//     Class header;
+//   - Java lambda parameters, Go function literal parameters and the
+//     parameters of JavaScript and TypeScript function expressions and
+//     arrow functions, on the statement holding the function (they reach
+//     every Inner block of that statement; an expression body has no
+//     block, and its parameters are then bound nowhere else).
+//
+// Names bound by a clause whose block is part of the same scope stay in
+// Defs, because that block is no scope of its own: catch and except
+// parameters (on Catch), loop variables (on Loop), try resources (on Try)
+// and pattern variables. They reach the block and may flow on past it,
+// which is harmless: past its block such a name is either unbound (Python
+// deletes an except alias) or a new variable that a later declaration
+// defines anew.
+func (s *Stmt) Params() []string {
+	end := s.nDefs + s.nParams
+	return s.names[s.nDefs:end:end]
+}
+
+// Uses returns the access paths read in the statement's own rows, sorted
+// and without duplicates.
+func (s *Stmt) Uses() []string { return s.names[s.nDefs+s.nParams:] }
+
+// SetNames sets Defs, Params and Uses, each sorted and without
+// duplicates, copying them into one slice; the arguments may be scratch
+// space the caller reuses.
+func (s *Stmt) SetNames(defs, params, uses []string) {
+	n := len(defs) + len(params) + len(uses)
+	if n == 0 {
+		s.names, s.nDefs, s.nParams = nil, 0, 0
+		return
+	}
+	names := make([]string, 0, n)
+	names = append(names, defs...)
+	names = append(names, params...)
+	s.names, s.nDefs, s.nParams = append(names, uses...), uint32(len(defs)), uint32(len(params))
+}
+
+// Type returns the grammar's node type of the statement, for display and
+// debugging.
+func (s *Stmt) Type() string {
+	if t := typeNames.list.Load(); t != nil && int(s.typ) < len(*t) {
+		return (*t)[s.typ]
+	}
+	return ""
+}
+
+// SetType sets the grammar's node type of the statement. Types are few
+// (the node types of the grammars), so each is kept once in a table of
+// the process and the statement holds its index; should the table ever
+// fill, further types read as "".
+func (s *Stmt) SetType(t string) {
+	if ids := typeNames.ids.Load(); ids != nil {
+		if id, ok := (*ids)[t]; ok {
+			s.typ = id
+			return
+		}
+	}
+	s.typ = internType(t)
+}
+
+// typeNames is the table of grammar types behind Stmt.Type: read without
+// a lock through the two pointers, grown under mu by copying.
+var typeNames struct {
+	mu   sync.Mutex
+	ids  atomic.Pointer[map[string]uint16]
+	list atomic.Pointer[[]string]
+}
+
+func internType(t string) uint16 {
+	typeNames.mu.Lock()
+	defer typeNames.mu.Unlock()
+	old, list := map[string]uint16{"": 0}, []string{""}
+	if p := typeNames.ids.Load(); p != nil {
+		old, list = *p, *typeNames.list.Load()
+	}
+	if id, ok := old[t]; ok {
+		return id
+	}
+	if len(list) > math.MaxUint16 {
+		return 0
+	}
+	ids := make(map[string]uint16, len(old)+1)
+	for k, v := range old {
+		ids[k] = v
+	}
+	id := uint16(len(list))
+	ids[t] = id
+	list = append(slices.Clip(list), strings.Clone(t))
+	typeNames.list.Store(&list)
+	typeNames.ids.Store(&ids)
+	return id
+}
 
 // File is a parsed source file: its top-level statements as a tree.
 type File struct {

@@ -178,11 +178,15 @@ func TestBoundIsTight(t *testing.T) {
 	for i := 0; i < d; i++ {
 		name := string(rune('a' + i))
 		f.Lines = append(f.Lines, name+" = 1")
-		f.Stmts = append(f.Stmts, &lang.Stmt{StartRow: i, EndRow: i, Defs: []string{name}})
+		s := &lang.Stmt{StartRow: i, EndRow: i}
+		s.SetNames([]string{name}, nil, nil)
+		f.Stmts = append(f.Stmts, s)
 		uses = append(uses, name)
 	}
 	f.Lines = append(f.Lines, "use(a..f)", "target")
-	f.Stmts = append(f.Stmts, &lang.Stmt{StartRow: d, EndRow: d, Uses: uses}, &lang.Stmt{StartRow: d + 1, EndRow: d + 1})
+	use := &lang.Stmt{StartRow: d, EndRow: d}
+	use.SetNames(nil, nil, uses)
+	f.Stmts = append(f.Stmts, use, &lang.Stmt{StartRow: d + 1, EndRow: d + 1})
 	g := ccg.Build(f)
 	sl := Of(g, d+1, Options{Hops: 5, MaxStatements: 2})
 	if len(sl.Nodes) != 2+d {
@@ -193,12 +197,23 @@ func TestBoundIsTight(t *testing.T) {
 func TestHandExample(t *testing.T) {
 	// x = 1; y = 2; if x: z = y; target
 	f := &lang.File{Path: "t", Language: "python", Lines: []string{"x = 1", "y = 2", "if x:", "    z = y", "t = z"}}
+	st := func(k lang.Kind, row int, def, use string, body ...*lang.Stmt) *lang.Stmt {
+		s := &lang.Stmt{Kind: k, StartRow: row, EndRow: row, Body: body}
+		var defs, uses []string
+		if def != "" {
+			defs = []string{def}
+		}
+		if use != "" {
+			uses = []string{use}
+		}
+		s.SetNames(defs, nil, uses)
+		return s
+	}
 	f.Stmts = []*lang.Stmt{
-		{StartRow: 0, EndRow: 0, Defs: []string{"x"}},
-		{StartRow: 1, EndRow: 1, Defs: []string{"y"}},
-		{Kind: lang.If, StartRow: 2, EndRow: 2, Uses: []string{"x"}, Body: []*lang.Stmt{
-			{StartRow: 3, EndRow: 3, Defs: []string{"z"}, Uses: []string{"y"}}}},
-		{StartRow: 4, EndRow: 4, Defs: []string{"t"}, Uses: []string{"z"}},
+		st(lang.Simple, 0, "x", ""),
+		st(lang.Simple, 1, "y", ""),
+		st(lang.If, 2, "", "x", st(lang.Simple, 3, "z", "y")),
+		st(lang.Simple, 4, "t", "z"),
 	}
 	g := ccg.Build(f)
 	// h = 1 from the last statement: X_CF = {4, 3, 2}: 3 and 2 are its CF

@@ -56,7 +56,9 @@ func (g *gen) new(k lang.Kind) *lang.Stmt {
 	g.left--
 	row := len(g.lines)
 	g.lines = append(g.lines, fmt.Sprintf("%s_%d", k, row))
-	return &lang.Stmt{Kind: k, Type: k.String(), StartRow: row, EndRow: row, Defs: g.pick(2), Uses: g.pick(3)}
+	s := lang.NewStmt(k, k.String(), row, row)
+	s.SetNames(g.pick(2), nil, g.pick(3))
+	return s
 }
 
 func (g *gen) block(depth int, inLoop bool) []*lang.Stmt {

@@ -196,7 +196,7 @@ func DefinedAPIs(files []*lang.File) map[string]bool {
 			if s.Kind != lang.Func && s.Kind != lang.Class {
 				return
 			}
-			if name := headerName(f.Text(s), s.Defs, s.Kind == lang.Func); name != "" {
+			if name := headerName(f.Text(s), s.Defs(), s.Kind == lang.Func); name != "" {
 				apis[name] = true
 			}
 		})
@@ -222,7 +222,7 @@ func APIDefinitions(files []*lang.File) map[string][]Loc {
 			if s.Kind != lang.Func && s.Kind != lang.Class {
 				return
 			}
-			name := headerName(f.Text(s), s.Defs, s.Kind == lang.Func)
+			name := headerName(f.Text(s), s.Defs(), s.Kind == lang.Func)
 			if name == "" {
 				return
 			}

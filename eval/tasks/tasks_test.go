@@ -31,7 +31,9 @@ class Widget(Base):
 w = Widget(1, 2)
 os.path.join(a, b)`
 	st := func(k lang.Kind, start, end int, defs ...string) *lang.Stmt {
-		return &lang.Stmt{Kind: k, StartRow: start, EndRow: end, Defs: defs}
+		s := &lang.Stmt{Kind: k, StartRow: start, EndRow: end}
+		s.SetNames(defs, nil, nil)
+		return s
 	}
 	helper := st(lang.Func, 3, 3, "a", "b", "helper")
 	helper.Body = []*lang.Stmt{st(lang.Simple, 4, 5), st(lang.Simple, 6, 6, "total"), st(lang.Return, 7, 7)}
@@ -155,12 +157,15 @@ func TestDefinedAPIsJava(t *testing.T) {
 			"  @Override public <R> R map(Function<T, R> fn) throws IOException {",
 			"    list.forEach(item -> {",
 		},
-		Stmts: []*lang.Stmt{{Kind: lang.Class, StartRow: 0, EndRow: 0, Defs: []string{"Box"}, Body: []*lang.Stmt{
-			{Kind: lang.Func, StartRow: 1, EndRow: 1, Defs: []string{"fn", "map"}, Body: []*lang.Stmt{
-				{Kind: lang.Func, StartRow: 2, EndRow: 2, Defs: []string{"item"}},
-			}},
-		}}},
 	}
+	st := func(k lang.Kind, row int, body []*lang.Stmt, defs ...string) *lang.Stmt {
+		s := &lang.Stmt{Kind: k, StartRow: row, EndRow: row, Body: body}
+		s.SetNames(defs, nil, nil)
+		return s
+	}
+	f.Stmts = []*lang.Stmt{st(lang.Class, 0, []*lang.Stmt{
+		st(lang.Func, 1, []*lang.Stmt{st(lang.Func, 2, nil, "item")}, "fn", "map"),
+	}, "Box")}
 	got := DefinedAPIs([]*lang.File{f})
 	if len(got) != 2 || !got["Box"] || !got["map"] {
 		t.Errorf("DefinedAPIs = %v, want Box and map (a lambda defines no API)", got)
@@ -252,7 +257,9 @@ func TestDefinedAPIsGenericsAndBoundFunctions(t *testing.T) {
 		},
 	}
 	for i, defs := range [][]string{{"Map"}, {"pick"}, {"load"}, {"handler"}, {"item"}, {"x"}} {
-		f.Stmts = append(f.Stmts, &lang.Stmt{Kind: lang.Func, StartRow: i, EndRow: i, Defs: defs})
+		s := &lang.Stmt{Kind: lang.Func, StartRow: i, EndRow: i}
+		s.SetNames(defs, nil, nil)
+		f.Stmts = append(f.Stmts, s)
 	}
 	got := DefinedAPIs([]*lang.File{f})
 	want := map[string]bool{"Map": true, "pick": true, "load": true, "handler": true}

@@ -19,7 +19,7 @@ type builder struct {
 
 func (b *builder) newStmt(k lang.Kind, i int32, endRow int) *lang.Stmt {
 	start := b.t.StartRow(i)
-	return &lang.Stmt{Kind: k, Type: b.t.Type(i), StartRow: start, EndRow: max(endRow, start)}
+	return lang.NewStmt(k, b.t.Type(i), start, max(endRow, start))
 }
 
 // body appends the statements held by container i (a file, a block, the
@@ -142,7 +142,7 @@ func (b *builder) importSpec(stmt, spec int32) *lang.Stmt {
 		name = packageName(t.Text(p))
 	}
 	if name != "" {
-		s.Defs = []string{name}
+		frontend.SetDefs(s, name)
 	}
 	return s
 }
@@ -410,7 +410,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 			if elseTok >= 0 {
 				row = t.StartRow(elseTok)
 			}
-			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: row, EndRow: row}
+			e := lang.NewStmt(lang.Else, "else", row, row)
 			e.Body = b.stmt(alt, nil)
 			s.Clause().Else = e
 		}

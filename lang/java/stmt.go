@@ -48,9 +48,7 @@ func (b *builder) open() frame {
 // close fills in the names and nested blocks collected since f and trims
 // the statement's rows so they end before its first nested statement.
 func (b *builder) close(s *lang.Stmt, f frame) *lang.Stmt {
-	s.Defs = frontend.SortedSet(b.defs[f.defs:])
-	s.Uses = frontend.SortedSet(b.uses[f.uses:])
-	s.Params = frontend.SortedSet(b.params[f.params:])
+	frontend.SetNames(s, b.defs[f.defs:], b.params[f.params:], b.uses[f.uses:])
 	b.defs, b.uses, b.params = b.defs[:f.defs], b.uses[:f.uses], b.params[:f.params]
 	if len(b.inner) > 0 {
 		s.Clause().Inner = b.inner
@@ -78,7 +76,7 @@ func (b *builder) name(i int32) string { return symbolOf(b.n[i].sym).name }
 func (b *builder) named(i int32) bool { return symbolOf(b.n[i].sym).named }
 
 func (b *builder) newStmt(k lang.Kind, i int32, endRow int32) *lang.Stmt {
-	return &lang.Stmt{Kind: k, Type: b.name(i), StartRow: int(b.n[i].startRow), EndRow: int(max(endRow, b.n[i].startRow))}
+	return lang.NewStmt(k, b.name(i), int(b.n[i].startRow), int(max(endRow, b.n[i].startRow)))
 }
 
 // body appends the statements held by container i (a block, class body,
@@ -122,7 +120,7 @@ func (b *builder) stmt(i int32, out []*lang.Stmt) []*lang.Stmt {
 		return b.body(i, true, out)
 	case kError:
 		b.errors++
-		return append(out, &lang.Stmt{Kind: lang.Error, Type: "ERROR", StartRow: int(n.startRow), EndRow: int(n.endRow)})
+		return append(out, lang.NewStmt(lang.Error, "ERROR", int(n.startRow), int(n.endRow)))
 	case kComment:
 		return out
 	case kExprStmt:
@@ -248,7 +246,7 @@ func (b *builder) importStmt(i int32) *lang.Stmt {
 		}
 	}
 	if last != "" {
-		s.Defs = []string{last}
+		frontend.SetDefs(s, last)
 	}
 	return s
 }
@@ -370,7 +368,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 		if b.n[alt].kind == kIf {
 			s.Clause().Else = b.ifStmt(alt)
 		} else {
-			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: int(b.n[elseTok].startRow), EndRow: int(b.n[elseTok].startRow)}
+			e := lang.NewStmt(lang.Else, "else", int(b.n[elseTok].startRow), int(b.n[elseTok].startRow))
 			e.Body = b.stmt(alt, nil)
 			e.InlineBody = b.braceless(alt)
 			s.Clause().Else = e
@@ -441,7 +439,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 		cn := &b.n[c]
 		switch {
 		case cn.kind == kWhile:
-			cond = &lang.Stmt{Kind: lang.DoCond, Type: "while", StartRow: int(cn.startRow), EndRow: int(n.endRow)}
+			cond = lang.NewStmt(lang.DoCond, "while", int(cn.startRow), int(n.endRow))
 			f = b.open()
 		case cond != nil:
 			b.collect(c)
@@ -586,7 +584,7 @@ func (b *builder) switchStmt(i int32) *lang.Stmt {
 			// A broken case: keep it as an error case so its rows stay
 			// part of the switch.
 			b.errors++
-			cs := &lang.Stmt{Kind: lang.Case, Type: "ERROR", StartRow: int(b.n[c].startRow), EndRow: int(b.n[c].endRow)}
+			cs := lang.NewStmt(lang.Case, "ERROR", int(b.n[c].startRow), int(b.n[c].endRow))
 			s.Clause().Cases = append(s.Cases(), cs)
 		}
 	}

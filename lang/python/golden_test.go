@@ -34,7 +34,7 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 	if s.EndRow != s.StartRow {
 		rows = fmt.Sprintf("%d-%d", s.StartRow+1, s.EndRow+1)
 	}
-	fmt.Fprintf(buf, "%s%s%s %s L%s", indent, role, s.Kind, s.Type, rows)
+	fmt.Fprintf(buf, "%s%s%s %s L%s", indent, role, s.Kind, s.Type(), rows)
 	if s.Label() != "" {
 		fmt.Fprintf(buf, " label=%s", s.Label())
 	}
@@ -44,14 +44,14 @@ func dumpStmt(buf *bytes.Buffer, s *lang.Stmt, role string, depth int) {
 	if s.InlineBody {
 		buf.WriteString(" inline")
 	}
-	if len(s.Defs) > 0 {
-		fmt.Fprintf(buf, " defs=%s", strings.Join(s.Defs, ","))
+	if len(s.Defs()) > 0 {
+		fmt.Fprintf(buf, " defs=%s", strings.Join(s.Defs(), ","))
 	}
-	if len(s.Params) > 0 {
-		fmt.Fprintf(buf, " params=%s", strings.Join(s.Params, ","))
+	if len(s.Params()) > 0 {
+		fmt.Fprintf(buf, " params=%s", strings.Join(s.Params(), ","))
 	}
-	if len(s.Uses) > 0 {
-		fmt.Fprintf(buf, " uses=%s", strings.Join(s.Uses, ","))
+	if len(s.Uses()) > 0 {
+		fmt.Fprintf(buf, " uses=%s", strings.Join(s.Uses(), ","))
 	}
 	buf.WriteByte('\n')
 	for _, in := range s.Inner() {
@@ -153,17 +153,17 @@ func checkInvariants(t testing.TB, f *lang.File) {
 	var prev *lang.Stmt
 	lang.Walk(f.Stmts, func(s *lang.Stmt) {
 		if s.StartRow < 0 || s.EndRow >= len(f.Lines) || s.StartRow > s.EndRow {
-			t.Errorf("%s: %s %s has rows %d-%d outside 0..%d", f.Path, s.Kind, s.Type, s.StartRow, s.EndRow, len(f.Lines)-1)
+			t.Errorf("%s: %s %s has rows %d-%d outside 0..%d", f.Path, s.Kind, s.Type(), s.StartRow, s.EndRow, len(f.Lines)-1)
 		}
 		if s.StartRow < prevEnd {
 			t.Errorf("%s: %s %s at rows %d-%d starts before the end of the previous statement %s %s at rows %d-%d",
-				f.Path, s.Kind, s.Type, s.StartRow+1, s.EndRow+1, prev.Kind, prev.Type, prev.StartRow+1, prev.EndRow+1)
+				f.Path, s.Kind, s.Type(), s.StartRow+1, s.EndRow+1, prev.Kind, prev.Type(), prev.StartRow+1, prev.EndRow+1)
 		}
 		prevEnd, prev = s.EndRow, s
-		for _, list := range [][]string{s.Defs, s.Uses, s.Params} {
+		for _, list := range [][]string{s.Defs(), s.Uses(), s.Params()} {
 			for j := 1; j < len(list); j++ {
 				if list[j-1] >= list[j] {
-					t.Errorf("%s: %s at row %d: names not sorted and unique: %q", f.Path, s.Type, s.StartRow+1, list)
+					t.Errorf("%s: %s at row %d: names not sorted and unique: %q", f.Path, s.Type(), s.StartRow+1, list)
 				}
 			}
 		}

@@ -85,17 +85,17 @@ func TestDefsUses(t *testing.T) {
 			if got == nil {
 				t.Fatalf("no statement on row %d:\n%s", row+1, dump(f))
 			}
-			if d := strings.Join(got.Defs, ","); d != tt.defs {
+			if d := strings.Join(got.Defs(), ","); d != tt.defs {
 				t.Errorf("%q: defs = %q, want %q", tt.src, d, tt.defs)
 			}
-			if u := strings.Join(got.Uses, ","); u != tt.uses {
+			if u := strings.Join(got.Uses(), ","); u != tt.uses {
 				t.Errorf("%q: uses = %q, want %q", tt.src, u, tt.uses)
 			}
-			if p := strings.Join(got.Params, ","); p != tt.params {
+			if p := strings.Join(got.Params(), ","); p != tt.params {
 				t.Errorf("%q: params = %q, want %q", tt.src, p, tt.params)
 			}
-			if !slices.IsSorted(got.Defs) || !slices.IsSorted(got.Uses) || !slices.IsSorted(got.Params) {
-				t.Errorf("not sorted: %v %v %v", got.Defs, got.Uses, got.Params)
+			if !slices.IsSorted(got.Defs()) || !slices.IsSorted(got.Uses()) || !slices.IsSorted(got.Params()) {
+				t.Errorf("not sorted: %v %v %v", got.Defs(), got.Uses(), got.Params())
 			}
 		})
 	}

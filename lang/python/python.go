@@ -3,11 +3,11 @@ package python
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/lang"
+	"github.com/graphcoder/graphcoder/lang/internal/frontend"
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
 )
 
@@ -296,24 +296,13 @@ func (b *builder) newStmt(k lang.Kind, i int32, start, end int) *lang.Stmt {
 	if end < start {
 		end = start
 	}
-	return &lang.Stmt{Kind: k, Type: b.g.typeName(&b.n[i]), StartRow: start, EndRow: end}
+	return lang.NewStmt(k, b.g.typeName(&b.n[i]), start, end)
 }
 
 // finish stores the collected defs and uses, sorted and deduplicated.
 func (b *builder) finish(s *lang.Stmt) *lang.Stmt {
-	s.Defs = sortedSet(b.defs)
-	s.Uses = sortedSet(b.uses)
-	s.Params = sortedSet(b.paramNames)
+	frontend.SetNames(s, b.defs, b.paramNames, b.uses)
 	return s
-}
-
-func sortedSet(names []string) []string {
-	if len(names) == 0 {
-		return nil
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	return slices.Clone(names)
 }
 
 func (b *builder) addDef(name string) {

@@ -20,7 +20,7 @@ type builder struct {
 // itself) through endRow.
 func (b *builder) newStmt(k lang.Kind, i, at int32, endRow int) *lang.Stmt {
 	start := b.t.StartRow(at)
-	return &lang.Stmt{Kind: k, Type: b.t.Type(i), StartRow: start, EndRow: max(endRow, start)}
+	return lang.NewStmt(k, b.t.Type(i), start, max(endRow, start))
 }
 
 // body appends the statements held by container i to out.
@@ -130,7 +130,7 @@ func (b *builder) errorRegion(i int32, out []*lang.Stmt) []*lang.Stmt {
 		if len(run) == 0 {
 			return
 		}
-		s := &lang.Stmt{Kind: lang.Error, Type: "ERROR", StartRow: t.StartRow(run[0]), EndRow: t.EndRow(run[len(run)-1])}
+		s := lang.NewStmt(lang.Error, "ERROR", t.StartRow(run[0]), t.EndRow(run[len(run)-1]))
 		s.EndRow = max(s.EndRow, s.StartRow)
 		m := b.names.Open()
 		for _, c := range run {
@@ -618,7 +618,7 @@ func (b *builder) signature(c int32) *lang.Stmt {
 	t := &b.t
 	s := b.newStmt(lang.Simple, c, c, t.EndRow(c))
 	if n := t.Child(c, b.f.name); n >= 0 && (t.Kind(n) == kPropIdent || t.Kind(n) == kPrivateProp) {
-		s.Defs = nameSet(t.Text(n))
+		frontend.SetDefs(s, t.Text(n))
 	}
 	return s
 }
@@ -628,20 +628,13 @@ func (b *builder) signature(c int32) *lang.Stmt {
 func (b *builder) nameOf(s *lang.Stmt) func(c int32) {
 	return func(c int32) {
 		if b.t.Field(c) == b.f.name {
-			s.Defs = nameSet(b.t.Text(c))
+			frontend.SetDefs(s, b.t.Text(c))
 		}
 	}
 }
 
 // nameSet is the Defs of a statement defining one name: none when error
 // recovery left the name empty.
-func nameSet(name string) []string {
-	if name == "" {
-		return nil
-	}
-	return []string{name}
-}
-
 // interfaceDecl maps an interface: a Class with one statement per member.
 func (b *builder) interfaceDecl(outer, d int32) *lang.Stmt {
 	t := &b.t
@@ -715,7 +708,7 @@ func (b *builder) namespace(outer, d int32) *lang.Stmt {
 				n = t.FirstNamed(n)
 			}
 			if n >= 0 && t.Kind(n) == kIdent {
-				s.Defs = nameSet(t.Text(n))
+				frontend.SetDefs(s, t.Text(n))
 			}
 		}
 	})
@@ -844,7 +837,7 @@ func (b *builder) ifStmt(i int32) *lang.Stmt {
 			s.Clause().Else = b.ifStmt(inner)
 		} else {
 			row := t.StartRow(alt)
-			e := &lang.Stmt{Kind: lang.Else, Type: "else", StartRow: row, EndRow: row}
+			e := lang.NewStmt(lang.Else, "else", row, row)
 			if inner >= 0 {
 				e.Body = b.stmt(inner, nil)
 				e.InlineBody = b.braceless(inner)
@@ -916,7 +909,7 @@ func (b *builder) doStmt(i int32) *lang.Stmt {
 		s.Body = b.stmt(body, nil)
 	}
 	if w := t.ChildOfKind(i, kWhile); w >= 0 {
-		cond := &lang.Stmt{Kind: lang.DoCond, Type: "while", StartRow: t.StartRow(w), EndRow: max(t.StartRow(w), t.EndRow(i))}
+		cond := lang.NewStmt(lang.DoCond, "while", t.StartRow(w), max(t.StartRow(w), t.EndRow(i)))
 		m := b.names.Open()
 		if c := t.Child(i, b.f.condition); c >= 0 {
 			b.collect(c)

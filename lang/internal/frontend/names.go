@@ -40,9 +40,7 @@ func (n *Names) Open() Mark {
 // the statement's rows so they end before its first nested statement (but
 // cover at least its first row). It returns s.
 func (n *Names) Close(s *lang.Stmt, m Mark) *lang.Stmt {
-	s.Defs = SortedSet(n.defs[m.defs:])
-	s.Uses = SortedSet(n.uses[m.uses:])
-	s.Params = SortedSet(n.params[m.params:])
+	SetNames(s, n.defs[m.defs:], n.params[m.params:], n.uses[m.uses:])
 	n.defs, n.uses, n.params = n.defs[:m.defs], n.uses[:m.uses], n.params[:m.params]
 	if len(n.inner) > 0 {
 		s.Clause().Inner = n.inner
@@ -152,18 +150,25 @@ func Root(p string) string {
 	return p
 }
 
-// SortedSet returns the distinct names of xs in order, in a new slice;
-// xs is scratch space and is reordered.
-func SortedSet(xs []string) []string {
-	if len(xs) == 0 {
-		return nil
-	}
+// SetNames sets the names of s from scratch lists it sorts and
+// deduplicates in place (lang.Stmt.SetNames copies them).
+func SetNames(s *lang.Stmt, defs, params, uses []string) {
+	s.SetNames(sortedSet(defs), sortedSet(params), sortedSet(uses))
+}
+
+// sortedSet sorts xs and drops its duplicates in place.
+func sortedSet(xs []string) []string {
 	slices.Sort(xs)
-	out := make([]string, 0, len(xs))
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
+	return slices.Compact(xs)
+}
+
+// SetDefs sets the definitions of s to the one name def (none when def
+// is ""), keeping its parameters and uses.
+func SetDefs(s *lang.Stmt, def string) {
+	one := [1]string{def}
+	defs := one[:]
+	if def == "" {
+		defs = nil
 	}
-	return slices.Clip(out)
+	s.SetNames(defs, s.Params(), s.Uses())
 }

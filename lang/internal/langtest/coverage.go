@@ -62,8 +62,8 @@ func CoverageErrors(root *sitter.Node, f *lang.File, rule Rule) []string {
 		case lang.Error, lang.Else, lang.DoCond:
 			return
 		}
-		if s.Type != "ERROR" {
-			got[typeRow{s.Type, s.StartRow}]++
+		if s.Type() != "ERROR" {
+			got[typeRow{s.Type(), s.StartRow}]++
 		}
 	})
 	var errs []string

@@ -36,7 +36,7 @@ func dumpList(sb *strings.Builder, stmts []*lang.Stmt, depth int) {
 
 func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 	ind := strings.Repeat("  ", depth)
-	fmt.Fprintf(sb, "%s%s %s %d-%d", ind, s.Kind, s.Type, s.StartRow+1, s.EndRow+1)
+	fmt.Fprintf(sb, "%s%s %s %d-%d", ind, s.Kind, s.Type(), s.StartRow+1, s.EndRow+1)
 	if s.Label() != "" {
 		fmt.Fprintf(sb, " label=%s", s.Label())
 	}
@@ -49,14 +49,14 @@ func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 	if s.InlineBody {
 		sb.WriteString(" inline")
 	}
-	if len(s.Defs) > 0 {
-		fmt.Fprintf(sb, " defs=[%s]", strings.Join(s.Defs, " "))
+	if len(s.Defs()) > 0 {
+		fmt.Fprintf(sb, " defs=[%s]", strings.Join(s.Defs(), " "))
 	}
-	if len(s.Params) > 0 {
-		fmt.Fprintf(sb, " params=[%s]", strings.Join(s.Params, " "))
+	if len(s.Params()) > 0 {
+		fmt.Fprintf(sb, " params=[%s]", strings.Join(s.Params(), " "))
 	}
-	if len(s.Uses) > 0 {
-		fmt.Fprintf(sb, " uses=[%s]", strings.Join(s.Uses, " "))
+	if len(s.Uses()) > 0 {
+		fmt.Fprintf(sb, " uses=[%s]", strings.Join(s.Uses(), " "))
 	}
 	sb.WriteByte('\n')
 	part := func(name string, stmts []*lang.Stmt) {
@@ -95,7 +95,7 @@ func dumpStmt(sb *strings.Builder, s *lang.Stmt, depth int) {
 func RowErrors(f *lang.File) []string {
 	var errs []string
 	bad := func(s *lang.Stmt, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("%s %s %d-%d: %s", s.Kind, s.Type, s.StartRow+1, s.EndRow+1, fmt.Sprintf(format, args...)))
+		errs = append(errs, fmt.Sprintf("%s %s %d-%d: %s", s.Kind, s.Type(), s.StartRow+1, s.EndRow+1, fmt.Sprintf(format, args...)))
 	}
 	var prev *lang.Stmt
 	lang.Walk(f.Stmts, func(s *lang.Stmt) {
@@ -103,13 +103,13 @@ func RowErrors(f *lang.File) []string {
 			bad(s, "rows out of range (%d lines)", len(f.Lines))
 		}
 		if prev != nil && prev.EndRow > s.StartRow {
-			bad(s, "starts before the previous statement %s %s %d-%d ends", prev.Kind, prev.Type, prev.StartRow+1, prev.EndRow+1)
+			bad(s, "starts before the previous statement %s %s %d-%d ends", prev.Kind, prev.Type(), prev.StartRow+1, prev.EndRow+1)
 		}
 		prev = s
-		if s.Type == "" {
+		if s.Type() == "" {
 			bad(s, "no type")
 		}
-		for _, names := range [][]string{s.Defs, s.Uses, s.Params} {
+		for _, names := range [][]string{s.Defs(), s.Uses(), s.Params()} {
 			for i, n := range names {
 				if n == "" || (i > 0 && names[i-1] >= n) {
 					bad(s, "names not a sorted set: %q", names)
