@@ -1,0 +1,70 @@
+package lang
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// A large file's statements are all live at once while its tree is built:
+// a Stmt stays within a 96-byte allocation.
+func TestStmtSize(t *testing.T) {
+	if n := unsafe.Sizeof(Stmt{}); n > 88 {
+		t.Errorf("a Stmt takes %d bytes, want at most 88", n)
+	}
+}
+
+func TestStmtNames(t *testing.T) {
+	for _, tt := range []struct {
+		name               string
+		defs, params, uses []string
+	}{
+		{"none", nil, nil, nil},
+		{"defs", []string{"a", "b"}, nil, nil},
+		{"params", nil, []string{"p"}, nil},
+		{"uses", nil, nil, []string{"u", "v"}},
+		{"all", []string{"f"}, []string{"x", "y"}, []string{"g", "h.i"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			scratch := slices.Concat(tt.defs, tt.params, tt.uses)
+			d, p := scratch[:len(tt.defs)], scratch[len(tt.defs):len(tt.defs)+len(tt.params)]
+			var s Stmt
+			s.SetNames(d, p, scratch[len(d)+len(p):])
+			clear(scratch) // the statement keeps a copy
+			if !slices.Equal(s.Defs(), tt.defs) || !slices.Equal(s.Params(), tt.params) || !slices.Equal(s.Uses(), tt.uses) {
+				t.Fatalf("defs %q params %q uses %q, want %q %q %q", s.Defs(), s.Params(), s.Uses(), tt.defs, tt.params, tt.uses)
+			}
+			// Appending to one list must not write over the next.
+			_ = append(s.Defs(), "z")
+			_ = append(s.Params(), "z")
+			if !slices.Equal(s.Params(), tt.params) || !slices.Equal(s.Uses(), tt.uses) {
+				t.Fatalf("after appends: params %q uses %q, want %q %q", s.Params(), s.Uses(), tt.params, tt.uses)
+			}
+		})
+	}
+}
+
+// Types are interned by front ends parsing files at once.
+func TestStmtType(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				typ := fmt.Sprintf("test_type_%d", (i+g*50)%300)
+				s := NewStmt(Simple, typ, 1, 2)
+				if s.Type() != typ || s.StartRow != 1 || s.EndRow != 2 {
+					t.Errorf("Type %q rows %d-%d, want %q 1-2", s.Type(), s.StartRow, s.EndRow, typ)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := (&Stmt{}).Type(); got != "" {
+		t.Errorf("zero Stmt has type %q", got)
+	}
+}
