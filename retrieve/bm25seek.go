@@ -51,8 +51,16 @@ import (
 
 // bm25SeekMin is the length in bytes of the postings of a list from which
 // the index gives it a table; a variable so that the property tests give
-// short lists one.
-var bm25SeekMin = 1 << 11
+// short lists one. Only the build reads it: a ranking takes the table of
+// any list the file has one for (bm25Seek.table), so its value is no part
+// of the layout, and an index written with an older value (2 KiB) ranks
+// exactly as before, its shorter lists walked whole. From 512 bytes (2 KiB
+// before) the JDK index's tables grow by 5.2 MB (1.4 % of its snapshot,
+// the standard library's 2.0 %), and the engine's hybrid requests on it
+// took 0.81 of the median against coarse2fine's 0.92 in the same runs
+// (bench/RETRIEVAL.md); 1 KiB and 256 bytes were measured too
+// (BenchmarkBuiltBM25SeekMin).
+var bm25SeekMin = 1 << 9
 
 // bm25SkipBytes is the length in bytes of a query's tabled postings from
 // which its ranking bounds ranges; a variable so that the property tests

@@ -291,3 +291,40 @@ func TestBM25SeekDamage(t *testing.T) {
 		t.Fatal("no damaged record was found out")
 	}
 }
+
+// BenchmarkBuiltBM25SeekMin times BM25's top 50 and mode hybrid's coarse
+// stage over 500 seeded queries of an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX), query by query in turn with tables derived
+// for the lists of at least 2 KiB, 1 KiB, 512 and 256 bytes of postings.
+func BenchmarkBuiltBM25SeekMin(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	seekMin, sk0 := bm25SeekMin, ix.bm.seek
+	defer func() { bm25SeekMin, ix.bm.seek = seekMin, sk0 }()
+	mins := []int{2048, 1024, 512, 256}
+	var names []string
+	var sks []*bm25Seek
+	for _, m := range mins {
+		bm25SeekMin = m
+		sk := ix.buildBM25Seek()
+		b.Logf("from %d bytes: tables of %d lists, %d bytes (postings %d bytes)", m, len(sk.tok), sk.bytes(), len(ix.post))
+		names = append(names, fmt.Sprint(m))
+		sks = append(sks, sk)
+	}
+	bm25SeekMin = seekMin
+	// The ranges left out, per variant: the counter's growth since the
+	// last switch is the last variant's.
+	left := make([]int64, len(mins))
+	last, at := 0, bm25SkippedRanges.Load()
+	timeBM25Variants(b, s, qs, names, func(i int) {
+		now := bm25SkippedRanges.Load()
+		left[last] += now - at
+		last, at = i, now
+		ix.bm.seek = sks[i]
+	})
+	left[last] += bm25SkippedRanges.Load() - at
+	for i, m := range mins {
+		b.Logf("from %d bytes: %d ranges left out", m, left[i])
+	}
+}
