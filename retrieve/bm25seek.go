@@ -56,10 +56,10 @@ import (
 // of the layout, and an index written with an older value (2 KiB) ranks
 // exactly as before, its shorter lists walked whole. From 512 bytes (2 KiB
 // before) the JDK index's tables grow by 5.2 MB (1.4 % of its snapshot,
-// the standard library's 2.0 %), and the engine's hybrid requests on it
-// took 0.81 of the median against coarse2fine's 0.92 in the same runs
-// (bench/RETRIEVAL.md); 1 KiB and 256 bytes were measured too
-// (BenchmarkBuiltBM25SeekMin).
+// the standard library's 2.0 %), BM25's CPU median on it falls by 2-7 %
+// and the engine's hybrid request median by 3-15 % against the drift of
+// coarse2fine's in three loaded sittings (bench/RETRIEVAL.md); 1 KiB and
+// 256 bytes were measured too (BenchmarkBuiltBM25SeekMin).
 var bm25SeekMin = 1 << 9
 
 // bm25SkipBytes is the length in bytes of a query's tabled postings from
