@@ -97,7 +97,7 @@ func (k Kind) String() string {
 //
 // A large file has tens of thousands of statements, all live at once
 // beside the syntax records while the tree is built, so a Stmt holds
-// inline only what every statement has (88 bytes, a 96-byte allocation);
+// inline only what every statement has (80 bytes);
 // the parts only some statements have (labels, else, handlers, finally, a
 // do's condition, cases, inner blocks) are behind one pointer, read
 // through the methods of the same names and written through Clause. The
@@ -117,8 +117,9 @@ type Stmt struct {
 	InlineBody bool
 	// typ is the id of the grammar's node type in typeNames.
 	typ uint16
-	// names holds Defs, then Params, then Uses; nDefs and nParams cut it.
-	nDefs, nParams uint32
+	// names holds Defs, then Params, then Uses; nDefs and nParams cut it
+	// (manyNames for both: the cuts are in the clauses).
+	nDefs, nParams uint16
 	// StartRow and EndRow are 0-based, inclusive.
 	StartRow, EndRow int
 	names            []string
@@ -160,6 +161,10 @@ type Clauses struct {
 	// Exhaustive marks a Switch whose cases cover every value (a default
 	// case, or Python's irrefutable pattern): no edge from the header past it.
 	Exhaustive bool
+
+	// nDefs and nParams cut Stmt.names when their lists are too long for
+	// the Stmt's own counts.
+	nDefs, nParams uint32
 }
 
 // Clause returns the clauses of s for writing, made on first use.
@@ -211,7 +216,10 @@ func (s *Stmt) Exhaustive() bool { return s.clause().Exhaustive }
 
 // Defs returns the access paths written in the statement's own rows,
 // sorted and without duplicates.
-func (s *Stmt) Defs() []string { return s.names[:s.nDefs:s.nDefs] }
+func (s *Stmt) Defs() []string {
+	d, _ := s.cuts()
+	return s.names[:d:d]
+}
 
 // Params returns the names the statement binds only inside the scope it
 // opens, sorted and without duplicates: they reach the statements of its
@@ -235,13 +243,29 @@ func (s *Stmt) Defs() []string { return s.names[:s.nDefs:s.nDefs] }
 // deletes an except alias) or a new variable that a later declaration
 // defines anew.
 func (s *Stmt) Params() []string {
-	end := s.nDefs + s.nParams
-	return s.names[s.nDefs:end:end]
+	d, p := s.cuts()
+	return s.names[d:p:p]
 }
 
 // Uses returns the access paths read in the statement's own rows, sorted
 // and without duplicates.
-func (s *Stmt) Uses() []string { return s.names[s.nDefs+s.nParams:] }
+func (s *Stmt) Uses() []string {
+	_, p := s.cuts()
+	return s.names[p:]
+}
+
+// manyNames in Stmt.nDefs and Stmt.nParams says a list is too long for
+// them: the cuts are Clauses.nDefs and Clauses.nParams.
+const manyNames = math.MaxUint16
+
+// cuts returns where the statement's Params and Uses start in names.
+func (s *Stmt) cuts() (params, uses int) {
+	if s.nDefs == manyNames {
+		c := s.clause()
+		return int(c.nDefs), int(c.nDefs + c.nParams)
+	}
+	return int(s.nDefs), int(s.nDefs) + int(s.nParams)
+}
 
 // SetNames sets Defs, Params and Uses, each sorted and without
 // duplicates, copying them into one slice; the arguments may be scratch
@@ -255,7 +279,15 @@ func (s *Stmt) SetNames(defs, params, uses []string) {
 	names := make([]string, 0, n)
 	names = append(names, defs...)
 	names = append(names, params...)
-	s.names, s.nDefs, s.nParams = append(names, uses...), uint32(len(defs)), uint32(len(params))
+	s.names = append(names, uses...)
+	if len(defs) < manyNames && len(params) < manyNames {
+		s.nDefs, s.nParams = uint16(len(defs)), uint16(len(params))
+		return
+	}
+	// A list this long (a statement of tens of thousands of names) keeps
+	// its cuts with the statement's rare parts.
+	c := s.Clause()
+	s.nDefs, s.nParams, c.nDefs, c.nParams = manyNames, manyNames, uint32(len(defs)), uint32(len(params))
 }
 
 // Type returns the grammar's node type of the statement, for display and
