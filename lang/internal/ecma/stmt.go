@@ -633,8 +633,6 @@ func (b *builder) nameOf(s *lang.Stmt) func(c int32) {
 	}
 }
 
-// nameSet is the Defs of a statement defining one name: none when error
-// recovery left the name empty.
 // interfaceDecl maps an interface: a Class with one statement per member.
 func (b *builder) interfaceDecl(outer, d int32) *lang.Stmt {
 	t := &b.t
