@@ -28,6 +28,11 @@ func TestStmtNames(t *testing.T) {
 		{"all", []string{"f"}, []string{"x", "y"}, []string{"g", "h.i"}},
 		{"many defs", names("d", 70000), []string{"p"}, []string{"u"}},
 		{"many params", []string{"d"}, names("p", 65535), names("u", 3)},
+		// The first lengths the 16-bit counts cannot hold: 65,535 defs
+		// would read as the mark of the long cuts, 65,536 params as none.
+		{"65535 defs", names("d", 65535), []string{"p"}, []string{"u"}},
+		{"65536 params", []string{"d"}, names("p", 65536), []string{"u"}},
+		{"65534 defs and params", names("d", 65534), names("p", 65534), []string{"u"}},
 		{"many uses", names("d", 65534), names("p", 65534), names("u", 70000)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,13 +42,21 @@ func TestStmtNames(t *testing.T) {
 			s.SetNames(d, p, scratch[len(d)+len(p):])
 			clear(scratch) // the statement keeps a copy
 			if !slices.Equal(s.Defs(), tt.defs) || !slices.Equal(s.Params(), tt.params) || !slices.Equal(s.Uses(), tt.uses) {
-				t.Fatalf("defs %q params %q uses %q, want %q %q %q", s.Defs(), s.Params(), s.Uses(), tt.defs, tt.params, tt.uses)
+				t.Fatalf("defs %d params %d uses %d (or other names), want %d %d %d", len(s.Defs()), len(s.Params()), len(s.Uses()), len(tt.defs), len(tt.params), len(tt.uses))
+			}
+			// Setting them again, from long cuts to short ones or back,
+			// keeps only the new lists.
+			for _, again := range [][3][]string{{nil, []string{"q"}, nil}, {tt.defs, tt.params, tt.uses}} {
+				s.SetNames(again[0], again[1], again[2])
+				if !slices.Equal(s.Defs(), again[0]) || !slices.Equal(s.Params(), again[1]) || !slices.Equal(s.Uses(), again[2]) {
+					t.Fatalf("set again: defs %d params %d uses %d, want %d %d %d", len(s.Defs()), len(s.Params()), len(s.Uses()), len(again[0]), len(again[1]), len(again[2]))
+				}
 			}
 			// Appending to one list must not write over the next.
 			_ = append(s.Defs(), "z")
 			_ = append(s.Params(), "z")
 			if !slices.Equal(s.Params(), tt.params) || !slices.Equal(s.Uses(), tt.uses) {
-				t.Fatalf("after appends: params %q uses %q, want %q %q", s.Params(), s.Uses(), tt.params, tt.uses)
+				t.Fatalf("after appends: params %d uses %d (or other names), want %d %d", len(s.Params()), len(s.Uses()), len(tt.params), len(tt.uses))
 			}
 		})
 	}
