@@ -103,7 +103,10 @@ func (k Kind) String() string {
 // through the methods of the same names and written through Clause. The
 // grammar type is a small id into one table of the process (Type,
 // SetType), and the three name lists share one slice (Defs, Params,
-// Uses, written together by SetNames).
+// Uses, written together by SetNames). A copy of a Stmt shares its
+// clauses, among them the cuts of a list of 65,535 names or more: names
+// set on one copy then misread the other's, so a statement is made by
+// NewStmt and shared by pointer, never copied.
 type Stmt struct {
 	Kind Kind
 	// InlineBody marks a header whose Body cannot be continued by the
