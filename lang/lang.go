@@ -296,8 +296,8 @@ func (s *Stmt) SetNames(defs, params, uses []string) {
 // Type returns the grammar's node type of the statement, for display and
 // debugging.
 func (s *Stmt) Type() string {
-	if t := typeNames.list.Load(); t != nil && int(s.typ) < len(*t) {
-		return (*t)[s.typ]
+	if t := typeNames.table.Load(); t != nil && int(s.typ) < len(t.list) {
+		return t.list[s.typ]
 	}
 	return ""
 }
@@ -307,8 +307,8 @@ func (s *Stmt) Type() string {
 // the process and the statement holds its index; should the table ever
 // fill, further types read as "".
 func (s *Stmt) SetType(t string) {
-	if ids := typeNames.ids.Load(); ids != nil {
-		if id, ok := (*ids)[t]; ok {
+	if tt := typeNames.table.Load(); tt != nil {
+		if id, ok := tt.ids[t]; ok {
 			s.typ = id
 			return
 		}
@@ -317,35 +317,41 @@ func (s *Stmt) SetType(t string) {
 }
 
 // typeNames is the table of grammar types behind Stmt.Type: read without
-// a lock through the two pointers, grown under mu by copying.
+// a lock through one pointer, grown under mu by copying. The map and the
+// list are published together, so an id a reader finds in the map is
+// always in the list that came with it.
 var typeNames struct {
-	mu   sync.Mutex
-	ids  atomic.Pointer[map[string]uint16]
-	list atomic.Pointer[[]string]
+	mu    sync.Mutex
+	table atomic.Pointer[typeTable]
+}
+
+// typeTable maps the interned types to their ids and back; it is never
+// written once published.
+type typeTable struct {
+	ids  map[string]uint16
+	list []string
 }
 
 func internType(t string) uint16 {
 	typeNames.mu.Lock()
 	defer typeNames.mu.Unlock()
-	old, list := map[string]uint16{"": 0}, []string{""}
-	if p := typeNames.ids.Load(); p != nil {
-		old, list = *p, *typeNames.list.Load()
+	old := &typeTable{ids: map[string]uint16{"": 0}, list: []string{""}}
+	if p := typeNames.table.Load(); p != nil {
+		old = p
 	}
-	if id, ok := old[t]; ok {
+	if id, ok := old.ids[t]; ok {
 		return id
 	}
-	if len(list) > math.MaxUint16 {
+	if len(old.list) > math.MaxUint16 {
 		return 0
 	}
-	ids := make(map[string]uint16, len(old)+1)
-	for k, v := range old {
+	ids := make(map[string]uint16, len(old.ids)+1)
+	for k, v := range old.ids {
 		ids[k] = v
 	}
-	id := uint16(len(list))
+	id := uint16(len(old.list))
 	ids[t] = id
-	list = append(slices.Clip(list), strings.Clone(t))
-	typeNames.list.Store(&list)
-	typeNames.ids.Store(&ids)
+	typeNames.table.Store(&typeTable{ids: ids, list: append(slices.Clip(old.list), strings.Clone(t))})
 	return id
 }
 
