@@ -17,6 +17,7 @@ import (
 
 	"github.com/graphcoder/graphcoder/defctx"
 	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/prompt"
@@ -257,18 +258,18 @@ func BenchmarkQueryParse(b *testing.B) {
 		for _, c := range cursors {
 			l := lang.ForPath(c.path)
 			for i, whole := range []bool{false, true} {
-				t0, c0 := time.Now(), threadCPU()
+				t0, c0 := time.Now(), cputime.Thread()
 				buf := &buffer{path: c.path, lines: c.before, after: c.after}
 				e.opts.WholePrefixParse = whole
 				if _, _, err := e.querySlice(ctx, st, l, c.path, Request{}, buf); err != nil {
 					b.Fatal(err)
 				}
 				if !whole {
-					query = append(query, threadCPU()-c0)
+					query = append(query, cputime.Thread()-c0)
 				}
 				buf.addAfter(ctx, l, c.path, st)
 				wall[i] = append(wall[i], time.Since(t0))
-				cpu[i] = append(cpu[i], threadCPU()-c0)
+				cpu[i] = append(cpu[i], cputime.Thread()-c0)
 			}
 		}
 	}
@@ -539,11 +540,11 @@ func BenchmarkStages(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
-			c0 := threadCPU()
+			c0 := cputime.Thread()
 			for b.Loop() {
 				run(b)
 			}
-			b.ReportMetric(float64(threadCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Thread()-c0)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 	stage("definitions", func(*testing.B) {

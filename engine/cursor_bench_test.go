@@ -11,9 +11,36 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/lang"
 	"github.com/graphcoder/graphcoder/retrieve"
 )
+
+// benchAt is a cursor GRAPHCODER_BENCH_AT names: its path relative to
+// the benchmarks' index root, its line, and the sub-benchmark's name.
+type benchAt struct {
+	name, path string
+	line       int
+}
+
+// cursorsAt returns the cursors GRAPHCODER_BENCH_AT names (comma
+// separated PATH:LINE), skipping b when it names none.
+func cursorsAt(b *testing.B) []benchAt {
+	at := os.Getenv("GRAPHCODER_BENCH_AT")
+	if at == "" {
+		b.Skip("GRAPHCODER_BENCH_AT names no cursor")
+	}
+	var out []benchAt
+	for _, c := range strings.Split(at, ",") {
+		i := strings.LastIndexByte(c, ':')
+		line, err := strconv.Atoi(c[i+1:])
+		if i < 0 || err != nil {
+			b.Fatalf("GRAPHCODER_BENCH_AT: %q is no PATH:LINE", c)
+		}
+		out = append(out, benchAt{strings.ReplaceAll(filepath.Base(c), ":", "-"), c[:i], line})
+	}
+	return out
+}
 
 // BenchmarkCursor completes the cursors GRAPHCODER_BENCH_AT names (comma
 // separated PATH:LINE, paths relative to the benchmarks' index root), one
@@ -28,22 +55,13 @@ import (
 // BenchmarkRetrieval's TSV with -cpuprofile and comparing two builds on
 // it. It skips without GRAPHCODER_BENCH_AT.
 func BenchmarkCursor(b *testing.B) {
-	at := os.Getenv("GRAPHCODER_BENCH_AT")
-	if at == "" {
-		b.Skip("GRAPHCODER_BENCH_AT names no cursor")
-	}
 	mode := retrieve.CoarseToFine
 	if m := os.Getenv("GRAPHCODER_BENCH_MODES"); m != "" {
 		mode = retrieve.Mode(strings.Split(m, ",")[0])
 	}
-	for _, c := range strings.Split(at, ",") {
-		i := strings.LastIndexByte(c, ':')
-		line, err := strconv.Atoi(c[i+1:])
-		if i < 0 || err != nil {
-			b.Fatalf("GRAPHCODER_BENCH_AT: %q is no PATH:LINE", c)
-		}
-		path := c[:i]
-		b.Run(strings.ReplaceAll(filepath.Base(c), ":", "-"), func(b *testing.B) {
+	for _, c := range cursorsAt(b) {
+		path, line := c.path, c.line
+		b.Run(c.name, func(b *testing.B) {
 			e := stdlibEngine(b)
 			src, err := os.ReadFile(filepath.Join(e.Root(), path))
 			if err != nil {
@@ -56,12 +74,12 @@ func BenchmarkCursor(b *testing.B) {
 				st.buffers.mu.Lock()
 				st.buffers.entries = nil
 				st.buffers.mu.Unlock()
-				c0 := processCPU()
+				c0 := cputime.Process()
 				res, err := e.Complete(context.Background(), req)
 				if err != nil {
 					b.Fatal(err)
 				}
-				cpu = append(cpu, processCPU()-c0)
+				cpu = append(cpu, cputime.Process()-c0)
 				s := res.Stats
 				parse, coarse, fine = append(parse, s.Parse), append(coarse, s.Coarse), append(fine, s.Fine)
 				defs, prompt, total = append(defs, s.Definitions), append(prompt, s.Prompt), append(total, s.Total)
@@ -87,18 +105,9 @@ func BenchmarkCursor(b *testing.B) {
 // tree is the front end's mapping of the tree. Each figure is the median
 // of the iterations; it skips without GRAPHCODER_BENCH_AT.
 func BenchmarkParseParts(b *testing.B) {
-	at := os.Getenv("GRAPHCODER_BENCH_AT")
-	if at == "" {
-		b.Skip("GRAPHCODER_BENCH_AT names no cursor")
-	}
-	for _, c := range strings.Split(at, ",") {
-		i := strings.LastIndexByte(c, ':')
-		line, err := strconv.Atoi(c[i+1:])
-		if i < 0 || err != nil {
-			b.Fatalf("GRAPHCODER_BENCH_AT: %q is no PATH:LINE", c)
-		}
-		path := c[:i]
-		b.Run(strings.ReplaceAll(filepath.Base(c), ":", "-"), func(b *testing.B) {
+	for _, c := range cursorsAt(b) {
+		path, line := c.path, c.line
+		b.Run(c.name, func(b *testing.B) {
 			e := stdlibEngine(b)
 			st := e.cur.Load()
 			src, err := os.ReadFile(filepath.Join(e.Root(), path))
@@ -136,11 +145,11 @@ func BenchmarkParseParts(b *testing.B) {
 			cpu := make([][]time.Duration, len(parts))
 			for b.Loop() {
 				for k, p := range parts {
-					c0 := threadCPU()
+					c0 := cputime.Thread()
 					if err := p.run(); err != nil {
 						b.Fatal(err)
 					}
-					cpu[k] = append(cpu[k], threadCPU()-c0)
+					cpu[k] = append(cpu[k], cputime.Thread()-c0)
 				}
 			}
 			for k, p := range parts {

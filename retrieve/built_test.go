@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/graphcoder/graphcoder/ccg"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/internal/mapfile"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/java"
@@ -195,11 +196,11 @@ func timeVariants(b *testing.B, qs []*Query, names []string, run func(i int, q *
 			}
 			for j := range names {
 				i := (qi + j) % len(names)
-				t0, c0 := time.Now(), threadCPU()
+				t0, c0 := time.Now(), cputime.Thread()
 				if err := run(i, q); err != nil {
 					b.Fatal(err)
 				}
-				cpu[i] = append(cpu[i], threadCPU()-c0)
+				cpu[i] = append(cpu[i], cputime.Thread()-c0)
 				wall[i] = append(wall[i], time.Since(t0))
 			}
 		}
@@ -427,7 +428,7 @@ func BenchmarkBuiltCursors(b *testing.B) {
 	for b.Loop() {
 		for i, q := range qs {
 			for j := range 3 {
-				t0, c0 := time.Now(), threadCPU()
+				t0, c0 := time.Now(), cputime.Thread()
 				var err error
 				switch j {
 				case 0:
@@ -441,7 +442,7 @@ func BenchmarkBuiltCursors(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				best[i].cpu[j] = min(best[i].cpu[j], threadCPU()-c0)
+				best[i].cpu[j] = min(best[i].cpu[j], cputime.Thread()-c0)
 				best[i].wall[j] = min(best[i].wall[j], time.Since(t0))
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/graphcoder/graphcoder/embed"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func BenchmarkDense(b *testing.B) {
 	q := randomQuery(r, s.base, 40)
 	q.Vector = embed.Quantize(randomFloats(r, 768))
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	n := 0
 	for b.Loop() {
 		if _, _, err := Dense().Rank(context.Background(), s, q, 50, time.Time{}); err != nil {
@@ -168,5 +169,5 @@ func BenchmarkDense(b *testing.B) {
 		}
 		n++
 	}
-	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Process()-c0).Microseconds())/1000/float64(n), "cpu-ms/op")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/graphcoder/graphcoder/ccg"
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/embed"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 	_ "github.com/graphcoder/graphcoder/lang/python"
@@ -205,7 +206,7 @@ func benchRankers(b *testing.B, s *Snapshot, qs []*Query, modes ...Mode) {
 	timed := func(b *testing.B, run func(q *Query) error) {
 		b.ReportAllocs()
 		var wall []time.Duration
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for i := 0; b.Loop(); i++ {
 			t0 := time.Now()
 			if err := run(qs[i%len(qs)]); err != nil {
@@ -215,7 +216,7 @@ func benchRankers(b *testing.B, s *Snapshot, qs []*Query, modes ...Mode) {
 		}
 		slices.Sort(wall)
 		b.ReportMetric(float64(wall[len(wall)/2].Microseconds())/1000, "median-ms")
-		b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(len(wall)), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Process()-c0).Microseconds())/1000/float64(len(wall)), "cpu-ms/op")
 	}
 	for _, rk := range []Ranker{Jaccard(), BM25(DefaultBM25)} {
 		for _, n := range []int{10, 50} {

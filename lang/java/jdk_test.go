@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/internal/realcode"
@@ -186,17 +186,17 @@ func BenchmarkRatio(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, sf := range files {
-			t0 := cpuTime()
+			t0 := cputime.Process()
 			tree, err := ts.ParseCtx(ctx, nil, sf.src)
 			if err != nil {
 				b.Fatal(err)
 			}
 			tree.Close()
-			t1 := cpuTime()
+			t1 := cputime.Process()
 			if _, err := p.Parse(ctx, sf.path, sf.src); err != nil {
 				b.Fatal(err)
 			}
-			t2 := cpuTime()
+			t2 := cputime.Process()
 			floor += t1 - t0
 			front += t2 - t1
 		}
@@ -204,13 +204,4 @@ func BenchmarkRatio(b *testing.B) {
 	b.ReportMetric(float64(front)/float64(floor), "x-parse")
 	b.ReportMetric(float64(lines*b.N)/floor.Seconds(), "parse-lines/cpu-s")
 	b.ReportMetric(float64(lines*b.N)/front.Seconds(), "frontend-lines/cpu-s")
-}
-
-// cpuTime is the CPU time used by the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -8,18 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	sitter "github.com/smacker/go-tree-sitter"
-	"golang.org/x/sys/unix"
 )
-
-// threadCPU returns the CPU time the calling OS thread has used.
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
-}
 
 // BenchmarkReparseAfterCut reports, over seeded cuts of java.base files,
 // the tree-sitter CPU time (of the thread) of a fresh parse of each source and of its
@@ -42,14 +33,14 @@ func BenchmarkReparseAfterCut(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				t0 := threadCPU()
+				t0 := cputime.Thread()
 				fresh, err := ts.ParseCtx(context.Background(), nil, to)
-				t1 := threadCPU()
+				t1 := cputime.Thread()
 				if err != nil {
 					b.Fatal(err)
 				}
 				inc, err := reparse(ts, old, from, to)
-				t2 := threadCPU()
+				t2 := cputime.Thread()
 				if err != nil {
 					b.Fatal(err)
 				}

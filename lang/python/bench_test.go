@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/lang"
@@ -36,7 +36,7 @@ func BenchmarkParseOnly(b *testing.B) {
 	p.SetLanguage(py.lang)
 	ctx := context.Background()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		for _, src := range srcs {
 			tree, err := p.ParseCtx(ctx, nil, src)
@@ -46,7 +46,7 @@ func BenchmarkParseOnly(b *testing.B) {
 			tree.Close()
 		}
 	}
-	reportLines(b, lines, cpuTime()-cpu0)
+	reportLines(b, lines, cputime.Process()-cpu0)
 }
 
 // BenchmarkFrontEnd is the whole front end: parse plus statement tree.
@@ -55,7 +55,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 	p := NewParser()
 	ctx := context.Background()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		for _, src := range srcs {
 			if _, err := p.Parse(ctx, "bench.py", src); err != nil {
@@ -63,17 +63,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 			}
 		}
 	}
-	reportLines(b, lines, cpuTime()-cpu0)
-}
-
-// cpuTime is the user+system CPU time of the process. On a busy machine it
-// measures the work done far more steadily than wall-clock time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	reportLines(b, lines, cputime.Process()-cpu0)
 }
 
 func reportLines(b *testing.B, lines int, cpu time.Duration) {
@@ -114,7 +104,7 @@ func BenchmarkOutline(b *testing.B) {
 		all = append(all, parsed{nodes, src, f})
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		for _, a := range all {
 			a.f.Symbols, a.f.Imports = a.f.Symbols[:0], a.f.Imports[:0]
@@ -122,5 +112,5 @@ func BenchmarkOutline(b *testing.B) {
 			p.b.outline(a.f)
 		}
 	}
-	reportLines(b, lines, cpuTime()-cpu0)
+	reportLines(b, lines, cputime.Process()-cpu0)
 }

@@ -4,21 +4,14 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/server"
 )
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // A request whose client goes away stops computing: the cancellation
 // reaches the engine and the parse of the buffer, the request returns at
@@ -47,11 +40,11 @@ func TestAbandonedRequestStopsComputing(t *testing.T) {
 	lines := strings.Count(string(big), "\n") + 1
 	query := server.Query{Path: "ledger/big.py", Source: big, Line: lines, Column: len("total = ")}
 
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Process()
 	if _, err := svc.Complete(context.Background(), query); err != nil {
 		t.Skipf("the big buffer is refused (%v): nothing to abandon", err)
 	}
-	whole, wholeCPU := time.Since(start), cpuTime()-cpu0
+	whole, wholeCPU := time.Since(start), cputime.Process()-cpu0
 	if whole < 300*time.Millisecond {
 		t.Skipf("a whole request takes only %v here", whole)
 	}
@@ -68,9 +61,9 @@ func TestAbandonedRequestStopsComputing(t *testing.T) {
 		t.Errorf("the abandoned request returned after %v (a whole one takes %v)", took, whole)
 	}
 	// Nothing keeps computing behind the returned request.
-	cpu1 := cpuTime()
+	cpu1 := cputime.Process()
 	time.Sleep(whole / 2)
-	if burnt := cpuTime() - cpu1; burnt > wholeCPU/5 {
+	if burnt := cputime.Process() - cpu1; burnt > wholeCPU/5 {
 		t.Errorf("%v of CPU used after the request returned (a whole request uses %v)", burnt, wholeCPU)
 	}
 	// The slot is free: a small request is served at once.

@@ -14,13 +14,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/graphcoder/graphcoder/db"
 	"github.com/graphcoder/graphcoder/engine"
 	"github.com/graphcoder/graphcoder/indexer"
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	"github.com/graphcoder/graphcoder/server"
 	"github.com/graphcoder/graphcoder/server/backend"
 	"github.com/graphcoder/graphcoder/server/httpapi"
@@ -108,7 +108,7 @@ func TestLoad(t *testing.T) {
 			}
 		}
 	}
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	rep, err := loadtest.Run(context.Background(), loadtest.Options{
 		URL: "http://" + ln.Addr().String(), Clients: *loadClients, Duration: *loadDuration, Bodies: bodies,
 	})
@@ -117,7 +117,7 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("load: %v", rep)
 	if rep.Requests > 0 {
-		t.Logf("process CPU per request (server and clients): %.2f ms", ms(processCPU()-cpu0)/float64(rep.Requests))
+		t.Logf("process CPU per request (server and clients): %.2f ms", ms(cputime.Process()-cpu0)/float64(rep.Requests))
 	}
 	if rep.Errors > 0 {
 		t.Errorf("%d errors, first: %s", rep.Errors, rep.FirstError)
@@ -258,13 +258,4 @@ func millis(ds []time.Duration) []float64 {
 		out[i] = math.Round(ms(d)*10) / 10
 	}
 	return out
-}
-
-// processCPU returns the user and system CPU time of this process.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/graphcoder/graphcoder/internal/cputime"
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/graphcoder/graphcoder/internal/realcode"
@@ -149,17 +149,17 @@ func BenchRatio(b *testing.B, p lang.Parser, grammar func(path string) *sitter.L
 				ts.SetLanguage(g)
 				parsers[g] = ts
 			}
-			t0 := cpuTime()
+			t0 := cputime.Process()
 			tree, err := ts.ParseCtx(ctx, nil, f.src)
 			if err != nil {
 				b.Fatal(err)
 			}
 			tree.Close()
-			t1 := cpuTime()
+			t1 := cputime.Process()
 			if _, err := p.Parse(ctx, f.path, f.src); err != nil {
 				b.Fatal(err)
 			}
-			t2 := cpuTime()
+			t2 := cputime.Process()
 			floor += t1 - t0
 			front += t2 - t1
 		}
@@ -167,13 +167,4 @@ func BenchRatio(b *testing.B, p lang.Parser, grammar func(path string) *sitter.L
 	b.ReportMetric(float64(front)/float64(floor), "x-parse")
 	b.ReportMetric(float64(lines*b.N)/floor.Seconds(), "parse-lines/cpu-s")
 	b.ReportMetric(float64(lines*b.N)/front.Seconds(), "frontend-lines/cpu-s")
-}
-
-// cpuTime is the CPU time used by the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
