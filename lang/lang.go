@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -345,10 +346,7 @@ func internType(t string) uint16 {
 	if len(old.list) > math.MaxUint16 {
 		return 0
 	}
-	ids := make(map[string]uint16, len(old.ids)+1)
-	for k, v := range old.ids {
-		ids[k] = v
-	}
+	ids := maps.Clone(old.ids)
 	id := uint16(len(old.list))
 	ids[t] = id
 	typeNames.table.Store(&typeTable{ids: ids, list: append(slices.Clip(old.list), strings.Clone(t))})
