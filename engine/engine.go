@@ -105,7 +105,7 @@ type Options struct {
 	// for the model-free prediction when a request does not say (0 or 1:
 	// the first candidate's alone; see retrieve.Snapshot.Vote).
 	Vote int
-	// BM25 holds k1 and b of the BM25 ranker of modes bm25 and hybrid
+	// BM25 holds k1, b and the query term cap of the BM25 ranker of modes bm25 and hybrid
 	// (zero: retrieve.DefaultBM25).
 	BM25 retrieve.BM25Params
 	// Definitions tunes the definition context (package defctx): the

@@ -114,7 +114,7 @@ type Options struct {
 	// ImportBoost sets the graph methods' import-graph re-rank (nil: the
 	// engine's default; see engine.Options.ImportBoost).
 	ImportBoost *float64
-	// BM25 holds k1 and b of the BM25 ranker of methods bm25 and
+	// BM25 holds k1, b and the query term cap of the BM25 ranker of methods bm25 and
 	// graphcoder-hybrid (zero: retrieve.DefaultBM25).
 	BM25 retrieve.BM25Params
 }

@@ -75,15 +75,22 @@ import (
 type BM25Params struct {
 	K1 float64 // term frequency saturation, > 0
 	B  float64 // length normalisation, in [0, 1]
+	// Terms, when positive, caps the query to its Terms terms of largest
+	// weight (bm25terms.go): BM25 then scores the entries for those terms
+	// only. 0 scores every term of the query.
+	Terms int
 }
 
-// DefaultBM25 is k1 = 1.2, b = 0.75.
+// DefaultBM25 is k1 = 1.2, b = 0.75, every query term.
 var DefaultBM25 = BM25Params{K1: 1.2, B: 0.75}
 
 // Validate reports parameters BM25 is not defined for.
 func (p BM25Params) Validate() error {
 	if !(p.K1 > 0) || math.IsInf(p.K1, 0) || !(p.B >= 0 && p.B <= 1) {
 		return fmt.Errorf("bm25: k1 = %v and b = %v, want k1 > 0 and 0 <= b <= 1", p.K1, p.B)
+	}
+	if p.Terms < 0 {
+		return fmt.Errorf("bm25: %d query terms, want 0 (all) or more", p.Terms)
 	}
 	return nil
 }
@@ -438,6 +445,8 @@ func (r bm25Ranker) Rank(ctx context.Context, s *Snapshot, q *Query, n int, dead
 	}
 	N := s.Len()
 	kA, kB := r.p.norm(N, s.liveDL())
+	q, c := s.bm25Terms(q, r.p.Terms)
+	defer c.release()
 	return s.rankLayers(ctx, "bm25", q, n, deadline, func(ix *Index, lq *Query, dead []bool, lim *scanLimit, st *RankStats) []Hit {
 		bq := getBM25Query(ix)
 		defer bm25QueryPool.Put(bq)

@@ -100,7 +100,7 @@ func TestBM25Params(t *testing.T) {
 	}
 	s := &Snapshot{base: b.Index()}
 	q := snapshotQueryWords(s, "a", "b")
-	for _, p := range []BM25Params{{K1: 0, B: 0.5}, {K1: -1, B: 0.5}, {K1: 1, B: 1.5}, {K1: math.NaN(), B: 0}} {
+	for _, p := range []BM25Params{{K1: 0, B: 0.5}, {K1: -1, B: 0.5}, {K1: 1, B: 1.5}, {K1: math.NaN(), B: 0}, {K1: 1, B: 0.5, Terms: -1}} {
 		if _, _, err := BM25(p).Rank(context.Background(), s, q, 5, time.Time{}); err == nil {
 			t.Errorf("params %+v: no error", p)
 		}
@@ -252,7 +252,7 @@ func bruteBM25(s *Snapshot, q *Query, p BM25Params, n int) []Hit {
 		total += le.dl
 	}
 	kA, kB := p.norm(len(live), total)
-	words := queryWords(s, q)
+	words := cappedWords(queryWords(s, q), df, p.Terms)
 	var hits []Hit
 	for _, le := range live {
 		var score int64
@@ -266,6 +266,32 @@ func bruteBM25(s *Snapshot, q *Query, p BM25Params, n int) []Hit {
 		}
 	}
 	return sortHits(hits, n)
+}
+
+// cappedWords returns the words BM25 with a cap of k terms scores: the k
+// of largest idf (smallest live df; no live df, no weight), ties by text,
+// or all of them for k = 0.
+func cappedWords(words map[string]bool, df map[string]int, k int) map[string]bool {
+	if k == 0 {
+		return words
+	}
+	var held []string
+	for w := range words {
+		if df[w] > 0 {
+			held = append(held, w)
+		}
+	}
+	slices.SortFunc(held, func(a, b string) int {
+		if df[a] != df[b] {
+			return df[a] - df[b]
+		}
+		return strings.Compare(a, b)
+	})
+	out := map[string]bool{}
+	for _, w := range held[:min(k, len(held))] {
+		out[w] = true
+	}
+	return out
 }
 
 // bruteJaccard is section 4's coarse stage over the live entries.
@@ -340,6 +366,7 @@ func longSliceFile(r *rand.Rand, path string, n, alphabet int) *File {
 func TestBM25EqualsBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ctx := context.Background()
+	capped := 0
 	for trial := range 40 {
 		alphabet := 3 + r.IntN(60)
 		var s *Snapshot
@@ -365,6 +392,11 @@ func TestBM25EqualsBruteForce(t *testing.T) {
 		if r.IntN(3) == 0 {
 			p = BM25Params{K1: 0.5 + 2*r.Float64(), B: r.Float64()}
 		}
+		// Half the trials cap the query, to as few as one term (most of
+		// these queries hold fewer than 12 terms).
+		if trial%2 == 1 {
+			p.Terms = []int{1, 2, 3, 5, 8, 12}[r.IntN(6)]
+		}
 		for qi := range 15 {
 			q := snapshotQuery(r, s, files, alphabet)
 			n := 1 + r.IntN(20)
@@ -380,7 +412,18 @@ func TestBM25EqualsBruteForce(t *testing.T) {
 				equalHits(t, fmt.Sprintf("jaccard: trial %d query %d", trial, qi), mustRank(t, Jaccard(), s, q, n), bruteJaccard(s, q, n))
 			}
 			equalJoint(t, fmt.Sprintf("trial %d query %d n %d", trial, qi, n), s, q, p, n)
+			if cq, c := s.bm25Terms(q, p.Terms); c != nil {
+				if len(cq.Key) > p.Terms || s.delta != nil && len(cq.delta.Key) > p.Terms {
+					t.Fatalf("trial %d query %d: %d and %d terms kept of %d", trial, qi, len(cq.Key), len(cq.delta.Key), p.Terms)
+				}
+				c.release()
+				capped++
+			}
 		}
+	}
+	// The cap bound most of the capped trials' queries.
+	if capped < 100 {
+		t.Fatalf("%d queries capped, want at least 100", capped)
 	}
 }
 
@@ -632,16 +675,40 @@ func TestRankAllocs(t *testing.T) {
 	bm25SplitBytes = 0
 	bm25Allocs("with the long lists' tables on two goroutines")
 	bm25SplitBytes = splitBytes
-	// The joint ranking of mode hybrid: its two lists.
-	s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{})
-	n := testing.AllocsPerRun(50, func() {
-		if _, _, err := s.rankJaccardBM25(ctx, q, DefaultBM25, 10, time.Time{}); err != nil {
-			t.Fatal(err)
+	// The joint ranking of mode hybrid: its two lists; and a query of 20
+	// terms capped to 8, for BM25 alone and joint.
+	capped := DefaultBM25
+	capped.Terms = 8
+	wide := *q
+	wide.Key = nil
+	for id := range uint32(20) {
+		wide.Key = append(wide.Key, id)
+	}
+	if cq, c := s.bm25Terms(&wide, capped.Terms); c == nil || len(cq.Key) != 8 {
+		t.Fatalf("the query of %d terms is not capped to 8", len(wide.Key))
+	} else {
+		c.release()
+	}
+	for i, p := range []BM25Params{DefaultBM25, capped} {
+		q := []*Query{q, &wide}[i]
+		s.rankJaccardBM25(ctx, q, p, 10, time.Time{})
+		n := testing.AllocsPerRun(50, func() {
+			if _, _, err := s.rankJaccardBM25(ctx, q, p, 10, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("jaccard and bm25, %d terms: %.1f allocations per joint ranking", p.Terms, n)
+		if n > 4 {
+			t.Errorf("jaccard and bm25, %d terms: %.1f allocations per joint ranking, want at most 4", p.Terms, n)
 		}
-	})
-	t.Logf("jaccard and bm25: %.1f allocations per joint ranking", n)
-	if n > 4 {
-		t.Errorf("jaccard and bm25: %.1f allocations per joint ranking, want at most 4", n)
+		BM25(p).Rank(ctx, s, q, 10, time.Time{})
+		if n := testing.AllocsPerRun(50, func() {
+			if _, _, err := BM25(p).Rank(ctx, s, q, 10, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		}); n > 4 {
+			t.Errorf("bm25, %d terms: %.1f allocations per ranking, want at most 4", p.Terms, n)
+		}
 	}
 }
 

@@ -276,7 +276,9 @@ func exhaustiveBM25(s *Snapshot, q *Query, p BM25Params, n int) []Hit {
 	kA, kB := p.norm(N, s.liveDL())
 	bq := getBM25Query(ix)
 	defer bm25QueryPool.Put(bq)
-	bq.prepare(s, ix, q, p, N, kA, kB)
+	tq, c := s.bm25Terms(q, p.Terms)
+	defer c.release()
+	bq.prepare(s, ix, tq, p, N, kA, kB)
 	k := func(e uint32) float64 { return kA + kB*float64(ix.bm.dlOf(e)) }
 	acc := make([]int64, ix.Len())
 	for _, r := range bq.rare {
@@ -311,6 +313,7 @@ func TestBuiltRankEqualsExhaustive(t *testing.T) {
 	qs := builtQueries(t, s, ix, 300, 7)
 	splitBytes, canHelp := bm25SplitBytes, canHelpBM25
 	defer func() { bm25SplitBytes, canHelpBM25 = splitBytes, canHelp }()
+	cut := 0
 	for i, q := range qs {
 		n := []int{1, 10, 50}[i%3]
 		what := fmt.Sprintf("%s:%d n %d", q.Path, q.Line, n)
@@ -330,6 +333,27 @@ func TestBuiltRankEqualsExhaustive(t *testing.T) {
 		equalHits(t, "bm25: "+what, mustRank(t, BM25(DefaultBM25), s, q, n), want)
 		bm25SplitBytes, canHelpBM25 = 0, func() bool { return true }
 		equalHits(t, "bm25 with a helper: "+what, mustRank(t, BM25(DefaultBM25), s, q, n), want)
+		// The query capped to its 16 terms of largest idf: BM25 over
+		// those, alone and joint (whose Jaccard list keeps every term).
+		bm25SplitBytes, canHelpBM25 = splitBytes, canHelp
+		capped := DefaultBM25
+		capped.Terms = 16
+		if _, c := s.bm25Terms(q, capped.Terms); c != nil {
+			c.release()
+			cut++
+		}
+		want = exhaustiveBM25(s, q, capped, n)
+		equalHits(t, "bm25 of 16 terms: "+what, mustRank(t, BM25(capped), s, q, n), want)
+		lists, _, err = s.rankJaccardBM25(t.Context(), q, capped, n, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalHits(t, "joint bm25 of 16 terms: "+what, lists[1], want)
+		equalHits(t, "joint jaccard beside 16 terms: "+what, lists[0], exhaustiveJaccard(ix, q, n))
+	}
+	t.Logf("%d of %d queries hold more than 16 terms", cut, (len(qs)+1)/2)
+	if cut == 0 {
+		t.Fatal("no query holds more than 16 terms: the cap was not tested")
 	}
 }
 

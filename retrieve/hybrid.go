@@ -132,11 +132,15 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 	N := s.Len()
 	kA, kB := p.norm(N, s.liveDL())
 	lim := &scanLimit{ctx: ctx, deadline: deadline}
-	layer := func(ix *Index, lq *Query, dead []bool) ([2][]Hit, error) {
+	// BM25 scores the terms of tq (all of q's, or those p.Terms keeps);
+	// the walk counts Jaccard's over all of q's.
+	tq, c := s.bm25Terms(q, p.Terms)
+	defer c.release()
+	layer := func(ix *Index, lq, blq *Query, dead []bool) ([2][]Hit, error) {
 		t0 := time.Now()
 		bq := getBM25Query(ix)
 		defer bm25QueryPool.Put(bq)
-		bq.prepare(s, ix, lq, p, N, kA, kB)
+		bq.prepare(s, ix, blq, p, N, kA, kB)
 		bs := ix.bm25Start(bq, lq, n, dead, &st[1])
 		defer bs.release()
 		js := ix.getScratch()
@@ -170,10 +174,10 @@ func (s *Snapshot) rankJaccardBM25(ctx context.Context, q *Query, p BM25Params, 
 		lim.partial = lim.partial || job.lim.partial
 		return [2][]Hit{job.hits, bh}, job.err
 	}
-	lists, err = layer(s.base, q, s.dead)
+	lists, err = layer(s.base, q, tq, s.dead)
 	if err == nil && s.delta != nil && !lim.stop() {
 		var more [2][]Hit
-		more, err = layer(s.delta, q.delta, nil)
+		more, err = layer(s.delta, q.delta, tq.delta, nil)
 		for i := range lists {
 			lists[i] = s.mergeDelta(lists[i], more[i], n)
 		}

@@ -84,7 +84,7 @@ type Options struct {
 	// (default DefaultRRFK).
 	PerRanker int
 	RRFK      float64
-	// BM25 holds k1 and b of mode bm25 and of hybrid's default BM25
+	// BM25 holds k1, b and the query term cap of mode bm25 and of hybrid's default BM25
 	// ranker; zero means DefaultBM25.
 	BM25 BM25Params
 	// NoAlignments leaves the returned candidates' Alignment nil; a

@@ -88,8 +88,9 @@ func TestNumericFlags(t *testing.T) {
 		{serveRun, []string{"--repo", repo, "--max-body", "0"}, "--max-body must be at least 1"},
 		{serveRun, []string{"--repo", repo, "--memory-limit", "12MB"}, "--memory-limit: \"12MB\" is no size"},
 		{serveRun, []string{"--repo", repo, "--release-every", "-1s"}, "--release-every must not be negative"},
-		{evalRun, []string{"--repo", repo, "--lang", "python", "--bm25-k1", "0"}, "--bm25-k1 and --bm25-b"},
-		{serveRun, []string{"--repo", repo, "--bm25-b", "1.5"}, "--bm25-k1 and --bm25-b"},
+		{evalRun, []string{"--repo", repo, "--lang", "python", "--bm25-k1", "0"}, "--bm25-k1, --bm25-b and --bm25-terms"},
+		{serveRun, []string{"--repo", repo, "--bm25-b", "1.5"}, "--bm25-k1, --bm25-b and --bm25-terms"},
+		{evalRun, []string{"--repo", repo, "--lang", "python", "--bm25-terms", "-1"}, "--bm25-k1, --bm25-b and --bm25-terms"},
 		{evalRun, []string{"--repo", repo, "--lang", "python", "--context-lead", "-1"}, "--context-lead must not be negative"},
 	} {
 		err := tt.run(tt.args...)

@@ -30,6 +30,7 @@ type contextFlags struct {
 	importBoost float64
 	// The BM25 ranker of modes bm25 and hybrid.
 	k1, b float64
+	terms int
 }
 
 func (c *contextFlags) add(f *pflag.FlagSet) {
@@ -48,6 +49,7 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&c.noDefs, "no-definitions", false, "leave the definition context (the repository definitions of the APIs the code reads or probably calls) out of the prompt")
 	f.Float64Var(&c.k1, "bm25-k1", retrieve.DefaultBM25.K1, "BM25 term frequency saturation k1 (modes bm25 and hybrid), > 0")
 	f.Float64Var(&c.b, "bm25-b", retrieve.DefaultBM25.B, "BM25 length normalisation b (modes bm25 and hybrid), in [0, 1]")
+	f.IntVar(&c.terms, "bm25-terms", retrieve.DefaultBM25.Terms, "BM25 scores the query's terms of largest idf only, at most this many (modes bm25 and hybrid; 0: every term)")
 	f.Float64Var(&c.importBoost, "import-boost", engine.DefaultImportBoost, "re-rank retrieved candidates by the import graph: score x (1 + boost x relation of the file); <= 0 turns it off")
 }
 
@@ -55,7 +57,7 @@ func (c *contextFlags) add(f *pflag.FlagSet) {
 func (c *contextFlags) engine(o *engine.Options) {
 	o.ContextPool, o.NoDefinitions = c.pool, c.noDefs
 	o.ImportBoost = c.importBoost
-	o.BM25 = retrieve.BM25Params{K1: c.k1, B: c.b}
+	o.BM25 = retrieve.BM25Params{K1: c.k1, B: c.b, Terms: c.terms}
 	if c.importBoost == 0 {
 		o.ImportBoost = -1 // zero on the command line is off, not the default
 	}
@@ -67,8 +69,8 @@ func (c *contextFlags) options(window, maxNew int) (prompt.Options, error) {
 	if window <= 0 || maxNew <= 0 {
 		return prompt.Options{}, fmt.Errorf("--context-window and --max-new-tokens must be positive (got %d and %d)", window, maxNew)
 	}
-	if err := (retrieve.BM25Params{K1: c.k1, B: c.b}).Validate(); err != nil {
-		return prompt.Options{}, fmt.Errorf("--bm25-k1 and --bm25-b: %w", err)
+	if err := (retrieve.BM25Params{K1: c.k1, B: c.b, Terms: c.terms}).Validate(); err != nil {
+		return prompt.Options{}, fmt.Errorf("--bm25-k1, --bm25-b and --bm25-terms: %w", err)
 	}
 	if c.pool <= 0 {
 		return prompt.Options{}, fmt.Errorf("--context-pool must be positive (got %d)", c.pool)

@@ -1,0 +1,57 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkBuiltBM25Terms times BM25's top 50 and mode hybrid's coarse
+// stage (both rankers for their top 50, fused, as a lone request runs
+// it) over 500 seeded queries of an index graphcoder build wrote
+// (GRAPHCODER_BENCH_INDEX), query by query with every query term and
+// with the query capped to its 16, 32, 64, 128 and 256 terms of largest idf
+// (BM25Params.Terms) in turn, and reports the median, p95 and p99 of the
+// wall time and of the calling thread's CPU time (in hybrid the rankers
+// run on their own goroutines: its CPU figure is the caller's only), and
+// logs how many terms the queries hold.
+func BenchmarkBuiltBM25Terms(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	var held []int
+	for _, q := range qs {
+		n := 0
+		for _, t := range q.Key {
+			if s.liveDF(ix, t) > 0 {
+				n++
+			}
+		}
+		held = append(held, n)
+	}
+	slices.Sort(held)
+	b.Logf("query terms held: median %d, p95 %d, max %d", held[len(held)/2], held[len(held)*95/100], held[len(held)-1])
+	caps := []int{0, 16, 32, 64, 128, 256}
+	var names []string
+	for _, k := range caps {
+		names = append(names, fmt.Sprintf("k%d", k))
+	}
+	for _, what := range []string{"bm25", "hybrid"} {
+		b.Run(what, func(b *testing.B) {
+			timeVariants(b, qs, names, func(i int, q *Query) error {
+				p := DefaultBM25
+				p.Terms = caps[i]
+				if what == "bm25" {
+					_, _, err := BM25(p).Rank(context.Background(), s, q, 50, time.Time{})
+					return err
+				}
+				opt := Options{Mode: Hybrid, TopK: 50, BM25: p}.withDefaults()
+				var st Stats
+				_, err := s.hybrid(context.Background(), q, opt, time.Time{}, &st)
+				return err
+			})
+		})
+	}
+}
