@@ -8,9 +8,11 @@
 # the candidates' windows, releasing mapped pages, the prediction, the
 # result), and each binary's figures as a ratio of the first's.
 #
-# Usage: bench/request_stages.sh ROUNDS MODE INDEX OUT TAG=BINARY...
+# Usage: bench/request_stages.sh ROUNDS MODE INDEX OUT TAG=BINARY[@INDEX]...
 #   e.g. go test -c -o /tmp/old.test ./engine   (at the old commit), the same for the new, then
 #   bench/request_stages.sh 3 hybrid /tmp/idx-jdk /tmp/stages old=/tmp/old.test new=/tmp/new.test
+# A binary given as BINARY@INDEX runs on that index instead of INDEX (a
+# change whose build writes new sections: each binary on its own index).
 # Run it from the repository root (the binaries run in engine/).
 set -eu
 rounds=$1 mode=$2 index=$3 out=$4
@@ -18,8 +20,11 @@ shift 4
 mkdir -p "$out"
 for i in $(seq "$rounds"); do
 	for tb in "$@"; do
-		tag=${tb%%=*} bin=${tb#*=}
-		(cd engine && GRAPHCODER_INDEX=$index GRAPHCODER_BENCH_MODES=$mode GRAPHCODER_BENCH_TSV=$out/$tag.$i \
+		tag=${tb%%=*} bin=${tb#*=} idx=$index
+		case $bin in
+		*@*) idx=${bin#*@} bin=${bin%%@*} ;;
+		esac
+		(cd engine && GRAPHCODER_INDEX=$idx GRAPHCODER_BENCH_MODES=$mode GRAPHCODER_BENCH_TSV=$out/$tag.$i \
 			"$bin" -test.run XXX -test.bench 'Retrieval$' -test.benchtime 1x >"$out/$tag.$i.out" 2>&1)
 	done
 done
