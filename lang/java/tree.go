@@ -251,6 +251,11 @@ func init() {
 		named := language.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
 		symbols[i] = symbolInfo{kind: kindByName[name], named: named, name: name}
 	}
+	// Neither the outline nor the statement mapping reads inside a string
+	// literal that holds no syntax error (flatten skips the children of
+	// kSkip nodes): its escape sequences and fragments, most of the
+	// records of a resource bundle, are not copied out of the tree.
+	tsflat.Prune(language, "string_literal")
 }
 
 func symbolOf(sym uint16) symbolInfo {

@@ -198,9 +198,9 @@ func Parse(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, 
 	if err := lang.CheckLexemes(src); err != nil {
 		return buf[:0], err
 	}
-	nodes, err := tsflat.ParseFlat(ctx, ts, src, maxMicros, cut, buf)
+	nodes, n, err := tsflat.ParseFlat(ctx, ts, src, maxMicros, cut, buf)
 	if err == nil {
-		err = lang.CheckSyntaxNodes(len(nodes))
+		err = lang.CheckSyntaxNodes(n)
 	}
 	if err != nil {
 		return nodes, err

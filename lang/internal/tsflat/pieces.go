@@ -54,9 +54,12 @@ func PieceStats() (joined, whole int64) {
 // error in it, a child across a cut, a container that differs between
 // pieces) makes ParseFlat parse the file whole, as it does below
 // PieceFrom or without a cutter.
-func ParseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, error) {
-	recs, _, _, err := parseFlat(ctx, ts, src, maxMicros, cut, buf, nil, false)
-	return recs, err
+//
+// It also returns the number of records of the whole tree, which is
+// len(recs) but for the children Prune leaves out.
+func ParseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, cut Cutter, buf []Node) ([]Node, int, error) {
+	recs, _, n, err := parseFlat(ctx, ts, src, maxMicros, cut, buf, nil, false)
+	return recs, n, err
 }
 
 // EachRun receives one piece of a parse in pieces (ParseRuns): recs are
@@ -150,22 +153,25 @@ func parseFlat(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int
 		}
 		buf = recs
 	}
-	recs, err := parseWhole(ctx, ts, src, maxMicros, buf)
-	return recs, false, len(recs), err
+	recs, n, err := parseWhole(ctx, ts, src, maxMicros, buf)
+	return recs, false, n, err
 }
 
-// parseWhole parses src in one piece and flattens its tree into buf.
-func parseWhole(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []Node) ([]Node, error) {
+// parseWhole parses src in one piece and flattens its tree into buf,
+// without the children Prune registered for its grammar; it returns the
+// records and the number of records of the whole tree.
+func parseWhole(ctx context.Context, ts *sitter.Parser, src []byte, maxMicros int64, buf []Node) ([]Node, int, error) {
 	tree, err := Parse(ctx, ts, src, maxMicros)
 	if err != nil {
-		return buf[:0], err
+		return buf[:0], 0, err
 	}
 	if tree == nil {
-		return buf[:0], errNoTree
+		return buf[:0], 0, errNoTree
 	}
-	nodes, err := Flatten(tree.RootNode(), buf)
+	root := tree.RootNode()
+	nodes, n, err := flattenPruned(root, buf, pruneOf(root))
 	Close(tree, len(src))
-	return nodes, err
+	return nodes, n, err
 }
 
 // everything is tree-sitter's default included range, the whole document.

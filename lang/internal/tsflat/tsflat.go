@@ -75,6 +75,9 @@ static void tsflat_fill(tsflat_rec *r, const tsflat_cursor *c) {
 
 static uint32_t tsflat_count(tsflat_node *root) { return ts_node_descendant_count(*root); }
 
+// tsflat_language returns root's grammar.
+static const void *tsflat_language(tsflat_node *root) { return ts_tree_language(root->tree); }
+
 // tsflat_fields returns the number of fields of root's grammar.
 static uint32_t tsflat_fields(tsflat_node *root) {
 	return ts_language_field_count(ts_tree_language(root->tree));
@@ -84,8 +87,12 @@ static uint32_t tsflat_fields(tsflat_node *root) {
 // records) and returns the number written, or 0 when it cannot allocate
 // its stack. It walks with a cursor, so it needs no recursion however deep
 // the tree; the stack holds the last record written at each depth, to
-// link it to its next sibling.
-static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
+// link it to its next sibling. The children of a node whose symbol s has
+// prune[s] set (s < nprune) and that holds no syntax error are not
+// written (the node's record keeps TSFLAT_HAS_CHILD clear); *pruned
+// counts them.
+static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap,
+		const uint8_t *prune, uint32_t nprune, uint32_t *pruned) {
 	if (cap == 0) return 0;
 	uint32_t depth = 0, room = 64;
 	int32_t *last = malloc(room * sizeof *last);
@@ -94,8 +101,12 @@ static uint32_t tsflat_walk(tsflat_node *root, tsflat_rec *out, uint32_t cap) {
 	uint32_t n = 1;
 	tsflat_fill(&out[0], &c);
 	last[0] = 0;
+	*pruned = 0;
 	while (n < cap) {
-		if (ts_tree_cursor_goto_first_child(&c)) {
+		const tsflat_rec *cur = &out[last[depth]];
+		if (cur->sym < nprune && prune[cur->sym] && !(cur->flags & TSFLAT_HAS_ERROR)) {
+			*pruned += ts_node_descendant_count(ts_tree_cursor_current_node(&c)) - 1;
+		} else if (ts_tree_cursor_goto_first_child(&c)) {
 			if (depth + 1 == room) {
 				int32_t *grown = realloc(last, 2 * room * sizeof *last);
 				if (grown == NULL) {
@@ -133,6 +144,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -255,15 +267,83 @@ type sitterNode struct {
 // the records in pre-order, the root first. The tree must stay open during
 // the call; the records do not refer to it afterwards.
 func Flatten(root *sitter.Node, buf []Node) ([]Node, error) {
+	recs, _, err := flattenPruned(root, buf, nil)
+	return recs, err
+}
+
+// prunes maps a grammar (its C pointer) to the symbols Prune registered
+// for it, by symbol; written only by Prune, at a front end's init.
+var prunes atomic.Pointer[map[unsafe.Pointer][]uint8]
+
+// sitterLanguage mirrors the layout of sitter.Language, to reach the
+// grammar's C pointer.
+type sitterLanguage struct{ ptr unsafe.Pointer }
+
+// Prune makes the whole parses of grammar l (parseWhole, as ParseFlat,
+// ParseRuns and ParsePieces make them below PieceFrom or when a piece does
+// not fit) leave out the children of the nodes of the symbols named,
+// unless such a node holds a syntax error: for a front end that never
+// reads them. Most of the records of a generated resource bundle are the
+// escape sequences and fragments inside its string literals, and
+// flattening a record costs about as much as the front end's reading it.
+// The number of records the parse reports (the syntax node limit,
+// lang.CheckSyntaxNodes) counts them still. It is meant for a front
+// end's init; it does nothing when the binding's layout is not the
+// expected one.
+func Prune(l *sitter.Language, names ...string) {
+	if unsafe.Sizeof(sitter.Language{}) != unsafe.Sizeof(sitterLanguage{}) {
+		return
+	}
+	key := (*sitterLanguage)(unsafe.Pointer(l)).ptr
+	table := make([]uint8, l.SymbolCount())
+	for i := range table {
+		name := l.SymbolName(sitter.Symbol(i))
+		for _, want := range names {
+			if name == want {
+				table[i] = 1
+			}
+		}
+	}
+	for {
+		old := prunes.Load()
+		next := map[unsafe.Pointer][]uint8{key: table}
+		if old != nil {
+			for k, v := range *old {
+				if k != key {
+					next[k] = v
+				}
+			}
+		}
+		if prunes.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+// pruneOf returns the symbols Prune registered for root's grammar, nil
+// for none.
+func pruneOf(root *sitter.Node) []uint8 {
+	m := prunes.Load()
+	if m == nil || root == nil {
+		return nil
+	}
+	rootNode := (*sitterNode)(unsafe.Pointer(root)).c
+	return (*m)[unsafe.Pointer(C.tsflat_language(&rootNode))]
+}
+
+// flattenPruned is Flatten without the children of the nodes prune
+// marks (by symbol) that hold no syntax error (Prune), and returns the
+// number of records Flatten would have written too.
+func flattenPruned(root *sitter.Node, buf []Node, prune []uint8) ([]Node, int, error) {
 	if errLayout != nil {
-		return buf[:0], errLayout
+		return buf[:0], 0, errLayout
 	}
 	if root == nil {
-		return buf[:0], errNoTree
+		return buf[:0], 0, errNoTree
 	}
 	rootNode := (*sitterNode)(unsafe.Pointer(root)).c // a copy: C memory only
 	if C.tsflat_fields(&rootNode) > math.MaxUint8 {
-		return buf[:0], errFields
+		return buf[:0], 0, errFields
 	}
 	want := int(C.tsflat_count(&rootNode))
 	if cap(buf) < want {
@@ -271,11 +351,16 @@ func Flatten(root *sitter.Node, buf []Node) ([]Node, error) {
 	}
 	buf = buf[:want]
 	if want == 0 {
-		return buf, nil
+		return buf, 0, nil
 	}
-	n := C.tsflat_walk(&rootNode, (*C.tsflat_rec)(unsafe.Pointer(&buf[0])), C.uint32_t(want))
+	var p *C.uint8_t
+	if len(prune) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&prune[0]))
+	}
+	var pruned C.uint32_t
+	n := C.tsflat_walk(&rootNode, (*C.tsflat_rec)(unsafe.Pointer(&buf[0])), C.uint32_t(want), p, C.uint32_t(len(prune)), &pruned)
 	if n == 0 {
-		return buf[:0], errors.New("flatten syntax tree: out of memory")
+		return buf[:0], 0, errors.New("flatten syntax tree: out of memory")
 	}
-	return buf[:n], nil
+	return buf[:n], int(n) + int(pruned), nil
 }
