@@ -680,6 +680,10 @@ type bm25Scratch struct {
 	top    rankHeap[ranked[int64]]
 	ord    []bm25Weight // the floor's lists, heaviest first
 	cand   []uint32     // the floor's entries
+	// floorE holds the floor's eligible entries and their exact scores,
+	// by entry; floorAt the first of a region not ranked yet (refloor).
+	floorE  []ranked[int64]
+	floorAt int
 	// floorKey and floorSum sum the heaviest lists' part of the score of
 	// their entries, floorBest the best (floorCandidates).
 	floorKey  []uint32
@@ -821,8 +825,11 @@ func (s *bm25Scan) offer(e uint32, score int64) {
 	}
 	s.top.offer(ranked[int64]{score, e}, s.n)
 	if len(s.top) == s.n {
-		s.full = true
-		s.root, s.rootE = float64(s.top[0].score), s.top[0].e
+		// The heap's worst, unless a bound refloor took is above it.
+		if r := s.top[0]; !s.full || float64(r.score) > s.root || float64(r.score) == s.root && r.e < s.rootE {
+			s.full = true
+			s.root, s.rootE = float64(r.score), r.e
+		}
 	}
 }
 
@@ -953,6 +960,10 @@ func (ix *Index) bm25Top(bq *bm25Query, q *Query, n int, dead []bool, lim *scanL
 // rank small indexes in several regions.
 var bm25Region = 1 << 16
 
+// bm25RegionRanked, when set (by the property tests), is called with the
+// ranking's state after each region, up to entry hi, is ranked.
+var bm25RegionRanked func(s *bm25Scan, hi uint32)
+
 // bm25Start returns the pooled state of a BM25 ranking of ix.
 func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *RankStats) *bm25Scratch {
 	sc, _ := bm25ScratchPool.Get().(*bm25Scratch)
@@ -970,6 +981,7 @@ func (ix *Index) bm25Start(bq *bm25Query, q *Query, n int, dead []bool, st *Rank
 	}
 	sc.scan = bm25Scan{ix: ix, bq: bq, q: q, dead: dead, st: st, n: n, top: sc.top[:0], nodes: &sc.nodes,
 		slack: float64(bq.nMask) + 1, unitUp: bm25Unit * (1 + 1e-12)}
+	sc.floorE, sc.floorAt = sc.floorE[:0], 0
 	sc.scan.bb = ix.blocks()
 	sc.scan.bb.bm25(ix)
 	sc.scan.lb = ix.languageBlocks(q.Language)
@@ -1120,6 +1132,10 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 		copy(sc.seen[lo/64:], sc.marked[:(hi-lo+63)/64])
 		if sc.skip {
 			sc.markDead()
+		}
+		sc.refloor(uint32(hi))
+		if bm25RegionRanked != nil {
+			bm25RegionRanked(s, uint32(hi))
 		}
 	}
 	sc.skip = false

@@ -2,7 +2,9 @@ package retrieve
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -167,4 +169,85 @@ func TestBM25FloorMaskedOwnFile(t *testing.T) {
 		t.Fatalf("%d of 80 rankings took a floor", taken)
 	}
 	t.Logf("%d of 80 rankings took a floor", taken)
+}
+
+// TestBM25RefloorNotAboveFinal: the bound a ranking by regions holds
+// after each region (refloor: the n-th best of the heap and of the
+// floor's scored entries of the regions to come) lets the definition's
+// final n-th entry in, on queries of the indexes' files ranked in regions
+// of 64 to 1,024 entries, and rises above both the floor and the heap's
+// worst on many of them; the lists are the definition's. Counting the
+// floor's entries of the regions ranked beside the heap's (those among
+// its n best twice) fails it.
+func TestBM25RefloorNotAboveFinal(t *testing.T) {
+	floorBytes, region := bm25FloorBytes, bm25Region
+	defer func() { bm25FloorBytes, bm25Region, bm25RegionRanked = floorBytes, region, nil }()
+	bm25FloorBytes = 0
+	r := rand.New(rand.NewPCG(97, 98))
+	p := DefaultBM25
+	checked, raised := 0, 0
+	for trial := range 6 {
+		ix, files, alphabet := seekIndex(t, r)
+		s := &Snapshot{base: ix}
+		for qi := range 30 {
+			bm25Region = []int{64, 128, 1024}[r.IntN(3)]
+			q := longQuery(r, s, files, alphabet)
+			n := 1 + r.IntN(20)
+			want := bruteBM25(s, q, p, n)
+			what := fmt.Sprintf("trial %d query %d n %d region %d", trial, qi, n, bm25Region)
+			floor, floored := floorOf(s, q, p, n)
+			up := false
+			bm25RegionRanked = func(sc *bm25Scan, hi uint32) {
+				if !sc.full {
+					return
+				}
+				checked++
+				if len(want) < n {
+					t.Fatalf("%s: a bound (%v) with %d entries of a positive score", what, sc.root/bm25Unit, len(want))
+				}
+				// The final list's entries ranked are in the heap, the
+				// others can still enter it.
+				for _, h := range want {
+					if uint32(h.Entry) < hi {
+						if !slices.Contains(sc.top, ranked[int64]{int64(math.Round(h.Score * bm25Unit)), uint32(h.Entry)}) {
+							t.Fatalf("%s: after the region up to %d, entry %d (%v) not in the heap", what, hi, h.Entry, h.Score)
+						}
+					} else if !sc.canBeat(h.Score*bm25Unit, uint32(h.Entry)) {
+						t.Fatalf("%s: after the region up to %d, bound %v (entry %d) keeps out entry %d (%v)",
+							what, hi, sc.root/bm25Unit, sc.rootE, h.Entry, h.Score)
+					}
+				}
+				// Above both the floor and the heap's worst: refloor's.
+				tighter := func(r float64, e uint32) bool { return sc.root > r || sc.root == r && sc.rootE < e }
+				if (!floored || tighter(floor, math.MaxUint32)) && (len(sc.top) < n || tighter(float64(sc.top[0].score), sc.top[0].e)) {
+					up = true
+				}
+			}
+			got, _, err := BM25(p).Rank(t.Context(), s, q, n, time.Time{})
+			bm25RegionRanked = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalHits(t, what, got, want)
+			if up {
+				raised++
+			}
+		}
+	}
+	t.Logf("%d bounds checked, %d of 180 rankings raised by refloor", checked, raised)
+	if raised < 20 {
+		t.Fatalf("%d of 180 rankings raised by refloor, want 20 at least", raised)
+	}
+}
+
+// BenchmarkBuiltBM25Refloor times BM25's top 50 and mode hybrid's coarse
+// stage (as BenchmarkBuiltBM25Tail) over 500 seeded queries of an index
+// graphcoder build wrote (GRAPHCODER_BENCH_INDEX), query by query with
+// the bound raised after each region (refloor) and without, in turn.
+func BenchmarkBuiltBM25Refloor(b *testing.B) {
+	ix := builtIndex(b)
+	s := &Snapshot{base: ix}
+	qs := builtQueries(b, s, ix, 500, 42)
+	defer func() { bm25Refloor = true }()
+	timeBM25Variants(b, s, qs, []string{"off", "on"}, func(i int) { bm25Refloor = i == 1 })
 }
