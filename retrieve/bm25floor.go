@@ -33,6 +33,9 @@ import (
 // lists are the same: the property tests run with bm25FloorBytes 0, and
 // TestBM25FloorNotAboveFinal checks the floor against the definition,
 // TestBM25FloorMaskedOwnFile where a delta masks the query's own file.
+// After each region the bound rises to the n-th best of the heap and of
+// the floor's entries of the regions still to come (refloor), checked
+// region by region by TestBM25RefloorNotAboveFinal.
 
 // bm25FloorBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking takes a floor; a variable so that the
