@@ -49,13 +49,17 @@ type bm25Cap struct {
 
 var bm25CapPool sync.Pool
 
-// release pools c (nil: nothing to do), keeping its buffers.
+// release pools c (nil: nothing to do), keeping its buffers. The terms'
+// words are views of the vocabulary, which may be a mapping of a file: a
+// pooled view would outlive the call that read it (and the mapping, once
+// its index is dropped and unmapped), so they are cleared.
 func (c *bm25Cap) release() {
 	if c == nil {
 		return
 	}
 	key, dkey := c.q.Key[:0], c.dq.Key[:0]
 	c.q, c.dq = Query{Key: key}, Query{Key: dkey}
+	clear(c.terms)
 	c.terms = c.terms[:0]
 	bm25CapPool.Put(c)
 }

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -53,5 +54,50 @@ func BenchmarkBuiltBM25Terms(b *testing.B) {
 				return err
 			})
 		})
+	}
+}
+
+// TestBM25TermsReleaseClearsWords: the pooled state of a capped query
+// keeps no word of the vocabulary once released, capped or not (a word
+// is a view of the mapped file, which may be unmapped while the state
+// waits in its pool).
+func TestBM25TermsReleaseClearsWords(t *testing.T) {
+	ix := mapIndex(t, randomIndex(t, rand.New(rand.NewPCG(3, 4)), 3, 30, 40))
+	s := &Snapshot{base: ix}
+	q := &Query{}
+	for id := range uint32(ix.vocab.Len()) {
+		if s.liveDF(ix, id) > 0 {
+			q.Key = append(q.Key, id)
+		}
+	}
+	if len(q.Key) < 4 {
+		t.Fatalf("%d terms held, want at least 4", len(q.Key))
+	}
+	// Capped to 2 (the state is returned), then to every term (released
+	// inside bm25Terms).
+	for _, k := range []int{2, len(q.Key)} {
+		c, _ := bm25CapPool.Get().(*bm25Cap)
+		if c == nil {
+			c = &bm25Cap{}
+		}
+		bm25CapPool.Put(c)
+		cq, got := s.bm25Terms(q, k)
+		if k < len(q.Key) {
+			if got == nil || len(cq.Key) != k {
+				t.Fatalf("k %d: the query of %d terms is not capped", k, len(q.Key))
+			}
+			c = got
+			got.release()
+		} else if got != nil {
+			t.Fatalf("k %d: a state for an uncapped query", k)
+		}
+		if len(c.terms) != 0 {
+			t.Fatalf("k %d: %d terms left in the released state", k, len(c.terms))
+		}
+		for i, x := range c.terms[:cap(c.terms)] {
+			if x.word != "" {
+				t.Fatalf("k %d: the released state keeps word %d (%q)", k, i, x.word)
+			}
+		}
 	}
 }
