@@ -7,7 +7,9 @@
 // package db), so a request parses nothing but its own buffer. A File is
 // one outline with its members indexed; a Table an immutable set of
 // files indexed by module name and by symbol name, with the import graph
-// among its files and their PageRank (gonum's graph/network); a View a
+// among its files and their PageRank (a power iteration in a fixed order,
+// checked against gonum's graph/network, so that a repository's ranks are
+// the same bit for bit from one build to the next); a View a
 // stack of tables (the base loaded whole, the files changed since, a
 // request's own buffer), each hiding the versions below it of the files
 // it holds, so an edit is visible without rebuilding the base.
