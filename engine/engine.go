@@ -106,7 +106,7 @@ type Options struct {
 	// the first candidate's alone; see retrieve.Snapshot.Vote).
 	Vote int
 	// BM25 holds k1, b and the query term cap of the BM25 ranker of modes bm25 and hybrid
-	// (zero: retrieve.DefaultBM25).
+	// (k1 and b zero: retrieve.DefaultBM25's).
 	BM25 retrieve.BM25Params
 	// Definitions tunes the definition context (package defctx): the
 	// repository definitions of the APIs the code at the cursor reads or
@@ -246,10 +246,8 @@ func New(d *db.DB, o Options) (*Engine, error) {
 	if err := o.Prompt.Validate(); err != nil {
 		return nil, err
 	}
-	if o.BM25 != (retrieve.BM25Params{}) {
-		if err := o.BM25.Validate(); err != nil {
-			return nil, err
-		}
+	if err := o.BM25.WithDefaults().Validate(); err != nil {
+		return nil, err
 	}
 	e := &Engine{d: d, opts: o}
 	if err := e.Reload(); err != nil {

@@ -115,7 +115,7 @@ type Options struct {
 	// engine's default; see engine.Options.ImportBoost).
 	ImportBoost *float64
 	// BM25 holds k1, b and the query term cap of the BM25 ranker of methods bm25 and
-	// graphcoder-hybrid (zero: retrieve.DefaultBM25).
+	// graphcoder-hybrid (k1 and b zero: retrieve.DefaultBM25's).
 	BM25 retrieve.BM25Params
 }
 

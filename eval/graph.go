@@ -29,7 +29,7 @@ type GraphSource struct {
 	Files     []SourceFile
 	// Embedder, when set, gives the index dense vectors.
 	Embedder embed.Embedder
-	// BM25 holds k1, b and the query term cap of the BM25 ranker (zero: retrieve.DefaultBM25).
+	// BM25 holds k1, b and the query term cap of the BM25 ranker (k1 and b zero: retrieve.DefaultBM25's).
 	BM25 retrieve.BM25Params
 }
 

@@ -71,7 +71,9 @@ import (
 // ranking that walks on its own has a helper walk half of each region's
 // lists (bm25split.go).
 
-// BM25Params are the parameters of Okapi BM25.
+// BM25Params are the parameters of Okapi BM25. K1 and B both zero stand
+// for DefaultBM25's (WithDefaults), so that a caller may set the cap
+// alone.
 type BM25Params struct {
 	K1 float64 // term frequency saturation, > 0
 	B  float64 // length normalisation, in [0, 1]
@@ -83,6 +85,15 @@ type BM25Params struct {
 
 // DefaultBM25 is k1 = 1.2, b = 0.75, every query term.
 var DefaultBM25 = BM25Params{K1: 1.2, B: 0.75}
+
+// WithDefaults returns p with DefaultBM25's k1 and b where both are zero
+// (k1 = 0 is no BM25), the cap kept.
+func (p BM25Params) WithDefaults() BM25Params {
+	if p.K1 == 0 && p.B == 0 {
+		p.K1, p.B = DefaultBM25.K1, DefaultBM25.B
+	}
+	return p
+}
 
 // Validate reports parameters BM25 is not defined for.
 func (p BM25Params) Validate() error {

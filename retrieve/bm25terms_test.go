@@ -101,3 +101,26 @@ func TestBM25TermsReleaseClearsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBM25ParamsWithDefaults checks that k1 and b both zero stand for
+// DefaultBM25's, the cap kept, and that nothing else is defaulted.
+func TestBM25ParamsWithDefaults(t *testing.T) {
+	for _, c := range []struct {
+		in, want BM25Params
+		valid    bool
+	}{
+		{BM25Params{}, DefaultBM25, true},
+		{BM25Params{Terms: 16}, BM25Params{K1: DefaultBM25.K1, B: DefaultBM25.B, Terms: 16}, true},
+		{BM25Params{K1: 2}, BM25Params{K1: 2}, true}, // b = 0 is no length normalisation
+		{BM25Params{B: 0.5}, BM25Params{B: 0.5}, false},
+		{BM25Params{Terms: -1}, BM25Params{K1: DefaultBM25.K1, B: DefaultBM25.B, Terms: -1}, false},
+	} {
+		got := c.in.WithDefaults()
+		if got != c.want {
+			t.Errorf("%+v.WithDefaults() = %+v, want %+v", c.in, got, c.want)
+		}
+		if err := got.Validate(); (err == nil) != c.valid {
+			t.Errorf("%+v: Validate() = %v, want valid %v", got, err, c.valid)
+		}
+	}
+}

@@ -85,7 +85,7 @@ type Options struct {
 	PerRanker int
 	RRFK      float64
 	// BM25 holds k1, b and the query term cap of mode bm25 and of hybrid's default BM25
-	// ranker; zero means DefaultBM25.
+	// ranker; k1 and b zero mean DefaultBM25's (BM25Params.WithDefaults).
 	BM25 BM25Params
 	// NoAlignments leaves the returned candidates' Alignment nil; a
 	// caller that predicts from a few of them (Predict, Vote) sets theirs
@@ -136,9 +136,7 @@ func (o Options) withDefaults() Options {
 	if o.RRFK <= 0 {
 		o.RRFK = DefaultRRFK
 	}
-	if o.BM25 == (BM25Params{}) {
-		o.BM25 = DefaultBM25
-	}
+	o.BM25 = o.BM25.WithDefaults()
 	return o
 }
 
