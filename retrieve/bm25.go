@@ -1117,6 +1117,7 @@ func (sc *bm25Scratch) run(lim *scanLimit, js *scratch, walked func()) []Hit {
 	for lo := 0; lo < n; lo += bm25Region {
 		hi := min(lo+bm25Region, n)
 		if lo > 0 && lim.stop() {
+			sc.floorRest(uint32(lo))
 			break
 		}
 		sc.clear()

@@ -35,7 +35,9 @@ import (
 // TestBM25FloorMaskedOwnFile where a delta masks the query's own file.
 // After each region the bound rises to the n-th best of the heap and of
 // the floor's entries of the regions still to come (refloor), checked
-// region by region by TestBM25RefloorNotAboveFinal.
+// region by region by TestBM25RefloorNotAboveFinal. A ranking its
+// deadline stops offers its heap the floor's entries of the regions it
+// leaves unranked (floorRest, TestBM25FloorPartial).
 
 // bm25FloorBytes is the length of the rare postings of a query (bytes)
 // from which a BM25 ranking takes a floor; a variable so that the
@@ -143,6 +145,20 @@ func (sc *bm25Scratch) refloor(hi uint32) {
 	}
 	if !s.full || r > s.root || r == s.root && re < s.rootE {
 		s.full, s.root, s.rootE = true, r, re
+	}
+}
+
+// floorRest offers the heap the floor's scored entries from lo on, of
+// the regions a stopped ranking leaves unranked: the bound they raised
+// kept out entries of the regions ranked that the heap would hold without
+// them, and they are live entries of exact scores, so a partial list
+// holds them rather than coming out short.
+func (sc *bm25Scratch) floorRest(lo uint32) {
+	s := &sc.scan
+	for _, x := range sc.floorE[sc.floorAt:] {
+		if x.e >= lo {
+			s.top.offer(x, s.n)
+		}
 	}
 }
 

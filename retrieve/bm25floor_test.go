@@ -251,3 +251,58 @@ func BenchmarkBuiltBM25Refloor(b *testing.B) {
 	defer func() { bm25Refloor = true }()
 	timeBM25Variants(b, s, qs, []string{"off", "on"}, func(i int) { bm25Refloor = i == 1 })
 }
+
+// TestBM25FloorPartial: a ranking its deadline stops after its first
+// region holds, when it took a floor, n hits of their exact scores, best
+// first: the floor's entries of the regions left unranked, whose bound
+// kept out entries of the regions ranked, are offered to the heap
+// (floorRest). Without them a stopped ranking's list came out short.
+func TestBM25FloorPartial(t *testing.T) {
+	floorBytes, region := bm25FloorBytes, bm25Region
+	defer func() { bm25FloorBytes, bm25Region, bm25RegionRanked = floorBytes, region, nil }()
+	bm25FloorBytes, bm25Region = 0, 256
+	r := rand.New(rand.NewPCG(99, 100))
+	ix, files, alphabet := seekIndex(t, r)
+	s := &Snapshot{base: ix}
+	p := DefaultBM25
+	stopped := 0
+	for qi := range 30 {
+		q := longQuery(r, s, files, alphabet)
+		n := 1 + r.IntN(30)
+		if _, ok := floorOf(s, q, p, n); !ok {
+			continue
+		}
+		exact := map[int]float64{}
+		for _, h := range bruteBM25(s, q, p, ix.Len()) {
+			exact[h.Entry] = h.Score
+		}
+		deadline := time.Now().Add(20 * time.Millisecond)
+		bm25RegionRanked = func(_ *bm25Scan, hi uint32) {
+			if hi == uint32(bm25Region) {
+				time.Sleep(time.Until(deadline) + time.Millisecond)
+			}
+		}
+		got, st, err := BM25(p).Rank(t.Context(), s, q, n, deadline)
+		bm25RegionRanked = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Partial {
+			t.Fatalf("query %d: not stopped", qi)
+		}
+		stopped++
+		if len(got) != n {
+			t.Fatalf("query %d: %d hits of a partial ranking with a floor, want %d", qi, len(got), n)
+		}
+		seen := map[int]bool{}
+		for i, h := range got {
+			if seen[h.Entry] || exact[h.Entry] != h.Score || i > 0 && betterHit(h, got[i-1]) < 0 {
+				t.Fatalf("query %d: hit %d %+v: twice, not its exact score (%v) or out of order", qi, i, h, exact[h.Entry])
+			}
+			seen[h.Entry] = true
+		}
+	}
+	if stopped < 10 {
+		t.Fatalf("%d of 30 rankings stopped with a floor", stopped)
+	}
+}
