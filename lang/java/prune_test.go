@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/graphcoder/graphcoder/lang/internal/tsflat"
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // bundleSource is a generated resource bundle: one method returning an
@@ -67,5 +68,21 @@ func TestPruneUnchanged(t *testing.T) {
 		if !reflect.DeepEqual(o, pruned[i].outline) {
 			t.Fatalf("case %d (%d bytes): the outline with the string literals' children left out differs", i, len(src))
 		}
+	}
+}
+
+// TestPruneActive: Java's whole parses do leave the insides of string
+// literals out of their records (the front end registers them in its
+// init), so that TestPruneUnchanged compares two different parses.
+func TestPruneActive(t *testing.T) {
+	ts := sitter.NewParser()
+	defer ts.Close()
+	ts.SetLanguage(language)
+	recs, n, err := tsflat.ParseFlat(context.Background(), ts, bundleSource(), 0, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) >= n {
+		t.Fatalf("%d records of %d: a bundle's whole parse left no string literal's children out", len(recs), n)
 	}
 }
