@@ -218,6 +218,7 @@ type bm25Data struct {
 	dlBig   map[uint32]uint32 // entry -> dl, for dl >= 65535
 	totalDL uint64
 	df      []uint32 // per token: entries whose key holds it
+	postN   []uint32 // per token: its postings, df less its copies' (dups.go)
 	maxTF   []uint8  // per entry: the largest tf of its mask tokens, 255 for 255 or more
 	// The mask tokens' pairs are by entry, then by increasing bit: maskAt
 	// holds, per 16 entries, the index of the first one's first pair and
@@ -237,7 +238,7 @@ type bm25Data struct {
 }
 
 func (d *bm25Data) bytes() int64 {
-	return int64(2*len(d.dl)+4*(len(d.df)+len(d.maskAt)+len(d.maskManyAt)+len(d.postAt)+len(d.postManyAt))+len(d.maxTF)) +
+	return int64(2*len(d.dl)+4*(len(d.df)+len(d.maskAt)+len(d.postN)+len(d.maskManyAt)+len(d.postAt)+len(d.postManyAt))+len(d.maxTF)) +
 		d.maskTF.bytes() + d.postTF.bytes() + int64(len(d.dlBig))*16 + d.seek.bytes()
 }
 
@@ -286,6 +287,7 @@ func newBM25Builder(ix *Index, df []uint32) *bm25Builder {
 	d.maxTF = make([]uint8, nE)
 	d.maskAt = make([]uint32, (nE+15)/16)
 	d.maskManyAt = make([]uint32, (nE+15)/16)
+	d.postN = make([]uint32, len(df))
 	return &bm25Builder{ix: ix, d: d, postN: make([]uint32, len(df)), postManyN: make([]uint32, len(df))}
 }
 
@@ -315,6 +317,7 @@ func (b *bm25Builder) endEntry(e int) {
 }
 
 func (b *bm25Builder) countPosting(t uint32, tf uint64) {
+	b.d.postN[t]++
 	if tf > 1 {
 		b.postManyN[t]++
 	}
@@ -327,7 +330,7 @@ func (b *bm25Builder) startPostings() {
 	d.postAt = make([]uint32, len(d.df))
 	d.postManyAt = make([]uint32, len(d.df))
 	var pairs, many uint64
-	for t, n := range d.df {
+	for t, n := range d.postN {
 		if b.ix.maskBit[t] >= 0 {
 			continue
 		}
@@ -825,16 +828,33 @@ func (s *bm25Scan) canBeat(ub float64, e uint32) bool {
 	return !s.full || ub > s.root || ub == s.root && e < s.rootE
 }
 
+// offer offers entry e of the given score to the heap, under the
+// language filter, the files left out and the leak rule, and then the
+// copies of its key (dups.go), each under its own checks, until one
+// cannot enter.
 func (s *bm25Scan) offer(e uint32, score int64) {
 	ix := s.ix
-	if score <= 0 || !s.canBeat(float64(score), e) || !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) {
+	if score <= 0 || !s.canBeat(float64(score), e) || !ix.sameLanguage(s.q, e) {
 		return
 	}
-	if ix.leaks(s.q, e, s.nodes) {
-		s.st.Leaked++
-		return
+	for {
+		if ix.dead(s.dead, e) {
+		} else if ix.leaks(s.q, e, s.nodes) {
+			s.st.Leaked++
+		} else {
+			s.push(ranked[int64]{score, e})
+		}
+		if e = ix.nextCopy(e); e == 0 || !s.canBeat(float64(score), e) {
+			return
+		}
+		s.st.Scanned++
+		s.st.Scored++
 	}
-	s.top.offer(ranked[int64]{score, e}, s.n)
+}
+
+// push puts x, an entry that passed the checks, in the heap.
+func (s *bm25Scan) push(x ranked[int64]) {
+	s.top.offer(x, s.n)
 	if len(s.top) == s.n {
 		// The heap's worst, unless a bound refloor took is above it.
 		if r := s.top[0]; !s.full || float64(r.score) > s.root || float64(r.score) == s.root && r.e < s.rootE {

@@ -86,14 +86,34 @@ func (sc *bm25Scratch) floor(lists []bm25Weight) {
 	bq.setFwd(ord)
 	est, scored := sc.est[:0], sc.floorE[:0]
 	for _, e := range cand {
-		if !ix.sameLanguage(s.q, e) || ix.dead(s.dead, e) || ix.leaks(s.q, e, s.nodes) {
+		// A copy (dups.go) has no mask of its own; it counts with its
+		// representative, as the ranking offers it.
+		if ix.isCopy(e) || !ix.sameLanguage(s.q, e) {
 			continue
 		}
 		k := bq.kA + bq.kB*float64(ix.bm.dlOf(e))
+		live := !ix.dead(s.dead, e) && !ix.leaks(s.q, e, s.nodes)
+		if !live && ix.nextCopy(e) == 0 {
+			continue
+		}
 		score := ix.bm25Fwd(bq, e, k, s.nodes) + ix.bm25Mask(bq, e, k)
-		if score > 0 {
+		if score <= 0 {
+			continue
+		}
+		if live {
 			est.offer(ranked[int64]{score, e}, s.n)
 			scored = append(scored, ranked[int64]{score, e})
+		}
+		// The copies raise the floor but stay out of floorE, which
+		// refloor reads by region: a copy's representative ranks it.
+		for d := ix.nextCopy(e); d != 0; d = ix.nextCopy(d) {
+			x := ranked[int64]{score, d}
+			if len(est) == s.n && !x.better(est[0]) {
+				break
+			}
+			if !ix.dead(s.dead, d) && !ix.leaks(s.q, d, s.nodes) {
+				est.offer(x, s.n)
+			}
 		}
 	}
 	sc.est, sc.floorE = est[:0], scored
@@ -155,9 +175,20 @@ func (sc *bm25Scratch) refloor(hi uint32) {
 // holds them rather than coming out short.
 func (sc *bm25Scratch) floorRest(lo uint32) {
 	s := &sc.scan
+	ix := s.ix
 	for _, x := range sc.floorE[sc.floorAt:] {
-		if x.e >= lo {
-			s.top.offer(x, s.n)
+		if x.e < lo {
+			continue
+		}
+		s.top.offer(x, s.n)
+		for d := ix.nextCopy(x.e); d != 0; d = ix.nextCopy(d) {
+			y := ranked[int64]{x.score, d}
+			if len(s.top) == s.n && !y.better(s.top[0]) {
+				break
+			}
+			if !ix.dead(s.dead, d) && !ix.leaks(s.q, d, s.nodes) {
+				s.top.offer(y, s.n)
+			}
 		}
 	}
 }

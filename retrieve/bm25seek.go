@@ -348,7 +348,7 @@ func (sc *bm25Scratch) walkSeek(li int, r bm25Weight, lo, hi uint32, acc []int64
 			panic(damaged("bm25 table out of step with its postings"))
 		}
 	}
-	if at == len(tab) && (off != uint32(n) || i != bm.postAt[r.t]+bm.df[r.t]) {
+	if at == len(tab) && (off != uint32(n) || i != bm.postAt[r.t]+bm.postN[r.t]) {
 		panic(damaged("bm25 table out of step with its postings"))
 	}
 	c.off, c.e, c.i, c.j = off, e, i, j

@@ -105,9 +105,13 @@ type Index struct {
 	explicit   map[uint32]*explicitGraph
 
 	// postings: token -> entries whose key holds it, for tokens without a
-	// mask bit, as uvarint deltas (the first from 0).
+	// mask bit, as uvarint deltas (the first from 0). A copy (dups.go) is
+	// in none, and its masks are zero.
 	postOff []uint32
 	post    []byte
+	// dup chains each representative to the copies of its key (dups.go):
+	// per entry the next copy, dupCopy set on the copies; nil for none.
+	dup []uint32
 
 	// The term statistics of BM25 (see bm25.go).
 	bm bm25Data
@@ -151,6 +155,7 @@ type Builder struct {
 	tf   []uint32 // token -> its frequency in the entry that last took it
 	stmt []uint32
 
+	dups      dupFinder
 	tmp, tmp2 []uint32
 	union     []uint64
 	derive    deriveScratch
@@ -300,6 +305,7 @@ func (b *Builder) Add(f *File) error {
 		}
 		slices.Sort(key)
 		b.tmp = key
+		start := len(b.keys.buf)
 		b.keys.buf = appendSet(b.keys.buf, key)
 		ix.keyLen = append(ix.keyLen, uint32(len(key)))
 		dl := uint64(0)
@@ -308,6 +314,7 @@ func (b *Builder) Add(f *File) error {
 			dl += uint64(b.tf[t])
 		}
 		ix.bm.addDL(dl)
+		b.dups.add(ix, ei, f.Language, b.keys.buf[start:], uint32(len(key)))
 		if err := b.keys.endEntry(); err != nil {
 			return fmt.Errorf("file %s: %w", f.Path, err)
 		}
@@ -392,6 +399,7 @@ func (b *Builder) Finish() (*Index, error) {
 	b.vocab, b.words, b.defIDs, b.defs = nil, nil, nil, nil
 	nv := ix.vocab.Len()
 	nEntries := len(ix.keyLen)
+	ix.dup = b.dups.finish()
 
 	byDF := make([]uint32, 0, nv)
 	for t, n := range b.df {
@@ -428,6 +436,10 @@ func (b *Builder) Finish() (*Index, error) {
 		}
 		m := ix.masks[e*ix.maskWords : (e+1)*ix.maskWords]
 		bm.startEntry(e)
+		if ix.isCopy(uint32(e)) {
+			bm.endEntry(e) // no mask bit, no posting: its representative's
+			continue
+		}
 		for i, t := range key {
 			tf := uint64(tfs[i])
 			if bit := ix.maskBit[t]; bit >= 0 {
@@ -455,6 +467,9 @@ func (b *Builder) Finish() (*Index, error) {
 	for e := range nEntries {
 		if key, tfs, err = kr.next(int(ix.keyLen[e]), key[:0], tfs[:0]); err != nil {
 			return nil, err
+		}
+		if ix.isCopy(uint32(e)) {
+			continue
 		}
 		for i, t := range key {
 			tf := uint64(tfs[i])
@@ -549,7 +564,7 @@ func (ix *Index) Lines(path string) []string {
 // Bytes estimates the memory the index holds, for capacity checks.
 func (ix *Index) Bytes() int64 {
 	n := int64(len(ix.stmtTokOff)+len(ix.stmtEdgeOff)+len(ix.stmtDefOff)+len(ix.stmtDefs)+
-		len(ix.entryOff)+len(ix.keyLen)+len(ix.maskBit)+len(ix.postOff)) * 4
+		len(ix.entryOff)+len(ix.keyLen)+len(ix.maskBit)+len(ix.postOff)+len(ix.dup)) * 4
 	n += int64(len(ix.stmtRows))*8 + int64(len(ix.masks))*8
 	n += int64(len(ix.stmtTokens) + len(ix.stmtEdges) + len(ix.entryBytes) + len(ix.post))
 	n += ix.vocab.Size() + ix.defNames.Size()

@@ -81,12 +81,34 @@ func randomIndex(t testing.TB, r *rand.Rand, files, stmts, alphabet int) *Index 
 	// Vary the tokens given a mask bit, so that both the masks and the
 	// postings hold tokens (0: postings only; 128: mostly masks).
 	b.maskBits = []int{0, 1, 5, 20, 64, 128}[r.IntN(6)]
+	var added []*File
 	for i := 0; i < files; i++ {
-		if err := b.Add(randomFile(r, fmt.Sprintf("f%d.py", i), stmts, alphabet)); err != nil {
+		added = append(added, randomFile(r, fmt.Sprintf("f%d.py", len(added)), stmts, alphabet))
+		if err := b.Add(added[len(added)-1]); err != nil {
 			t.Fatal(err)
 		}
+		added = addCopy(t, r, b, added)
 	}
 	return b.Index()
+}
+
+// addCopy adds to b, one time in three, a copy of one of the files added
+// so far under the next path, and returns them with it: its entries share
+// their keys with the original's (dups.go), or, one time in four, it is
+// of another language, whose entries do not.
+func addCopy(t testing.TB, r *rand.Rand, b *Builder, added []*File) []*File {
+	if r.IntN(3) != 0 {
+		return added
+	}
+	g := *added[r.IntN(len(added))]
+	g.Path = fmt.Sprintf("f%d.py", len(added))
+	if r.IntN(4) == 0 {
+		g.Language = "java"
+	}
+	if err := b.Add(&g); err != nil {
+		t.Fatal(err)
+	}
+	return append(added, &g)
 }
 
 func randomQuery(r *rand.Rand, ix *Index, alphabet int) *Query {

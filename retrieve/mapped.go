@@ -81,6 +81,18 @@ import (
 // before, each source decompressed whole. Readers of layout 1 only refuse
 // a layout 2 file (the engine then loads the blobs and graphcoder build
 // writes the file again).
+//
+// Layout 3 chains the entries that share their key (dups.go): a copy is
+// in no postings list and its masks, its BM25 mask tfs and its largest
+// mask tf are zero, so a reader that does not follow the chains would
+// never return it; hence the new version, which readers of layout 2
+// refuse. "ix.dup" (uint32 per entry: the next copy of its key, 0 for
+// none, bit 31 set on a copy) is written when the index has a copy, and
+// "ix.postN" (uint32 per token: its postings, its df less its copies')
+// always. A file without "ix.dup" has no copy, and without "ix.postN" its
+// postings are its df. The chains are checked where they are followed:
+// a next copy that is not after its entry, out of range or not flagged a
+// copy fails the search with ErrDamaged.
 
 // maxSource bounds the length of a file's source in a mapped index (and
 // what decompressing it may allocate).
@@ -96,8 +108,8 @@ var writeSecondMask = true
 var writeBM25Seek = true
 
 // mappedVersion is the version of the sections' layout; a reader reads
-// files of layout 1 too.
-const mappedVersion = 2
+// files of layouts 1 and 2 too.
+const mappedVersion = 3
 
 // legacySource, set by the tests, makes WriteTo write a layout 1 file, the
 // sources as it returns them (each one zstd frame).
@@ -195,6 +207,10 @@ func (ix *Index) WriteTo(w *mapfile.Writer) error {
 	mapfile.Put(w, "ix.dl", bm.dl)
 	w.Section("ix.dlBig", appendMap(nil, bm.dlBig))
 	mapfile.Put(w, "ix.df", bm.df)
+	mapfile.Put(w, "ix.postN", bm.postN)
+	if ix.dup != nil {
+		mapfile.Put(w, "ix.dup", ix.dup)
+	}
 	w.Section("ix.maxTF", bm.maxTF)
 	for _, c := range []struct {
 		name string
@@ -275,8 +291,8 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	}
 	d := secDecoder{b: head}
 	version := d.uv()
-	if version != 1 && version != mappedVersion {
-		return nil, fmt.Errorf("index layout version %d, this graphcoder reads 1 and %d", version, mappedVersion)
+	if version < 1 || version > mappedVersion {
+		return nil, fmt.Errorf("index layout version %d, this graphcoder reads 1 to %d", version, mappedVersion)
 	}
 	ix := &Index{tok: tok, keep: m, damage: &sourceDamage{}, srcs: &sourceCache{}, bounds: &blockBounds{}, langs: &langBlocks{}, xm: &xmaskData{}, long: &longPostings{}}
 	ix.params.Hops, ix.params.MaxStatements, ix.maskWords = d.int(), d.int(), d.int()
@@ -352,6 +368,13 @@ func open(m *mapfile.File, tok Tokenizer) (*Index, error) {
 	bm.dl, err = mapfile.View[uint16](get("ix.dl", 2*nEntries))
 	errs = append(errs, err)
 	bm.df = u32("ix.df", nVocab)
+	bm.postN = bm.df // without chains of copies, a token's postings are its df
+	if m.Has("ix.dup") || m.Has("ix.postN") {
+		bm.postN = u32("ix.postN", nVocab)
+	}
+	if m.Has("ix.dup") {
+		ix.dup = u32("ix.dup", nEntries)
+	}
 	bm.maxTF = get("ix.maxTF", nEntries)
 	for _, c := range []struct {
 		name string

@@ -622,8 +622,21 @@ func histCut(hist *[maxSeedCount + 1]uint32, want uint32) uint32 {
 func (ix *Index) all(q *Query, sc *scratch, dead []bool, st *Stats) []Candidate {
 	out := make([]Candidate, 0, ix.Len())
 	n := uint32(len(q.Key))
+	// A copy (dups.go) takes its representative's intersection.
+	var copied []uint32
+	if ix.dup != nil {
+		copied = make([]uint32, ix.Len())
+	}
 	for e := range ix.Len() {
-		inter := ix.inter(sc, e)
+		var inter uint32
+		if ix.isCopy(uint32(e)) {
+			inter = copied[e]
+		} else {
+			inter = ix.inter(sc, e)
+			for d := ix.nextCopy(uint32(e)); d != 0; d = ix.nextCopy(d) {
+				copied[d] = inter
+			}
+		}
 		if inter > 0 {
 			st.Scanned++
 		}

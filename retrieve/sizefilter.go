@@ -243,15 +243,24 @@ func (ix *Index) seedWindow(q *Query, sc *scratch, k int, dead []bool) (lo, hi u
 			if seen++; seen > limit {
 				break
 			}
-			if !ix.sameLanguage(q, e) || ix.dead(dead, e) {
+			if !ix.sameLanguage(q, e) {
 				continue
 			}
 			inter := ix.inter(sc, int(e))
-			s := scored{e, inter, n + ix.keyLen[e] - inter}
-			if len(h) == k && !s.better(h[0]) || ix.leaks(q, e, &sc.nodes) {
-				continue
+			union := n + ix.keyLen[e] - inter
+			// The entry, then the copies of its key (dups.go).
+			for x := e; ; {
+				s := scored{x, inter, union}
+				if len(h) == k && !s.better(h[0]) {
+					break
+				}
+				if !ix.dead(dead, x) && !ix.leaks(q, x, &sc.nodes) {
+					h.offer(s, k)
+				}
+				if x = ix.nextCopy(x); x == 0 {
+					break
+				}
 			}
-			h.offer(s, k)
 		}
 		if seen > limit {
 			break

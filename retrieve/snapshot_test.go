@@ -23,11 +23,16 @@ func randomSnapshot(t testing.TB, r *rand.Rand, alphabet int) (*Snapshot, int) {
 	base.maskBits = []int{0, 5, 64, 128}[r.IntN(4)]
 	delta.maskBits = []int{0, 5, 64, 128}[r.IntN(4)]
 	var deleted []string
-	for i := range nFiles {
-		path := fmt.Sprintf("f%d.py", i)
-		if err := base.Add(randomFile(r, path, stmts, alphabet)); err != nil {
+	var added []*File
+	for range nFiles {
+		added = append(added, randomFile(r, fmt.Sprintf("f%d.py", len(added)), stmts, alphabet))
+		if err := base.Add(added[len(added)-1]); err != nil {
 			t.Fatal(err)
 		}
+		added = addCopy(t, r, base, added) // a masked original may leave a live copy
+	}
+	for _, f := range added {
+		path := f.Path
 		switch r.IntN(4) {
 		case 0: // changed
 			if err := delta.Add(randomFile(r, path, 1+r.IntN(50), alphabet)); err != nil {
@@ -37,16 +42,24 @@ func randomSnapshot(t testing.TB, r *rand.Rand, alphabet int) (*Snapshot, int) {
 			deleted = append(deleted, path)
 		}
 	}
-	for i := range r.IntN(3) { // new files
-		if err := delta.Add(randomFile(r, fmt.Sprintf("new%d.py", i), 1+r.IntN(50), alphabet)); err != nil {
+	for i := range r.IntN(3) { // new files, and maybe a copy
+		f := randomFile(r, fmt.Sprintf("new%d.py", i), 1+r.IntN(50), alphabet)
+		if err := delta.Add(f); err != nil {
 			t.Fatal(err)
+		}
+		if r.IntN(3) == 0 {
+			g := *f
+			g.Path = fmt.Sprintf("new%d-copy.py", i)
+			if err := delta.Add(&g); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	s, err := NewSnapshot(base.Index(), delta.Index(), deleted)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, nFiles + 2
+	return s, len(added) + 2
 }
 
 // snapshotQuery draws a query's tokens as words and maps them into each

@@ -99,18 +99,27 @@ func (js *jaccardScan) beats(inter, union uint64, e uint32) bool {
 }
 
 // offer offers entry e of intersection inter to the heap, under the
-// language filter, the files left out and the leak rule.
+// language filter, the files left out and the leak rule, and then the
+// copies of its key (dups.go), each under its own checks, until one
+// cannot enter.
 func (js *jaccardScan) offer(e, inter uint32) {
 	ix := js.ix
-	s := scored{e, inter, js.n + ix.keyLen[e] - inter}
-	if !ix.sameLanguage(js.q, e) || ix.dead(js.dead, e) {
+	union := js.n + ix.keyLen[e] - inter
+	if !ix.sameLanguage(js.q, e) {
 		return
 	}
-	if ix.leaks(js.q, e, js.nodes) {
-		js.leaked++
-		return
+	for {
+		if ix.dead(js.dead, e) {
+		} else if ix.leaks(js.q, e, js.nodes) {
+			js.leaked++
+		} else {
+			js.push(scored{e, inter, union})
+		}
+		if e = ix.nextCopy(e); e == 0 || !js.beats(uint64(inter), uint64(union), e) {
+			return
+		}
+		js.scanned++
 	}
-	js.push(s)
 }
 
 // push puts s, an entry that passed the checks, in the heap.
@@ -245,12 +254,13 @@ func (js *jaccardScan) groupsSplit(second *jaccardScan, mid, ng int) {
 }
 
 // merge puts the entries of the second half's heap in js's, but for the
-// seeds (js has them), and adds its counts and limits.
+// seeds and their copies (js has those it kept), and adds its counts and
+// limits.
 func (js *jaccardScan) merge(second *jaccardScan) {
 	js.peer = nil
 	counts := js.sc.counts
 	for _, s := range second.h {
-		if counts[s.e]&seededFlag == 0 {
+		if counts[s.e]&seededFlag == 0 && !(js.ix.isCopy(s.e) && inHeap(js.h, s.e)) {
 			js.push(s)
 		}
 	}
@@ -262,6 +272,16 @@ func (js *jaccardScan) merge(second *jaccardScan) {
 		}
 		js.lim.partial = js.lim.partial || l.partial
 	}
+}
+
+// inHeap reports whether h holds entry e.
+func inHeap(h rankHeap[scored], e uint32) bool {
+	for _, s := range h {
+		if s.e == e {
+			return true
+		}
+	}
+	return false
 }
 
 // scanWork hands the second halves to the workers, goroutines that
