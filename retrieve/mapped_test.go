@@ -69,6 +69,8 @@ func sameIndex(t testing.TB, a, b *Index) {
 	}
 	eq("blocks.or", a.blocks().or, b.blocks().or)
 	eq("blocks.lmin", a.blocks().lmin, b.blocks().lmin)
+	eq("dup", a.dup, b.dup)
+	eq("postN", a.bm.postN, b.bm.postN)
 	if b.keep == nil || b.keep.Has("ix.xmask.tok") {
 		eq("xmask.tok", a.xmask().tok, b.xmask().tok)
 		eq("xmask.bit", a.xmask().bit, b.xmask().bit)
@@ -274,7 +276,14 @@ func TestMappedDamage(t *testing.T) {
 		files = append(files, randomFile(r, fmt.Sprintf("f%d.py", i), 40, 30))
 		b.Add(files[len(files)-1])
 	}
+	cp := *files[0] // whose entries chain to f0's (dups.go)
+	cp.Path = "f3.py"
+	files = append(files, &cp)
+	b.Add(&cp)
 	ix := b.Index()
+	if ix.dup == nil {
+		t.Fatal("no chain of copies")
+	}
 	m0 := mapIndex(t, ix).keep
 	good, err := os.ReadFile(m0.Path())
 	if err != nil {

@@ -37,6 +37,7 @@ var coarseProperties = []struct {
 	{"BlockBoundsEqualBruteForce", TestBlockBoundsEqualBruteForce},
 	{"JaccardBlockTies", TestJaccardBlockTies},
 	{"BM25EqualsBruteForce", TestBM25EqualsBruteForce},
+	{"CopiesRankAsWithout", TestCopiesRankAsWithout},
 }
 
 // sizedFile makes a file of n statements whose slices' keys range from
