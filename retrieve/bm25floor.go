@@ -106,15 +106,7 @@ func (sc *bm25Scratch) floor(lists []bm25Weight) {
 		}
 		// The copies raise the floor but stay out of floorE, which
 		// refloor reads by region: a copy's representative ranks it.
-		for d := ix.nextCopy(e); d != 0; d = ix.nextCopy(d) {
-			x := ranked[int64]{score, d}
-			if len(est) == s.n && !x.better(est[0]) {
-				break
-			}
-			if !ix.dead(s.dead, d) && !ix.leaks(s.q, d, s.nodes) {
-				est.offer(x, s.n)
-			}
-		}
+		s.offerCopies(&est, ranked[int64]{score, e})
 	}
 	sc.est, sc.floorE = est[:0], scored
 	if len(est) == s.n {
@@ -175,20 +167,27 @@ func (sc *bm25Scratch) refloor(hi uint32) {
 // holds them rather than coming out short.
 func (sc *bm25Scratch) floorRest(lo uint32) {
 	s := &sc.scan
-	ix := s.ix
 	for _, x := range sc.floorE[sc.floorAt:] {
 		if x.e < lo {
 			continue
 		}
 		s.top.offer(x, s.n)
-		for d := ix.nextCopy(x.e); d != 0; d = ix.nextCopy(d) {
-			y := ranked[int64]{x.score, d}
-			if len(s.top) == s.n && !y.better(s.top[0]) {
-				break
-			}
-			if !ix.dead(s.dead, d) && !ix.leaks(s.q, d, s.nodes) {
-				s.top.offer(y, s.n)
-			}
+		s.offerCopies(&s.top, x)
+	}
+}
+
+// offerCopies offers h the copies of x's entry (dups.go) with its score,
+// each under the files left out and the leak rule, until one cannot
+// enter.
+func (s *bm25Scan) offerCopies(h *rankHeap[ranked[int64]], x ranked[int64]) {
+	ix := s.ix
+	for d := ix.nextCopy(x.e); d != 0; d = ix.nextCopy(d) {
+		y := ranked[int64]{x.score, d}
+		if len(*h) == s.n && !y.better((*h)[0]) {
+			return
+		}
+		if !ix.dead(s.dead, d) && !ix.leaks(s.q, d, s.nodes) {
+			h.offer(y, s.n)
 		}
 	}
 }
