@@ -160,8 +160,11 @@ type unit struct {
 	full []string
 	rows []int // the row of each whole line, for a candidate with Rows
 	line []int // tokens of each whole line as rendered
-	code int   // non-blank lines shown that are not elision markers
-	from []int // per shown line, its index in full; -1 for a marker
+	// measured is set once line is: a block is measured when it first
+	// competes for the budget.
+	measured bool
+	code     int   // non-blank lines shown that are not elision markers
+	from     []int // per shown line, its index in full; -1 for a marker
 }
 
 func (u *unit) end() int { return u.StartLine + len(u.full) - 1 }
@@ -281,6 +284,16 @@ func (a *assembler) run() *Context {
 			room = min(room, int(o.LeadShare*float64(limit))-leadUsed)
 		} else if sh, ok := o.Shares[u.Source]; ok {
 			room = min(room, int(sh*float64(limit))-bySource[u.Source])
+		}
+		if a.frame(u.Source, u.Path) > room {
+			// The frame alone overflows: neither the block nor any cut
+			// of it fits (each costs its frame and more), which needs
+			// no count of its lines.
+			st.NoRoom++
+			continue
+		}
+		if !u.measured {
+			a.measure(u)
 		}
 		a.elide(u, shown)
 		if u.Tokens > room {
@@ -485,8 +498,13 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 			st.Repeats++ // nothing but trivial lines
 			continue
 		}
-		a.measure(u)
-		a.elide(u, nil)
+		if a.o.Order == ByDensity {
+			// The order needs every block's tokens; by rank, a block
+			// is measured when its turn comes (most never do: the
+			// pool is larger than MaxBlocks).
+			a.measure(u)
+			a.elide(u, nil)
+		}
 		kept = append(kept, u)
 	}
 	return kept
@@ -748,7 +766,7 @@ func (a *assembler) position(chosen []*unit) []*unit {
 // measure counts the tokens of each of the block's whole lines as
 // rendered.
 func (a *assembler) measure(u *unit) {
-	u.line = u.line[:0]
+	u.line, u.measured = u.line[:0], true
 	for _, l := range u.full {
 		u.line = append(u.line, a.countLine(l))
 	}
