@@ -217,6 +217,11 @@ type assembler struct {
 	scratch             []byte           // a line or block rendered to be counted, reused
 }
 
+// measureEagerly makes the assembler measure every block before the
+// packing, and each one the packing reaches: how it worked before blocks
+// were measured when they compete, which TestProperties compares with.
+var measureEagerly bool
+
 // cursor returns the 1-based line of the cursor.
 func (a *assembler) cursor() int { return a.in.PrefixStart + len(a.in.Prefix) }
 
@@ -285,7 +290,7 @@ func (a *assembler) run() *Context {
 		} else if sh, ok := o.Shares[u.Source]; ok {
 			room = min(room, int(sh*float64(limit))-bySource[u.Source])
 		}
-		if a.frame(u.Source, u.Path) > room {
+		if !measureEagerly && a.frame(u.Source, u.Path) > room {
 			// The frame alone overflows: neither the block nor any cut
 			// of it fits (each costs its frame and more), which needs
 			// no count of its lines.
@@ -498,7 +503,7 @@ func (a *assembler) units(pre, suf int, st *Stats) []*unit {
 			st.Repeats++ // nothing but trivial lines
 			continue
 		}
-		if a.o.Order == ByDensity {
+		if a.o.Order == ByDensity || measureEagerly {
 			// The order needs every block's tokens; by rank, a block
 			// is measured when its turn comes (most never do: the
 			// pool is larger than MaxBlocks).

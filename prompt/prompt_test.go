@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -413,6 +414,15 @@ func TestProperties(t *testing.T) {
 			o.ContextWindow = o.MaxNewTokens + 1
 		}
 		c := mustAssemble(t, in, o)
+		// A block is measured when it competes, or not at all when its
+		// frame alone overflows: the prompt of measuring every block
+		// first.
+		measureEagerly = true
+		eager := mustAssemble(t, in, o)
+		measureEagerly = false
+		if !reflect.DeepEqual(c, eager) {
+			t.Fatalf("trial %d: the prompt differs from the one of blocks all measured first", trial)
+		}
 		n := countLines(tok, c.Text()) + countLines(tok, c.SuffixText())
 		if o.Layout == Files {
 			for i := range c.Blocks {
