@@ -218,8 +218,9 @@ type assembler struct {
 }
 
 // measureEagerly makes the assembler measure every block before the
-// packing, and each one the packing reaches: how it worked before blocks
-// were measured when they compete, which TestProperties compares with.
+// packing and count every block the packing reaches, its frame too
+// large or not: the plain order of the work, which TestProperties
+// compares the default's prompts with.
 var measureEagerly bool
 
 // cursor returns the 1-based line of the cursor.
