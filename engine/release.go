@@ -59,7 +59,15 @@ const DefaultResidentBudget = 224 << 20
 
 // releaseGain is the least growth of the file-backed resident set since
 // the last release for which a request over the budget releases again.
-const releaseGain = 16 << 20
+// A busy engine's heap, executable and kept arrays alone come to about
+// the budget, so this is how often it releases: a hybrid request on the
+// JDK's index maps several MiB, and at 16 MiB a back-to-back run released
+// every fourth request. At 32 MiB it releases half as often, its hybrid
+// median is 0.93-0.95x, and serve's peak stays where it was (230-234 MiB
+// against 232-238 over 150 requests); at 64 MiB the peak rose to 251-254
+// MiB for no faster request (bench/RESULTS.md, "What releasing the mapped
+// pages costs a busy engine").
+const releaseGain = 32 << 20
 
 // releaseState is an engine's record of its releases. Its fields are
 // UnixNano times (0 for never) and bytes.

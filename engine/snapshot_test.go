@@ -299,8 +299,9 @@ func TestReleaseRule(t *testing.T) {
 		{200 * mib, 150 * mib, 30 * mib, 224 * mib, false}, // under the budget
 		{224 * mib, 150 * mib, 30 * mib, 224 * mib, false}, // at it
 		{300 * mib, 40 * mib, 30 * mib, 224 * mib, false},  // the heap is over, the file grew 10 MiB
-		{300 * mib, 46 * mib, 30 * mib, 224 * mib, true},   // grew by releaseGain
-		{100 * mib, 60 * mib, 30 * mib, 1, true},           // a budget of a byte
+		{300 * mib, 61 * mib, 30 * mib, 224 * mib, false},  // grew by less than releaseGain
+		{300 * mib, 62 * mib, 30 * mib, 224 * mib, true},   // grew by releaseGain
+		{100 * mib, 70 * mib, 30 * mib, 1, true},           // a budget of a byte
 		{300 * mib, 150 * mib, 30 * mib, -1, false},        // no budget
 	} {
 		if got := releaseDue(mapfile.Resident{Total: c.total, File: c.file}, c.fileLow, c.budget); got != c.want {
