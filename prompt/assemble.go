@@ -159,12 +159,9 @@ type unit struct {
 	Block
 	full []string
 	rows []int // the row of each whole line, for a candidate with Rows
-	line []int // tokens of each whole line as rendered
-	// measured is set once line is: a block is measured when it first
-	// competes for the budget.
-	measured bool
-	code     int   // non-blank lines shown that are not elision markers
-	from     []int // per shown line, its index in full; -1 for a marker
+	line []int // tokens of each whole line as rendered; none before measure
+	code int   // non-blank lines shown that are not elision markers
+	from []int // per shown line, its index in full; -1 for a marker
 }
 
 func (u *unit) end() int { return u.StartLine + len(u.full) - 1 }
@@ -298,8 +295,8 @@ func (a *assembler) run() *Context {
 			st.NoRoom++
 			continue
 		}
-		if !u.measured {
-			a.measure(u)
+		if len(u.line) == 0 {
+			a.measure(u) // not measured yet: every block kept has a line
 		}
 		a.elide(u, shown)
 		if u.Tokens > room {
@@ -772,7 +769,7 @@ func (a *assembler) position(chosen []*unit) []*unit {
 // measure counts the tokens of each of the block's whole lines as
 // rendered.
 func (a *assembler) measure(u *unit) {
-	u.line, u.measured = u.line[:0], true
+	u.line = u.line[:0]
 	for _, l := range u.full {
 		u.line = append(u.line, a.countLine(l))
 	}

@@ -403,17 +403,22 @@ func (ix *Index) clearCounts(sc *scratch) {
 		}
 		for j, m := range w {
 			if m != 0 {
-				clear(counts[(b+j)*blockSize : min((b+j+1)*blockSize, len(counts))])
+				clearBlock(counts, b+j)
 				w[j] = 0
 			}
 		}
 	}
 	for ; b < len(bmax); b++ {
 		if bmax[b] != 0 {
-			clear(counts[b*blockSize : min((b+1)*blockSize, len(counts))])
+			clearBlock(counts, b)
 			bmax[b] = 0
 		}
 	}
+}
+
+// clearBlock clears the counts of block b.
+func clearBlock(counts []uint32, b int) {
+	clear(counts[b*blockSize : min((b+1)*blockSize, len(counts))])
 }
 
 // inter returns |A n B| of the query's key and entry e's key.
