@@ -17,9 +17,11 @@ import (
 // through its header, and nothing defined in it flows out (package ccg),
 // so the slice's backward walk over control flow never reaches into it,
 // and no data or control dependence leads from it to a statement outside.
-// The request therefore parses the lines with those bodies blanked: the
-// header and the rows holding the body's brackets stay as they are, so
-// every statement outside the bodies keeps its rows, text, definitions
+// A Python or Java class body above the cursor's definition is such a
+// scope too (typeBodies). The request therefore parses the lines with
+// those bodies blanked: the header and the rows holding the body's
+// brackets stay as they are, so every statement outside the bodies
+// keeps its rows, text, definitions
 // and uses, the graph over them keeps its edges, and the slice is the one
 // the whole prefix gives (TestBoundedParseReal checks it on real code).
 //
@@ -115,9 +117,17 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) (*elision, i
 		}
 	}
 	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
-		return s.EndRow < same && s.EndRow < lastStart
+		return (s.Kind.IsCallable() || s.Kind.IsType() && typeBodies[l.Name]) && s.EndRow < same && s.EndRow < lastStart
 	}, nil), min(same, lastStart)
 }
+
+// typeBodies are the languages whose type bodies the query parse blanks
+// as it blanks a callable's: a Python or Java class body is a scope of
+// its own too, entered only through its header, whose definitions reach
+// its members and nothing after it (package ccg), and its header is the
+// statement of the enclosing scope. A Go type's body is its statement's
+// own text (a struct's fields are no statements), so Go keeps it.
+var typeBodies = map[string]bool{"python": true, "java": true}
 
 // withComments returns e, an elision of lines, with the comments between
 // the declarations in the rows before end blanked as well (commentGaps):
@@ -198,7 +208,7 @@ func braceOpen(lines []string, s *lang.Symbol) int {
 }
 
 // blank returns the elision of lines (rows of the indexed file f) that
-// blanks the plain bodies of f's callables for which pick holds and the
+// blanks the plain bodies of f's callables and types for which pick holds and the
 // rows of comments (outside every body), on top of the regions of prev
 // (an elision of the same rows; nil for none), or nil when nothing is
 // blanked.
@@ -217,7 +227,7 @@ func blank(language string, lines []string, f *symtab.File, prev *elision, pick 
 	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		if !s.Kind.IsCallable() || !pick(s) {
+		if !s.Kind.IsCallable() && !s.Kind.IsType() || !pick(s) {
 			continue
 		}
 		r, p, ok := bodyRows(language, lines, s)
@@ -286,7 +296,7 @@ func (st *state) afterSource(b *buffer, l *lang.Language) ([]string, *elision) {
 	if f == nil {
 		return src, b.elided
 	}
-	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.StartRow > cursor }, nil)
+	e := blank(l.Name, src, f, b.elided, func(s *lang.Symbol) bool { return s.Kind.IsCallable() && s.StartRow > cursor }, nil)
 	if e == nil {
 		if b.elided == nil {
 			return src, nil

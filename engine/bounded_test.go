@@ -338,3 +338,120 @@ class A {
     }
 }
 `
+
+// TestBoundedTypeBodies checks the bodies of the classes above the
+// cursor's definition blanked (Python and Java): the query is the whole
+// prefix's, though a blanked class defines names the cursor's statements
+// use, and the outline keeps the blanked classes' members.
+func TestBoundedTypeBodies(t *testing.T) {
+	for _, tc := range []struct {
+		name, rel, src string
+		line           int      // the cursor's line (1-based)
+		members        []string // qualified names of members the blanking hides
+	}{
+		{"python", "m.py", typeBodiesPython, 21, []string{"Token.kind", "Token.value", "Token.size"}},
+		{"java", "p/A.java", typeBodiesJava, 26, []string{"A.Inner.kind", "A.Inner.value"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			idx := t.TempDir()
+			buildIndex(t, fileRepo(t, tc.rel, tc.src), idx)
+			whole := openIndex(t, idx, Options{WholePrefixParse: true})
+			bounded := openIndex(t, idx, Options{})
+			lines := lang.SplitLines(tc.src)
+			before, after := lines[:tc.line-1], lines[tc.line:len(lines)-1]
+			l := lang.ForPath(tc.rel)
+			ctx := context.Background()
+			wq, wg, ws, wb := queryOf(t, ctx, whole, l, tc.rel, tc.line, before, after)
+			bq, bg, bs, bb := queryOf(t, ctx, bounded, l, tc.rel, tc.line, before, after)
+			if bb.elided == nil {
+				t.Fatal("nothing blanked")
+			}
+			var hidden []string
+			for _, r := range bb.elided.regions {
+				for _, row := range lines[r.from : r.to+1] {
+					hidden = append(hidden, strings.TrimSpace(row))
+				}
+			}
+			if !slices.Contains(hidden, "kind = 1") && !slices.Contains(hidden, "int kind = 1;") {
+				t.Fatalf("the class body was not blanked; blanked rows %q", hidden)
+			}
+			if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
+				t.Fatalf("the bounded query slice differs from the whole prefix's: %s", diff)
+			}
+			wq.Nodes, bq.Nodes = nil, nil
+			if !reflect.DeepEqual(wq, bq) {
+				t.Fatal("the bounded query differs from the whole prefix's")
+			}
+			keys := strings.Join(outlineKeys(bb), "\n")
+			for _, m := range tc.members {
+				if !strings.Contains(keys, m+" ") {
+					t.Errorf("the outline lost %s:\n%s", m, keys)
+				}
+			}
+			if !reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
+				t.Errorf("outline\n%s\nwant the whole prefix's\n%s", keys, strings.Join(outlineKeys(wb), "\n"))
+			}
+		})
+	}
+}
+
+// typeBodiesPython has a class whose body defines kind and value before
+// a function that uses module-level names of the same spelling.
+const typeBodiesPython = `import os
+
+kind = 0
+
+
+class Token:
+    kind = 1
+    value = kind + 1
+
+    def size(self):
+        return len(self.value)
+
+
+def parse(text):
+    value = text.strip()
+    if not value:
+        return kind
+    t = Token()
+    t.value = value
+    n = t.size()
+    return n + kind
+
+
+def other():
+    return None
+`
+
+// typeBodiesJava has a nested class before the method of the cursor,
+// whose fields share names with the outer class's.
+const typeBodiesJava = `package p;
+
+class A {
+    int kind = 0;
+
+    static class Inner {
+        int kind = 1;
+        String value = "x";
+
+        int size() {
+            return value.length();
+        }
+    }
+
+    int value() {
+        return kind;
+    }
+
+    int parse(String text) {
+        String value = text.trim();
+        if (value.isEmpty()) {
+            return kind;
+        }
+        Inner t = new Inner();
+        int n = t.size();
+        return n + kind;
+    }
+}
+`
