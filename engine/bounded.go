@@ -94,6 +94,7 @@ type elision struct {
 	regions []rowRange
 	indexed *symtab.File
 	blanked int // rows blanked
+	cut     int // top-level definitions cut (cutModule)
 }
 
 // elide returns the bounded source of lines, the lines of buffer b as
@@ -116,9 +117,10 @@ func (st *state) elide(b *buffer, lines []string, l *lang.Language) (*elision, i
 			lastStart = max(lastStart, s)
 		}
 	}
-	return blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
+	e := blank(l.Name, lines, f, nil, func(s *lang.Symbol) bool {
 		return (s.Kind.IsCallable() || s.Kind.IsType() && typeBodies[l.Name]) && s.EndRow < same && s.EndRow < lastStart
-	}, nil), min(same, lastStart)
+	}, nil)
+	return e.cutModule(l.Name, same, b.hops), min(same, lastStart)
 }
 
 // typeBodies are the languages whose type bodies the query parse blanks
@@ -531,6 +533,25 @@ func (e *elision) overlaps(from, to int) bool {
 // holds in place of its body.
 func (e *elision) passRow(s *lang.Stmt) bool {
 	return s.StartRow == s.EndRow && strings.TrimSpace(e.lines[s.StartRow]) == "pass"
+}
+
+// imports returns imps, the bounded parse's imports, with the indexed
+// imports on the rows it blanked put back, in row order: a Python class
+// body's own imports (idlelib's EditorWindow imports its delegates so),
+// which relate the file to the modules they name.
+func (e *elision) imports(imps []lang.Import) []lang.Import {
+	var back []lang.Import
+	for _, imp := range e.indexed.Imports {
+		if imp.Row < len(e.lines) && e.overlaps(imp.Row, imp.Row) {
+			back = append(back, imp)
+		}
+	}
+	if len(back) == 0 {
+		return imps
+	}
+	out := append(slices.Clone(imps), back...)
+	slices.SortStableFunc(out, func(a, b lang.Import) int { return cmp.Compare(a.Row, b.Row) })
+	return out
 }
 
 // outline returns syms, the bounded parse's outline, with the indexed

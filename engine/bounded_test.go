@@ -101,7 +101,7 @@ func TestBoundedParseReal(t *testing.T) {
 
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(13, 3))
-	type tally struct{ cursors, comments, blanked, errors, recovered, rows, blankedRows, outlines int }
+	type tally struct{ cursors, comments, blanked, errors, recovered, rows, blankedRows, outlines, cuts, cutDefs int }
 	byLang := map[string]*tally{}
 	for _, p := range realcode.Files(repo, []string{".py", ".go", ".java"}) {
 		rel, _ := filepath.Rel(repo, p)
@@ -145,6 +145,10 @@ func TestBoundedParseReal(t *testing.T) {
 				tl.blanked++
 				tl.blankedRows += bb.blanked
 			}
+			if bb.elided != nil && bb.elided.cut > 0 {
+				tl.cuts++ // top-level definitions cut (elision.cutModule)
+				tl.cutDefs += bb.elided.cut
+			}
 			if bb.elided == nil && bb.blanked > cut {
 				tl.errors++ // the statements read through syntax errors (elision.throughErrors)
 			}
@@ -170,8 +174,11 @@ func TestBoundedParseReal(t *testing.T) {
 	slices.Sort(names)
 	for _, name := range names {
 		tl := byLang[name]
-		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), %d recovered from one syntax error, the same slice and query at all of them; the same outline at %d",
-			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.recovered, tl.outlines)
+		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), %d with %d top-level definitions cut, %d recovered from one syntax error, the same slice and query at all of them; the same outline at %d",
+			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.cuts, tl.cutDefs, tl.recovered, tl.outlines)
+		if moduleCutLanguages[name] && tl.cuts == 0 {
+			t.Errorf("%s: no cursor had top-level definitions cut", name)
+		}
 		if tl.blanked*5 < tl.cursors*2 {
 			t.Errorf("%s: the bounded parse blanked rows at %d of %d cursors, want at least 40 %%", name, tl.blanked, tl.cursors)
 		}
@@ -342,14 +349,14 @@ class A {
 // TestBoundedTypeBodies checks the bodies of the classes above the
 // cursor's definition blanked (Python and Java): the query is the whole
 // prefix's, though a blanked class defines names the cursor's statements
-// use, and the outline keeps the blanked classes' members.
+// use, and the outline keeps the blanked classes' members and imports.
 func TestBoundedTypeBodies(t *testing.T) {
 	for _, tc := range []struct {
 		name, rel, src string
 		line           int      // the cursor's line (1-based)
 		members        []string // qualified names of members the blanking hides
 	}{
-		{"python", "m.py", typeBodiesPython, 21, []string{"Token.kind", "Token.value", "Token.size"}},
+		{"python", "m.py", typeBodiesPython, 22, []string{"Token.kind", "Token.value", "Token.size"}},
 		{"java", "p/A.java", typeBodiesJava, 26, []string{"A.Inner.kind", "A.Inner.value"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -391,6 +398,9 @@ func TestBoundedTypeBodies(t *testing.T) {
 			if !reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
 				t.Errorf("outline\n%s\nwant the whole prefix's\n%s", keys, strings.Join(outlineKeys(wb), "\n"))
 			}
+			if !reflect.DeepEqual(wb.file.Imports, bb.file.Imports) {
+				t.Errorf("imports %+v, want the whole prefix's %+v", bb.file.Imports, wb.file.Imports)
+			}
 		})
 	}
 }
@@ -403,6 +413,7 @@ kind = 0
 
 
 class Token:
+    from os import path
     kind = 1
     value = kind + 1
 
@@ -455,3 +466,62 @@ class A {
     }
 }
 `
+
+// TestBoundedModuleCut checks the top-level definitions far above the
+// cursor cut (elision.cutModule): those whose names the kept text never
+// spells become `pass`, the one the cursor's function calls, the one a
+// kept header names and one with a walrus in its header stay, and the
+// query and outline are the whole prefix's.
+func TestBoundedModuleCut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\n\n\ndef helper(x):\n    return x + 1\n\n\ndef uses_base(y=base_value):\n    return y\n\n\n")
+	b.WriteString("def walrus(z=(w := 3)):\n    return z\n\n\nbase_value = 2\n\n\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "@staticmethod\ndef unused_%d(a, b):\n    return a * b + %d\n\n\n", i, i)
+	}
+	b.WriteString("def target(v):\n    n = helper(v) + uses_base()\n    m = os.path.join(str(n), 'x')\n    return m\n")
+	src := b.String()
+	lines := lang.SplitLines(src)
+	line := len(lines) - 1 // the row of `return m`
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, "m.py", src), idx)
+	whole := openIndex(t, idx, Options{WholePrefixParse: true})
+	bounded := openIndex(t, idx, Options{})
+	before, after := lines[:line-1], lines[line:len(lines)-1]
+	l := lang.ForPath("m.py")
+	ctx := context.Background()
+	wq, wg, ws, wb := queryOf(t, ctx, whole, l, "m.py", line, before, after)
+	bq, bg, bs, bb := queryOf(t, ctx, bounded, l, "m.py", line, before, after)
+	if bb.elided == nil || bb.elided.cut == 0 {
+		t.Fatal("no definition cut")
+	}
+	kept := strings.Join(bb.elided.lines, "\n")
+	for _, name := range []string{"def helper", "def uses_base", "def walrus"} {
+		if !strings.Contains(kept, name) {
+			t.Errorf("%s was cut", name)
+		}
+	}
+	// The last hops+1 top-level definitions before the cursor stay.
+	hops := sliceOptions(bounded.cur.Load(), Request{}).Hops
+	if n := strings.Count(kept, "def unused_"); n != hops {
+		t.Errorf("%d of the unused definitions kept, want the last %d", n, hops)
+	}
+	if diff := sliceDiff(wg, ws, bg, bs); diff != "" {
+		t.Fatalf("the bounded query slice differs from the whole prefix's: %s", diff)
+	}
+	wq.Nodes, bq.Nodes = nil, nil
+	if !reflect.DeepEqual(wq, bq) {
+		t.Fatal("the bounded query differs from the whole prefix's")
+	}
+	if !reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
+		t.Errorf("outline\n%s\nwant the whole prefix's\n%s", strings.Join(outlineKeys(bb), "\n"), strings.Join(outlineKeys(wb), "\n"))
+	}
+	// A request for more hops than the index's keeps more.
+	deep := &buffer{path: "m.py", lines: before, after: after}
+	if _, _, err := bounded.querySlice(ctx, bounded.cur.Load(), l, "m.py", Request{Path: "m.py", Line: line, Hops: hops + 4}, deep); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(deep.elided.lines, "\n"), "def unused_"); n != hops+4 {
+		t.Errorf("at %d hops %d unused definitions kept, want %d", hops+4, n, hops+4)
+	}
+}

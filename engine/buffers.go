@@ -39,6 +39,7 @@ type parsedBuffer struct {
 	path          string
 	language      *lang.Language
 	whole         bool
+	hops          int // the query slice's h the parse was bounded for (buffer.hops)
 	before, after []string
 
 	parsed    *lang.File
@@ -88,7 +89,7 @@ func (c *bufferCache) load(b *buffer, l *lang.Language, whole bool) bool {
 	h := c.key(b.path, l, whole, b.lines, b.after)
 	var p *parsedBuffer
 	for i := len(c.entries) - 1; i >= 0; i-- {
-		if e := c.entries[i]; e.hash == h && e.path == b.path && e.language == l && e.whole == whole &&
+		if e := c.entries[i]; e.hash == h && e.path == b.path && e.language == l && e.whole == whole && e.hops == b.hops &&
 			slices.Equal(e.before, b.lines) && slices.Equal(e.after, b.after) {
 			p = e
 			break
@@ -109,7 +110,7 @@ func (c *bufferCache) store(b *buffer, l *lang.Language) {
 	if c == nil || b.parsed == nil || b.cached || len(b.lines)+len(b.after) > maxCachedLines {
 		return
 	}
-	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, before: b.lines, after: b.after,
+	p := &parsedBuffer{path: b.path, language: l, whole: b.whole, hops: b.hops, before: b.lines, after: b.after,
 		parsed: b.parsed, blanked: b.blanked, recovered: b.recovered, elided: b.elided, graph: b.graph, target: b.target,
 		file: b.file, withAfter: b.withAfter, prefix: b.prefix}
 	c.mu.Lock()

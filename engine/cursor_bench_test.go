@@ -119,6 +119,7 @@ func BenchmarkParseParts(b *testing.B) {
 				b.Fatalf("%s: no language", path)
 			}
 			buf := newBuffer(path, lang.SplitLines(string(src)), line)
+			buf.hops = sliceOptions(st, Request{}).Hops
 			base, _ := withoutOpenComment(buf.lines, l.Name)
 			lines := base
 			if el, _ := st.elide(buf, base, l); el != nil {

@@ -36,13 +36,16 @@ type buffer struct {
 	blanked int      // rows the bounded parse blanked
 	elided  *elision // its elision, nil for none
 	whole   bool     // the engine parses whole prefixes
-	file    *symtab.File
-	graph   *ccg.Graph // the query graph, with its target vertex
-	target  int32
-	cached  bool         // parsed, file and graph come from the state's bufferCache
-	view    *symtab.View // the state's outlines with the buffer's on top
-	pinned  *symtab.View // the state's outlines, pinned for the request
-	slice   []string     // the text of the query slice's statements
+	// hops is the h of the query slice, which the bounded parse may cut
+	// the module's definitions for (elision.cutModule); 0: it cuts none.
+	hops   int
+	file   *symtab.File
+	graph  *ccg.Graph // the query graph, with its target vertex
+	target int32
+	cached bool         // parsed, file and graph come from the state's bufferCache
+	view   *symtab.View // the state's outlines with the buffer's on top
+	pinned *symtab.View // the state's outlines, pinned for the request
+	slice  []string     // the text of the query slice's statements
 	// The retrieved candidates and their windows' text.
 	cands  []retrieve.Candidate
 	values []string
@@ -167,7 +170,7 @@ func (b *buffer) parse(ctx context.Context, l *lang.Language, name string, st *s
 		}
 	}
 	if outlined != nil {
-		syms = outlined.outline(syms)
+		syms, imports = outlined.outline(syms), outlined.imports(imports)
 	}
 	b.file = symtab.NewFile(b.path, l, st.repo, pkg, syms, imports)
 	return f, nil

@@ -880,6 +880,7 @@ func (e *Engine) complete(ctx context.Context, st *state, req Request) (*Result,
 	// The buffer as the symbol table sees it; a fragment is no version of
 	// the file at Path, so it hides nothing.
 	buf := newBuffer(relPath, lines, req.Line)
+	buf.hops = sliceOptions(st, req).Hops
 	before := buf.lines
 	if req.Fragment {
 		buf.path = ""
@@ -1181,6 +1182,9 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 // querySlice parses the buffer, appends the dummy target to its graph
 // and slices it.
 func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, name string, req Request, buf *buffer) (*ccg.Graph, *slice.Slice, error) {
+	if buf.parsed == nil {
+		buf.hops = sliceOptions(st, req).Hops
+	}
 	f, err := e.parseBuffer(ctx, st, l, name, buf)
 	if err != nil {
 		return nil, nil, err
@@ -1190,6 +1194,12 @@ func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, na
 		buf.target = buf.graph.AppendTarget()
 	}
 	g, target := buf.graph, buf.target
+	return g, slice.Of(g, target, sliceOptions(st, req)), nil
+}
+
+// sliceOptions are the h and l of a request's query slice: the index's,
+// or the request's own.
+func sliceOptions(st *state, req Request) slice.Options {
 	so := slice.Options{Hops: st.meta.Hops, MaxStatements: st.meta.MaxStatements}
 	if req.Hops > 0 {
 		so.Hops = req.Hops
@@ -1200,7 +1210,7 @@ func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, na
 	if so.Hops <= 0 || so.MaxStatements <= 0 {
 		so = slice.DefaultOptions()
 	}
-	return g, slice.Of(g, target, so), nil
+	return so
 }
 
 func languageList() string {
