@@ -34,9 +34,14 @@ var (
 	stdlibTmp  string   // the index built here, removed by TestMain
 )
 
-// TestMain removes the standard library index a benchmark built.
+// TestMain closes the benchmarks' engine (which removes the private
+// folder a reader of an index with a killed writer's logs opens,
+// db.Open) and the standard library index a benchmark built.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if stdlibEng != nil {
+		stdlibEng.Close()
+	}
 	if stdlibTmp != "" {
 		os.RemoveAll(stdlibTmp)
 	}

@@ -20,10 +20,12 @@ import (
 // A Python or Java class body above the cursor's definition is such a
 // scope too (typeBodies). The request therefore parses the lines with
 // those bodies blanked: the header and the rows holding the body's
-// brackets stay as they are, so every statement outside the bodies
-// keeps its rows, text, definitions
-// and uses, the graph over them keeps its edges, and the slice is the one
-// the whole prefix gives (TestBoundedParseReal checks it on real code).
+// brackets stay as they are, so every statement outside the bodies keeps
+// its rows, text, definitions and uses, the graph over them keeps its
+// edges, and the slice is the one the whole prefix gives
+// (TestBoundedParseReal checks it on real code). In Python the top-level
+// definitions far above the cursor whose names the rest never spells go
+// too (modulecut.go).
 //
 // Which rows are bodies is read from the indexed outline of the file (the
 // symbols the build recorded, with the rows of their signatures and
@@ -47,7 +49,8 @@ import (
 // The outline of the buffer (the definition context's view of the file
 // being completed) is the bounded parse's, with the indexed symbols that
 // lie inside the blanked bodies put back (Python instance attributes,
-// assigned in method bodies); it is not proven to equal the whole
+// assigned in method bodies), and so are the imports there (a class
+// body's imports); it is not proven to equal the whole
 // prefix's outline, and bench/RESULTS.md measures the evaluation with and
 // without the bounded parse. The outline's parse (of the source with its
 // brackets closed) has the comments between the declarations blanked
