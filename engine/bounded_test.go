@@ -165,6 +165,9 @@ func TestBoundedParseReal(t *testing.T) {
 			if reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
 				tl.outlines++
 			}
+			if !slices.Equal(wb.file.Imports, bb.file.Imports) {
+				t.Fatalf("%s:%d: the bounded parse's imports %+v differ from the whole prefix's %+v", rel, line, bb.file.Imports, wb.file.Imports)
+			}
 		}
 	}
 	names := make([]string, 0, len(byLang))
@@ -174,7 +177,7 @@ func TestBoundedParseReal(t *testing.T) {
 	slices.Sort(names)
 	for _, name := range names {
 		tl := byLang[name]
-		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), %d with %d top-level definitions cut, %d recovered from one syntax error, the same slice and query at all of them; the same outline at %d",
+		t.Logf("%s: %d cursors (%d in a block comment), %d with rows blanked (%d of them read through syntax errors; %d of %d rows before the cursors, %.0f %%), %d with %d top-level definitions cut, %d recovered from one syntax error, the same slice, query and imports at all of them; the same outline at %d",
 			name, tl.cursors, tl.comments, tl.blanked, tl.errors, tl.blankedRows, tl.rows, 100*float64(tl.blankedRows)/float64(max(tl.rows, 1)), tl.cuts, tl.cutDefs, tl.recovered, tl.outlines)
 		if moduleCutLanguages[name] && tl.cuts == 0 {
 			t.Errorf("%s: no cursor had top-level definitions cut", name)
