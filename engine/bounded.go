@@ -213,10 +213,10 @@ func braceOpen(lines []string, s *lang.Symbol) int {
 }
 
 // blank returns the elision of lines (rows of the indexed file f) that
-// blanks the plain bodies of f's callables and types for which pick holds and the
-// rows of comments (outside every body), on top of the regions of prev
-// (an elision of the same rows; nil for none), or nil when nothing is
-// blanked.
+// blanks the plain bodies of f's callables and types for which pick
+// holds and the rows of comments (outside every body), on top of the
+// regions of prev (an elision of the same rows; nil for none), or nil
+// when nothing is blanked.
 func blank(language string, lines []string, f *symtab.File, prev *elision, pick func(*lang.Symbol) bool, comments []rowRange) *elision {
 	var regions []rowRange
 	var pass []int // per region, the row that becomes `pass` (Python), or -1

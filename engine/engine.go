@@ -1182,7 +1182,9 @@ func (e *Engine) query(ctx context.Context, st *state, l *lang.Language, name, l
 // querySlice parses the buffer, appends the dummy target to its graph
 // and slices it.
 func (e *Engine) querySlice(ctx context.Context, st *state, l *lang.Language, name string, req Request, buf *buffer) (*ccg.Graph, *slice.Slice, error) {
-	if buf.parsed == nil {
+	if buf.hops == 0 && buf.parsed == nil {
+		// A buffer made outside complete, which sets it before the
+		// buffer cache is asked.
 		buf.hops = sliceOptions(st, req).Hops
 	}
 	f, err := e.parseBuffer(ctx, st, l, name, buf)
