@@ -57,15 +57,25 @@ func TestDefinitionsAfterCursor(t *testing.T) {
 	// edited buffer's is parsed.
 	edited := slices.Clone(lines)
 	edited[1] = "// edited"
+	// A line typed in front of the cursor's: the indexed outline with
+	// the rows from the cursor's on one down.
+	inserted := slices.Insert(slices.Clone(lines), cursor-1, "        sk")
 	java := lang.ByName("java")
 	st := e.cur.Load()
 	for _, c := range []struct {
+		name    string
 		lines   []string
 		indexed bool
-	}{{lines, true}, {edited, false}} {
+	}{{"indexed", lines, true}, {"edited", edited, false}, {"inserted", inserted, true}} {
 		b := &buffer{path: "p/Parser.java", lines: c.lines[:cursor-1], after: lang.SplitLines(strings.Join(c.lines[cursor:], "\n"))}
-		if got := st.indexedAfter(b, java) != nil; got != c.indexed {
-			t.Errorf("line 2 %q: the indexed outline stands for the buffer's: %v, want %v", c.lines[1], got, c.indexed)
+		syms, got := st.indexedAfter(b, java)
+		if got != c.indexed {
+			t.Errorf("%s: the indexed outline stands for the buffer's: %v, want %v", c.name, got, c.indexed)
+		}
+		for _, s := range syms {
+			if s.Name == "skip" && (s.NameRow < cursor || c.lines[s.NameRow] != "    private void skip(int n) {") {
+				t.Errorf("%s: skip at row %d: %q", c.name, s.NameRow, c.lines[s.NameRow])
+			}
 		}
 	}
 	for _, src := range []string{"", strings.Join(edited, "\n")} {

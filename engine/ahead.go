@@ -160,7 +160,10 @@ type afterOutline struct {
 // declarations after the cursor.
 func (b *buffer) startAfter(ctx context.Context, l *lang.Language, st *state) {
 	if b.afterAhead != nil || !b.ahead || b.withAfter || b.file == nil || len(b.after) == 0 ||
-		!parsesAhead(linesBytes(b.lines)+linesBytes(b.after)) || st.indexedAfter(b, l) != nil {
+		!parsesAhead(linesBytes(b.lines)+linesBytes(b.after)) {
+		return
+	}
+	if _, ok := st.indexedAfter(b, l); ok {
 		return
 	}
 	path := b.path

@@ -345,34 +345,96 @@ func (st *state) sameAfter(b *buffer, l *lang.Language) (*symtab.File, []string)
 	return f, indexed
 }
 
-// indexedAfter returns the indexed outline of the buffer's file when it
-// can stand for an outline of the buffer after the cursor (addAfter): the
-// rows after the cursor are the indexed version's, and those before it
-// too, so that the declarations around the cursor are the same; nil
-// otherwise. Only the cursor's row may differ, and what the indexed
-// version holds there must not shape the outline: it opens or closes no
-// block (brackets balanced, no Python header), and no declaration begins
-// there (it would be the code being written).
-func (st *state) indexedAfter(b *buffer, l *lang.Language) *symtab.File {
-	f, indexed := st.sameAfter(b, l)
+// indexedAfter returns an outline of the buffer (its cursor's row blank)
+// read from the indexed one, when that can stand for a parse of the
+// buffer after the cursor (addAfter); false otherwise. The rows before the
+// cursor are the indexed version's, so the declarations around it are
+// the same, and the rows after it are too, in one of two ways:
+//
+//   - Row for row: only the cursor's row differs, and what the indexed
+//     version holds there must not shape the outline: it opens or closes
+//     no block (brackets balanced, no Python header), and no declaration
+//     begins there (it would be the code being written). The outline is
+//     the indexed one.
+//   - From the cursor's row on, one row down (insertedAfter): the buffer
+//     is the indexed version with a row inserted at the cursor, as an
+//     editor's is while a new line is typed, and with that row blank
+//     the parse reads the same tokens. The outline is the indexed one
+//     with the rows from the cursor's on moved one down.
+func (st *state) indexedAfter(b *buffer, l *lang.Language) ([]lang.Symbol, bool) {
+	f, indexed := st.indexed(b, l)
 	if f == nil {
-		return nil
+		return nil, false
+	}
+	cursor := len(b.lines)
+	if len(indexed) < cursor+len(b.after) {
+		return nil, false
 	}
 	for k, line := range b.lines {
 		if indexed[k] != line {
-			return nil
+			return nil, false
 		}
 	}
-	cursor := len(b.lines)
-	if !neutralLine(l.Name, indexed[cursor]) {
-		return nil
+	if f, _ := st.sameAfter(b, l); f != nil {
+		if !neutralLine(l.Name, indexed[cursor]) {
+			return nil, false
+		}
+		for i := range f.Symbols {
+			if s := &f.Symbols[i]; s.StartRow == cursor || s.NameRow == cursor || s.SigStart <= cursor && cursor <= s.SigEnd {
+				return nil, false
+			}
+		}
+		return f.Symbols, true
 	}
-	for i := range f.Symbols {
-		if s := &f.Symbols[i]; s.StartRow == cursor || s.NameRow == cursor || s.SigStart <= cursor && cursor <= s.SigEnd {
-			return nil
+	for k, line := range b.after {
+		if indexed[cursor+k] != line {
+			return nil, false
 		}
 	}
-	return f
+	return insertedAfter(l.Name, indexed, f.Symbols, cursor)
+}
+
+// insertLanguages are the languages whose syntax tree a blank row
+// inserted between two rows leaves as it was but for the rows
+// (insertedAfter): a newline is white space to their grammars, or, in
+// Python, a line holding nothing is skipped by the indentation's scanner.
+// Go's grammar reads newlines as statement terminators, and its outline
+// takes a declaration's documentation from the rows right above it.
+var insertLanguages = map[string]bool{"python": true, "java": true}
+
+// insertedAfter returns syms, the outline of lines (a file of language),
+// as an outline of lines with a blank row inserted before row at: the
+// rows from at on one down; false when the blank row may shape the
+// outline. In Python the row before it must not end in a backslash,
+// which would join it to the blank row rather than to the next. A blank
+// row in a signature or between a declaration and its documentation
+// moves the rows after it and nothing else: both outliners read a
+// signature's rows from the syntax tree, a Python docstring from the
+// first statement of the body and a Java doc comment from the node
+// before the declaration, each from its first row holding text.
+func insertedAfter(language string, lines []string, syms []lang.Symbol, at int) ([]lang.Symbol, bool) {
+	if !insertLanguages[language] || at <= 0 || at > len(lines) {
+		return nil, false
+	}
+	if language == "python" && strings.HasSuffix(strings.TrimRight(lines[at-1], " \t"), "\\") {
+		return nil, false
+	}
+	out := slices.Clone(syms)
+	down := func(r *int) {
+		if *r >= at {
+			*r++
+		}
+	}
+	for i := range out {
+		s := &out[i]
+		down(&s.StartRow)
+		down(&s.EndRow)
+		down(&s.SigStart)
+		down(&s.SigEnd)
+		down(&s.NameRow)
+		down(&s.DocRow)
+	}
+	return out, true
 }
 
 // neutralLine reports whether line leaves the nesting of the code around

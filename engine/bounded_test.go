@@ -42,58 +42,7 @@ func TestBoundedParseReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real code")
 	}
-	repo := t.TempDir()
-	n := 0
-	put := func(rel string, src []byte) {
-		p := filepath.Join(repo, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	copyTree := func(dir, prefix string, exts []string, k int, skip ...string) {
-		for _, p := range realcode.Sample(realcode.Files(dir, exts, skip...), k) {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel(dir, p)
-			put(prefix+"/"+filepath.ToSlash(rel), src)
-		}
-	}
-	if std := realcode.PythonStdlib(); std != "" {
-		copyTree(std, "py", []string{".py"}, 30, "site-packages", "test", "tests")
-	}
-	if goroot := realcode.GoSrc(); goroot != "" {
-		copyTree(goroot, "go", []string{".go"}, 20, "testdata")
-	}
-	if zr, err := realcode.OpenJDKSources(); err == nil {
-		var java []*zip.File
-		for _, f := range zr.File {
-			if strings.HasSuffix(f.Name, ".java") {
-				java = append(java, f)
-			}
-		}
-		for _, f := range realcode.Sample(java, 30) {
-			rc, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			src, err := io.ReadAll(rc)
-			rc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			put("java/"+f.Name, src)
-		}
-		zr.Close()
-	}
-	if n == 0 {
-		t.Skip("none of the Python standard library, the Go tree and the JDK sources is here")
-	}
+	repo := realRepo(t, 30, 20, 30)
 	idx := t.TempDir()
 	buildIndex(t, repo, idx)
 	whole := openIndex(t, idx, Options{WholePrefixParse: true})
@@ -186,6 +135,69 @@ func TestBoundedParseReal(t *testing.T) {
 			t.Errorf("%s: the bounded parse blanked rows at %d of %d cursors, want at least 40 %%", name, tl.blanked, tl.cursors)
 		}
 	}
+}
+
+// realRepo returns a repository of samples of real code: py Python files
+// of the standard library (no tests), gos of the Go tree, java of the JDK
+// sources, each language left out when its code is absent; it skips t
+// when all are.
+func realRepo(t *testing.T, py, gos, java int) string {
+	t.Helper()
+	repo := t.TempDir()
+	n := 0
+	put := func(rel string, src []byte) {
+		p := filepath.Join(repo, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	copyTree := func(dir, prefix string, exts []string, k int, skip ...string) {
+		for _, p := range realcode.Sample(realcode.Files(dir, exts, skip...), k) {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			put(prefix+"/"+filepath.ToSlash(rel), src)
+		}
+	}
+	if std := realcode.PythonStdlib(); std != "" && py > 0 {
+		copyTree(std, "py", []string{".py"}, py, "site-packages", "test", "tests")
+	}
+	if goroot := realcode.GoSrc(); goroot != "" && gos > 0 {
+		copyTree(goroot, "go", []string{".go"}, gos, "testdata")
+	}
+	if zr, err := realcode.OpenJDKSources(); err == nil && java > 0 {
+		var files []*zip.File
+		for _, f := range zr.File {
+			if strings.HasSuffix(f.Name, ".java") {
+				files = append(files, f)
+			}
+		}
+		for _, f := range realcode.Sample(files, java) {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			put("java/"+f.Name, src)
+		}
+		zr.Close()
+	} else if err == nil {
+		zr.Close()
+	}
+	if n == 0 {
+		t.Skip("none of the Python standard library, the Go tree and the JDK sources is here")
+	}
+	return repo
 }
 
 // queryOf parses, slices and turns into a query the lines before line of

@@ -249,7 +249,8 @@ func clampSymbols(o *lang.File, n int) {
 // after the cursor's line: the methods, constructors and types of the
 // classes the buffer declares (a helper the code calls before it is
 // defined), read from the indexed outline when the buffer is the indexed
-// version but for the cursor's row (state.indexedAfter), else from an
+// version but for the cursor's row, replaced or inserted
+// (state.indexedAfter), else from an
 // outline of the whole buffer with the cursor's line left blank
 // (state.parsedAfter).
 // Declarations inside a body (a local or anonymous
@@ -267,11 +268,11 @@ func (b *buffer) addAfter(ctx context.Context, l *lang.Language, name string, st
 	b.withAfter = true
 	cursor := len(b.lines) // the cursor's 0-based row, blank here
 	var whole []lang.Symbol
-	if f := st.indexedAfter(b, l); f != nil {
-		// The buffer is the indexed version but for the cursor's row: its
-		// outline holds the declarations after the cursor, at these rows,
-		// and no parse is needed.
-		whole = f.Symbols
+	if syms, ok := st.indexedAfter(b, l); ok {
+		// The buffer is the indexed version but for the cursor's row
+		// (replaced or inserted): its outline holds the declarations
+		// after the cursor, and no parse is needed.
+		whole = syms
 	} else {
 		var ok bool
 		if a := b.afterAhead; a != nil && name == b.path {
