@@ -133,7 +133,7 @@ func linesBytes(lines []string) int {
 // The outline after the cursor, parsed ahead. The definition context
 // adds the declarations after the cursor to the buffer's outline
 // (buffer.addAfter), and where the indexed outline cannot stand for them
-// (the cursor's row opens a bracket, or the buffer is an edited version)
+// (the buffer is an edited version: state.indexedAfter)
 // that is a parse of the whole buffer (state.parsedAfter), as costly as
 // the query's on a long file. Its source depends only on the query parse
 // (which bodies it blanked), so for a large buffer with a core to spare

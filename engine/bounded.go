@@ -345,17 +345,23 @@ func (st *state) sameAfter(b *buffer, l *lang.Language) (*symtab.File, []string)
 	return f, indexed
 }
 
-// indexedAfter returns an outline of the buffer (its cursor's row blank)
-// read from the indexed one, when that can stand for a parse of the
-// buffer after the cursor (addAfter); false otherwise. The rows before the
-// cursor are the indexed version's, so the declarations around it are
-// the same, and the rows after it are too, in one of two ways:
+// indexedAfter returns an outline of the buffer's file read from the
+// indexed one, standing for a parse of the buffer with the cursor's row
+// blank (addAfter), when the rows before the cursor are the indexed
+// version's and those after it are too, in one of two ways; false
+// otherwise.
 //
-//   - Row for row: only the cursor's row differs, and what the indexed
-//     version holds there must not shape the outline: it opens or closes
-//     no block (brackets balanced, no Python header), and no declaration
-//     begins there (it would be the code being written). The outline is
-//     the indexed one.
+//   - Row for row: only the cursor's row differs. The outline is the
+//     indexed one, whatever the indexed version holds at the cursor's
+//     row: the declarations after the cursor are the file's. A parse
+//     with that row blank would read code whose brackets the blank row
+//     may leave open or unmatched (an argument list going on over the
+//     next rows, a Python header without its body, a field's
+//     initializer cut): its error recovery decides what follows, at the
+//     cost of a parse of the whole buffer, as long as the query's on a
+//     long file. A declaration starting at the cursor's row, the code
+//     being written, and its members are no declarations after the
+//     cursor to withAfter, which leaves them out.
 //   - From the cursor's row on, one row down (insertedAfter): the buffer
 //     is the indexed version with a row inserted at the cursor, as an
 //     editor's is while a new line is typed, and with that row blank
@@ -376,14 +382,6 @@ func (st *state) indexedAfter(b *buffer, l *lang.Language) ([]lang.Symbol, bool)
 		}
 	}
 	if f, _ := st.sameAfter(b, l); f != nil {
-		if !neutralLine(l.Name, indexed[cursor]) {
-			return nil, false
-		}
-		for i := range f.Symbols {
-			if s := &f.Symbols[i]; s.StartRow == cursor || s.NameRow == cursor || s.SigStart <= cursor && cursor <= s.SigEnd {
-				return nil, false
-			}
-		}
 		return f.Symbols, true
 	}
 	for k, line := range b.after {
@@ -435,32 +433,6 @@ func insertedAfter(language string, lines []string, syms []lang.Symbol, at int) 
 		down(&s.DocRow)
 	}
 	return out, true
-}
-
-// neutralLine reports whether line leaves the nesting of the code around
-// it as it is: its brackets balance, and in Python it is no block header
-// (a line ending in a colon) nor continued by a backslash.
-func neutralLine(language, line string) bool {
-	depth := 0
-	for _, c := range []byte(line) {
-		switch c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth < 0 {
-				return false
-			}
-		}
-	}
-	if depth != 0 {
-		return false
-	}
-	if language == "python" {
-		t := strings.TrimRight(line, " \t")
-		return !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "\\")
-	}
-	return true
 }
 
 // bodyRows returns the rows of the body of callable s that can be blanked

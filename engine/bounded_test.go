@@ -261,32 +261,6 @@ func outlineKeys(b *buffer) []string {
 	return out
 }
 
-// neutralLine: a line that opens or closes a block, or a Python header or
-// continued line, shapes the outline of what follows.
-func TestNeutralLine(t *testing.T) {
-	for _, c := range []struct {
-		language, line string
-		want           bool
-	}{
-		{"java", "        int n = count();", true},
-		{"java", "    void run() {", false},
-		{"java", "    }", false},
-		{"java", "        f(a, g(b));", true},
-		{"java", "        f(a,", false},
-		{"java", "        x = y) + (z;", false},
-		{"python", "    return a + b", true},
-		{"python", "    if x:", false},
-		{"python", "    x = 1 + \\", false},
-		{"python", "    d = {1: 2}", true},
-		{"python", "    d = {", false},
-		{"go", "", true},
-	} {
-		if got := neutralLine(c.language, c.line); got != c.want {
-			t.Errorf("%s %q: %v, want %v", c.language, c.line, got, c.want)
-		}
-	}
-}
-
 // TestBoundedThroughErrors: a Java source cut off deep inside a method
 // parses into one syntax error from its first row to its last, bounded
 // or not. The bounded parse reads it through the error (no second parse
