@@ -650,17 +650,21 @@ func (e *elision) outline(syms []lang.Symbol) []lang.Symbol {
 		return syms
 	}
 	// Source order, a parent before its members: sort by first row,
-	// stably, and renumber the parents.
-	perm := make([]int, len(out))
-	for i := range perm {
-		perm[i] = i
+	// stably, and renumber the parents. The parse's second definitions of
+	// a name put back go (firstStands).
+	drop := e.firstStands(syms, out, where)
+	perm := make([]int, 0, len(out))
+	for i := range out {
+		if drop == nil || !drop[i] {
+			perm = append(perm, i)
+		}
 	}
 	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(out[a].StartRow, out[b].StartRow) })
 	pos := make([]int, len(out))
 	for i, p := range perm {
 		pos[p] = i
 	}
-	sorted := make([]lang.Symbol, len(out))
+	sorted := make([]lang.Symbol, len(perm))
 	for i, p := range perm {
 		s := out[p]
 		if s.Parent >= 0 {
@@ -672,4 +676,50 @@ func (e *elision) outline(syms []lang.Symbol) []lang.Symbol {
 		sorted[i] = s
 	}
 	return sorted
+}
+
+// firstStands returns the symbols of out (syms, the bounded parse's
+// outline, then the indexed symbols put back) that a parse of the whole
+// source would not have, by the Python outliner's rule that the first
+// definition of a name in a scope stands for it: an instance attribute
+// first assigned in a blanked body is put back, and the parse had found
+// it again where it is next assigned (a method's `self.x = ...` below).
+// Such a value symbol of the parse (field, variable, constant) matches no
+// indexed symbol, and one put back has its scope, kind and name; it has
+// no members. nil (none) for other languages, where is each indexed
+// symbol's index in out (-1: none).
+func (e *elision) firstStands(syms, out []lang.Symbol, where []int) []bool {
+	if e.indexed.Language == nil || e.indexed.Language.Name != "python" || len(out) == len(syms) {
+		return nil
+	}
+	type named struct {
+		parent int
+		kind   lang.SymbolKind
+		name   string
+	}
+	value := func(k lang.SymbolKind) bool {
+		return k == lang.SymField || k == lang.SymVariable || k == lang.SymConstant
+	}
+	back := make(map[named]bool, len(out)-len(syms))
+	for _, s := range out[len(syms):] {
+		if value(s.Kind) {
+			back[named{s.Parent, s.Kind, s.Name}] = true
+		}
+	}
+	matched := make([]bool, len(syms))
+	for _, i := range where {
+		if i >= 0 && i < len(syms) {
+			matched[i] = true
+		}
+	}
+	var drop []bool
+	for i, s := range syms {
+		if !matched[i] && value(s.Kind) && back[named{s.Parent, s.Kind, s.Name}] {
+			if drop == nil {
+				drop = make([]bool, len(out))
+			}
+			drop[i] = true
+		}
+	}
+	return drop
 }

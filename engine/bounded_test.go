@@ -514,3 +514,43 @@ func TestBoundedModuleCut(t *testing.T) {
 		t.Errorf("at %d hops %d unused definitions kept, want %d", hops+4, n, hops+4)
 	}
 }
+
+// TestBoundedFirstStands: an instance attribute first assigned in a body
+// the query parse blanks, and again in a method it keeps, is one field of
+// the buffer's outline, at its first assignment, as in the whole
+// prefix's (elision.firstStands).
+func TestBoundedFirstStands(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("class Counter:\n    def __init__(self):\n        self.count = 0\n        self.step = 1\n\n")
+	for i := range 6 {
+		fmt.Fprintf(&b, "    def unused_%d(self, a):\n        return a * %d\n\n", i, i)
+	}
+	b.WriteString("    def reset(self):\n        self.count = 0\n\n    def bump(self, n):\n        total = self.count + n\n        self.count = total\n        return total\n")
+	src := b.String()
+	lines := lang.SplitLines(src)
+	line := len(lines) - 1 // the row of `return total`
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, "c.py", src), idx)
+	whole := openIndex(t, idx, Options{WholePrefixParse: true})
+	bounded := openIndex(t, idx, Options{})
+	before, after := lines[:line-1], lines[line:len(lines)-1]
+	l := lang.ForPath("c.py")
+	ctx := context.Background()
+	_, _, _, wb := queryOf(t, ctx, whole, l, "c.py", line, before, after)
+	_, _, _, bb := queryOf(t, ctx, bounded, l, "c.py", line, before, after)
+	if bb.blanked == 0 {
+		t.Fatal("no body blanked")
+	}
+	var fields []string
+	for _, s := range bb.file.Symbols {
+		if s.Kind == lang.SymField {
+			fields = append(fields, fmt.Sprintf("%s@%d", s.Name, s.StartRow))
+		}
+	}
+	if want := []string{"count@2", "step@3"}; !slices.Equal(fields, want) {
+		t.Errorf("fields %v, want %v", fields, want)
+	}
+	if !reflect.DeepEqual(outlineKeys(wb), outlineKeys(bb)) {
+		t.Errorf("outline\n%s\nwant the whole prefix's\n%s", strings.Join(outlineKeys(bb), "\n"), strings.Join(outlineKeys(wb), "\n"))
+	}
+}
