@@ -52,18 +52,8 @@ func TestBoundedParseReal(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 3))
 	type tally struct{ cursors, comments, blanked, errors, recovered, rows, blankedRows, outlines, cuts, cutDefs int }
 	byLang := map[string]*tally{}
-	for _, p := range realcode.Files(repo, []string{".py", ".go", ".java"}) {
-		rel, _ := filepath.Rel(repo, p)
-		rel = filepath.ToSlash(rel)
-		l := lang.ForPath(rel)
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := lang.SplitLines(string(src))
-		if len(lines) < 20 || whole.cur.Load().syms.File(rel) == nil {
-			continue // too short, or not indexed (over a limit)
-		}
+	for _, f := range indexedFiles(t, repo, whole.cur.Load(), ".py", ".go", ".java") {
+		rel, l, lines := f.rel, f.l, f.lines
 		tl := byLang[l.Name]
 		if tl == nil {
 			tl = &tally{}
@@ -198,6 +188,35 @@ func realRepo(t *testing.T, py, gos, java int) string {
 		t.Skip("none of the Python standard library, the Go tree and the JDK sources is here")
 	}
 	return repo
+}
+
+// indexedFile is a file of a real repository: its path, language and
+// lines (lang.SplitLines).
+type indexedFile struct {
+	rel   string
+	l     *lang.Language
+	lines []string
+}
+
+// indexedFiles returns the files of repo with one of exts that st indexes
+// (not over a limit) and that have 20 lines at least, in path order.
+func indexedFiles(t *testing.T, repo string, st *state, exts ...string) []indexedFile {
+	t.Helper()
+	var out []indexedFile
+	for _, p := range realcode.Files(repo, exts) {
+		rel, _ := filepath.Rel(repo, p)
+		rel = filepath.ToSlash(rel)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := lang.SplitLines(string(src))
+		if len(lines) < 20 || st.syms.File(rel) == nil {
+			continue
+		}
+		out = append(out, indexedFile{rel, lang.ForPath(rel), lines})
+	}
+	return out
 }
 
 // queryOf parses, slices and turns into a query the lines before line of

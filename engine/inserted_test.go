@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
-	"github.com/graphcoder/graphcoder/internal/realcode"
 	"github.com/graphcoder/graphcoder/lang"
 )
 
@@ -35,20 +32,10 @@ func TestInsertedAfterReal(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 7))
 	type tally struct{ cursors, read int }
 	byLang := map[string]*tally{}
-	for _, p := range realcode.Files(repo, []string{".py", ".java"}) {
-		rel, _ := filepath.Rel(repo, p)
-		rel = filepath.ToSlash(rel)
-		l := lang.ForPath(rel)
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := lang.SplitLines(string(src))
-		if n := len(lines); n > 0 && lines[n-1] == "" {
+	for _, f := range indexedFiles(t, repo, st, ".py", ".java") {
+		rel, l, lines := f.rel, f.l, f.lines
+		if n := len(lines); lines[n-1] == "" {
 			lines = lines[:n-1]
-		}
-		if len(lines) < 20 || st.syms.File(rel) == nil {
-			continue
 		}
 		tl := byLang[l.Name]
 		if tl == nil {
