@@ -686,8 +686,8 @@ func (e *elision) outline(syms []lang.Symbol) []lang.Symbol {
 // it again where it is next assigned (a method's `self.x = ...` below).
 // Such a value symbol of the parse (field, variable, constant) matches no
 // indexed symbol, and one put back has its scope, kind and name; it has
-// no members. nil (none) for other languages, where is each indexed
-// symbol's index in out (-1: none).
+// no members. where[j] is the index in out of indexed symbol j (-1:
+// none); the result is nil (none) for other languages.
 func (e *elision) firstStands(syms, out []lang.Symbol, where []int) []bool {
 	if e.indexed.Language == nil || e.indexed.Language.Name != "python" || len(out) == len(syms) {
 		return nil
