@@ -60,13 +60,16 @@ func TestDefinitionsAfterCursor(t *testing.T) {
 	// A line typed in front of the cursor's: the indexed outline with
 	// the rows from the cursor's on one down.
 	inserted := slices.Insert(slices.Clone(lines), cursor-1, "        sk")
+	// The file's last rows deleted: the rows after the cursor are the
+	// indexed version's first ones only.
+	cut := lines[:len(lines)-3]
 	java := lang.ByName("java")
 	st := e.cur.Load()
 	for _, c := range []struct {
 		name    string
 		lines   []string
 		indexed bool
-	}{{"indexed", lines, true}, {"edited", edited, false}, {"inserted", inserted, true}} {
+	}{{"indexed", lines, true}, {"edited", edited, false}, {"inserted", inserted, true}, {"cut", cut, false}} {
 		b := &buffer{path: "p/Parser.java", lines: c.lines[:cursor-1], after: lang.SplitLines(strings.Join(c.lines[cursor:], "\n"))}
 		syms, got := st.indexedAfter(b, java)
 		if got != c.indexed {

@@ -333,16 +333,29 @@ func (st *state) sameAfter(b *buffer, l *lang.Language) (*symtab.File, []string)
 	if f == nil {
 		return nil, nil
 	}
-	cursor := len(b.lines)
-	if len(indexed) < cursor+1+len(b.after) {
+	if !endsWith(indexed, len(b.lines)+1, b.after) {
 		return nil, nil
 	}
-	for k, line := range b.after {
-		if indexed[cursor+1+k] != line {
-			return nil, nil
+	return f, indexed
+}
+
+// endsWith reports whether the rows of indexed from row from on are
+// after's, the empty row after a final newline aside: after runs to the
+// buffer's end, so a version with rows beyond it is another.
+func endsWith(indexed []string, from int, after []string) bool {
+	n := len(indexed)
+	if n > 0 && indexed[n-1] == "" && n-from == len(after)+1 {
+		n--
+	}
+	if from < 0 || n-from != len(after) {
+		return false
+	}
+	for k, line := range after {
+		if indexed[from+k] != line {
+			return false
 		}
 	}
-	return f, indexed
+	return true
 }
 
 // indexedAfter returns an outline of the buffer's file read from the
@@ -373,7 +386,7 @@ func (st *state) indexedAfter(b *buffer, l *lang.Language) ([]lang.Symbol, bool)
 		return nil, false
 	}
 	cursor := len(b.lines)
-	if len(indexed) < cursor+len(b.after) {
+	if len(indexed) < cursor {
 		return nil, false
 	}
 	for k, line := range b.lines {
@@ -381,13 +394,11 @@ func (st *state) indexedAfter(b *buffer, l *lang.Language) ([]lang.Symbol, bool)
 			return nil, false
 		}
 	}
-	if f, _ := st.sameAfter(b, l); f != nil {
+	if endsWith(indexed, cursor+1, b.after) {
 		return f.Symbols, true
 	}
-	for k, line := range b.after {
-		if indexed[cursor+k] != line {
-			return nil, false
-		}
+	if !endsWith(indexed, cursor, b.after) {
+		return nil, false
 	}
 	return insertedAfter(l.Name, indexed, f.Symbols, cursor)
 }
