@@ -405,17 +405,19 @@ func (st *state) indexedAfter(b *buffer, l *lang.Language) ([]lang.Symbol, bool)
 
 // insertLanguages are the languages whose syntax tree a blank row
 // inserted between two rows leaves as it was but for the rows
-// (insertedAfter): a newline is white space to their grammars, or, in
-// Python, a line holding nothing is skipped by the indentation's scanner.
-// Go's grammar reads newlines as statement terminators, and its outline
-// takes a declaration's documentation from the rows right above it.
-var insertLanguages = map[string]bool{"python": true, "java": true}
+// (insertedAfter): a newline is white space to the Java grammar, a line
+// holding nothing is skipped by Python's indentation scanner, and Go's
+// grammar reads a newline as a terminator only where a statement may end,
+// so that a second one is white space.
+var insertLanguages = map[string]bool{"python": true, "java": true, "go": true}
 
 // insertedAfter returns syms, the outline of lines (a file of language),
 // as an outline of lines with a blank row inserted before row at: the
 // rows from at on one down; false when the blank row may shape the
 // outline. In Python the row before it must not end in a backslash,
-// which would join it to the blank row rather than to the next. A blank
+// which would join it to the blank row rather than to the next; in Go it
+// must not be a comment's, since a Go declaration's documentation is the
+// comment on the rows right above it (frontend.DocAbove). A blank
 // row in a signature or between a declaration and its documentation
 // moves the rows after it and nothing else: both outliners read a
 // signature's rows from the syntax tree, a Python docstring from the
@@ -426,6 +428,9 @@ func insertedAfter(language string, lines []string, syms []lang.Symbol, at int) 
 		return nil, false
 	}
 	if language == "python" && strings.HasSuffix(strings.TrimRight(lines[at-1], " \t"), "\\") {
+		return nil, false
+	}
+	if t := strings.TrimSpace(lines[at-1]); language == "go" && (strings.HasPrefix(t, "//") || strings.HasSuffix(t, "*/")) {
 		return nil, false
 	}
 	out := slices.Clone(syms)
