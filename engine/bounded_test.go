@@ -236,6 +236,43 @@ func queryOf(t *testing.T, ctx context.Context, e *Engine, l *lang.Language, rel
 	return q, g, s, buf
 }
 
+// queried is a query made by queryOf, and the engine that made it.
+type queried struct {
+	e   *Engine
+	q   *retrieve.Query
+	g   *ccg.Graph
+	s   *slice.Slice
+	buf *buffer
+}
+
+// bothWays holds the query of one cursor made with the whole prefix
+// parsed and with the bounded parse.
+type bothWays struct {
+	whole, bounded queried
+	l              *lang.Language
+	line           int
+}
+
+// lastRowBothWays indexes src as the repository's one file rel and makes
+// the query of its last row (src ends in a newline) both ways.
+func lastRowBothWays(t *testing.T, rel, src string) bothWays {
+	t.Helper()
+	lines := lang.SplitLines(src)
+	line := len(lines) - 1
+	idx := t.TempDir()
+	buildIndex(t, fileRepo(t, rel, src), idx)
+	c := bothWays{l: lang.ForPath(rel), line: line}
+	before, after := lines[:line-1], lines[line:len(lines)-1]
+	for _, w := range []struct {
+		q *queried
+		o Options
+	}{{&c.whole, Options{WholePrefixParse: true}}, {&c.bounded, Options{}}} {
+		w.q.e = openIndex(t, idx, w.o)
+		w.q.q, w.q.g, w.q.s, w.q.buf = queryOf(t, context.Background(), w.q.e, c.l, rel, line, before, after)
+	}
+	return c
+}
+
 // sliceDiff describes how two slices differ in their statements (rows,
 // kind, text, definitions, uses, parameters), hops, edges or target; ""
 // when they do not.
@@ -488,18 +525,10 @@ func TestBoundedModuleCut(t *testing.T) {
 		fmt.Fprintf(&b, "@staticmethod\ndef unused_%d(a, b):\n    return a * b + %d\n\n\n", i, i)
 	}
 	b.WriteString("def target(v):\n    n = helper(v) + uses_base()\n    m = os.path.join(str(n), 'x')\n    return m\n")
-	src := b.String()
-	lines := lang.SplitLines(src)
-	line := len(lines) - 1 // the row of `return m`
-	idx := t.TempDir()
-	buildIndex(t, fileRepo(t, "m.py", src), idx)
-	whole := openIndex(t, idx, Options{WholePrefixParse: true})
-	bounded := openIndex(t, idx, Options{})
-	before, after := lines[:line-1], lines[line:len(lines)-1]
-	l := lang.ForPath("m.py")
-	ctx := context.Background()
-	wq, wg, ws, wb := queryOf(t, ctx, whole, l, "m.py", line, before, after)
-	bq, bg, bs, bb := queryOf(t, ctx, bounded, l, "m.py", line, before, after)
+	c := lastRowBothWays(t, "m.py", b.String()) // the row of `return m`
+	wq, wg, ws, wb := c.whole.q, c.whole.g, c.whole.s, c.whole.buf
+	bq, bg, bs, bb := c.bounded.q, c.bounded.g, c.bounded.s, c.bounded.buf
+	bounded, l, line, ctx := c.bounded.e, c.l, c.line, context.Background()
 	if bb.elided == nil || bb.elided.cut == 0 {
 		t.Fatal("no definition cut")
 	}
@@ -525,7 +554,7 @@ func TestBoundedModuleCut(t *testing.T) {
 		t.Errorf("outline\n%s\nwant the whole prefix's\n%s", strings.Join(outlineKeys(bb), "\n"), strings.Join(outlineKeys(wb), "\n"))
 	}
 	// A request for more hops than the index's keeps more.
-	deep := &buffer{path: "m.py", lines: before, after: after}
+	deep := &buffer{path: "m.py", lines: bb.lines, after: bb.after}
 	if _, _, err := bounded.querySlice(ctx, bounded.cur.Load(), l, "m.py", Request{Path: "m.py", Line: line, Hops: hops + 4}, deep); err != nil {
 		t.Fatal(err)
 	}
@@ -545,18 +574,8 @@ func TestBoundedFirstStands(t *testing.T) {
 		fmt.Fprintf(&b, "    def unused_%d(self, a):\n        return a * %d\n\n", i, i)
 	}
 	b.WriteString("    def reset(self):\n        self.count = 0\n\n    def bump(self, n):\n        total = self.count + n\n        self.count = total\n        return total\n")
-	src := b.String()
-	lines := lang.SplitLines(src)
-	line := len(lines) - 1 // the row of `return total`
-	idx := t.TempDir()
-	buildIndex(t, fileRepo(t, "c.py", src), idx)
-	whole := openIndex(t, idx, Options{WholePrefixParse: true})
-	bounded := openIndex(t, idx, Options{})
-	before, after := lines[:line-1], lines[line:len(lines)-1]
-	l := lang.ForPath("c.py")
-	ctx := context.Background()
-	_, _, _, wb := queryOf(t, ctx, whole, l, "c.py", line, before, after)
-	_, _, _, bb := queryOf(t, ctx, bounded, l, "c.py", line, before, after)
+	c := lastRowBothWays(t, "c.py", b.String()) // the row of `return total`
+	wb, bb := c.whole.buf, c.bounded.buf
 	if bb.blanked == 0 {
 		t.Fatal("no body blanked")
 	}
