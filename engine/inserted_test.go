@@ -14,11 +14,11 @@ import (
 // TestInsertedAfterReal is the property test of the outline read from the
 // index when the cursor's row is a new one inserted in front of an indexed
 // row (state.indexedAfter, insertedAfter): on samples of the Python
-// standard library, the Go tree and the JDK sources, at seeded random rows of every
-// file, the declarations it adds after the cursor (buffer.addAfter's
-// withAfter) are those of a parse of the whole buffer, and
-// it stands in at 90 % of the cursors at least (60 % in Go), so that the
-// test cannot pass by refusing.
+// standard library, the Go tree and the JDK sources, at seeded random rows
+// of every file, the declarations it adds after the cursor
+// (buffer.addAfter's withAfter) are those of a parse of the whole buffer,
+// and it stands in at 90 % of the cursors at least (60 % in Go), so that
+// the test cannot pass by refusing.
 func TestInsertedAfterReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real code")
